@@ -1,0 +1,225 @@
+// fabric-run: runs one ns3-fabric scenario file and writes its traces.
+//
+//   fabric-run SCENARIO.yaml [--set key=value ...] [--attr ns3::Type::Attr=value ...]
+//              [--out DIR] [--seed N] [--quiet]
+//   fabric-run --help | --print-attributes[=all]
+//
+// Exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock detected.
+
+#include "config-error.h"
+#include "scenario-config.h"
+#include "scenario-runner.h"
+#include "units.h"
+
+#include "ns3/core-module.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const char* kUsage =
+    R"(usage: fabric-run SCENARIO.yaml [options]
+
+Runs one scenario and writes queues.csv, pfc.csv, flows.csv, links.csv, rates.csv and
+summary.json (and pcaps if trace.pcap is set) into the output directory.
+
+options:
+  --set KEY=VALUE      override a scenario key (dots for nesting), e.g. --set switch.buffer=4MiB
+  --attr NAME=VALUE    set any ns-3 attribute default, e.g. --attr ns3::FabricSwitch::EcnPmax=0.1
+  --out DIR            output directory (default results/<scenario>/<seed>-<time>)
+  --seed N             random seed (same as --set seed=N)
+  --quiet              no summary table
+  --print-attributes   list the fabric's ns-3 attributes with defaults (=all: every ns-3 type)
+  --help               this text and every scenario key
+
+exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock
+)";
+
+void
+PrintAttributes(bool all)
+{
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        TypeId tid = TypeId::GetRegistered(i);
+        if (!all && tid.GetGroupName() != "Fabric")
+        {
+            continue;
+        }
+        if (tid.GetAttributeN() == 0)
+        {
+            continue;
+        }
+        std::cout << tid.GetName() << "\n";
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            TypeId::AttributeInformation info = tid.GetAttribute(a);
+            std::cout << "  --attr " << tid.GetName() << "::" << info.name << "="
+                      << info.originalInitialValue->SerializeToString(info.checker) << "\n      "
+                      << info.help << "\n";
+        }
+    }
+}
+
+std::string
+SourceRoot(const char* argv0)
+{
+    // The binary lives in <root>/build; scenario files may name topologies relative to <root>.
+    std::filesystem::path p = std::filesystem::absolute(argv0).parent_path().parent_path();
+    return p.string();
+}
+
+void
+PrintSummary(const RunOutcome& o)
+{
+    const auto& s = o.summary;
+    const auto& c = s["counters"];
+    auto line = [](const std::string& k, const std::string& v) {
+        std::printf("  %-26s %s\n", k.c_str(), v.c_str());
+    };
+    std::printf("scenario %s (seed %s)\n", s["scenario"].get<std::string>().c_str(),
+                s["seed"].dump().c_str());
+    line("flows finished", s["flows_finished"].dump() + " / " + s["flows_total"].dump());
+    line("bytes sent", FormatBytes(c["sent_bytes"]));
+    line("bytes delivered", FormatBytes(c["delivered_bytes"]));
+    line("bytes dropped", FormatBytes(c["dropped_bytes"]));
+    line("bytes in flight at end", FormatBytes(c["in_flight_bytes"]));
+    line("headroom violations", FormatBytes(c["headroom_violation_bytes"]));
+    line("conservation", s["conservation_ok"].get<bool>() ? "ok" : "VIOLATED");
+    if (!s["bottleneck"].is_null())
+    {
+        line("max queue", FormatBytes(s["bottleneck"]["bytes"]) + " at " +
+                              s["bottleneck"]["node"].get<std::string>() + " port " +
+                              s["bottleneck"]["port"].dump());
+    }
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.3f us", s["last_finish_ns"].get<double>() / 1e3);
+    line("last flow finished at", buf);
+    std::snprintf(buf, sizeof buf, "%.3f s, %.2f M events/s, %.2f M packet-hops/s",
+                  s["wall_s"].get<double>(), s["events_per_s"].get<double>() / 1e6,
+                  s["packet_hops_per_s"].get<double>() / 1e6);
+    line("wall time", buf);
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::string scenario;
+    std::string outDir;
+    std::vector<std::string> overrides;
+    std::vector<std::string> attrs;
+    bool quiet = false;
+    try
+    {
+        for (size_t i = 0; i < args.size(); ++i)
+        {
+            const std::string& a = args[i];
+            auto value = [&](const std::string& flag) -> std::string {
+                if (a.size() > flag.size() && a[flag.size()] == '=')
+                {
+                    return a.substr(flag.size() + 1);
+                }
+                if (i + 1 >= args.size())
+                {
+                    throw ConfigError("command line", 0, flag, "needs a value");
+                }
+                return args[++i];
+            };
+            auto is = [&](const std::string& flag) {
+                return a == flag || a.rfind(flag + "=", 0) == 0;
+            };
+            if (a == "--help" || a == "-h")
+            {
+                std::cout << kUsage << "\n" << ScenarioKeysHelp();
+                return 0;
+            }
+            else if (a == "--print-attributes" || a == "--print-attributes=all")
+            {
+                PrintAttributes(a != "--print-attributes");
+                return 0;
+            }
+            else if (is("--set"))
+            {
+                overrides.push_back(value("--set"));
+            }
+            else if (is("--attr"))
+            {
+                attrs.push_back(value("--attr"));
+            }
+            else if (is("--out"))
+            {
+                outDir = value("--out");
+            }
+            else if (is("--seed"))
+            {
+                overrides.push_back("seed=" + value("--seed"));
+            }
+            else if (a == "--quiet")
+            {
+                quiet = true;
+            }
+            else if (a.rfind("--", 0) == 0)
+            {
+                throw ConfigError("command line", 0, a, "unknown option (see --help)");
+            }
+            else if (scenario.empty())
+            {
+                scenario = a;
+            }
+            else
+            {
+                throw ConfigError("command line", 0, a, "only one scenario file per run");
+            }
+        }
+        if (scenario.empty())
+        {
+            std::cerr << kUsage;
+            return EXIT_CONFIG_ERROR;
+        }
+        ScenarioConfig cfg = LoadScenario(scenario, overrides, SourceRoot(argv[0]));
+        for (const std::string& a : attrs)
+        {
+            size_t eq = a.find('=');
+            if (eq == std::string::npos)
+            {
+                throw ConfigError("--attr", 0, a, "expected ns3::Type::Attribute=value");
+            }
+            cfg.attributes.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+        }
+        if (outDir.empty())
+        {
+            outDir = "results/" + cfg.name + "/seed" + std::to_string(cfg.seed);
+        }
+        std::filesystem::create_directories(outDir);
+        RunOutcome outcome = ScenarioRunner::Run(cfg, outDir);
+        if (!quiet)
+        {
+            PrintSummary(outcome);
+            std::printf("  %-26s %s\n", "results", outDir.c_str());
+        }
+        if (outcome.exitCode != EXIT_OK)
+        {
+            std::cerr << "fabric-run: " << outcome.message << "\n";
+        }
+        return outcome.exitCode;
+    }
+    catch (const ConfigError& e)
+    {
+        std::cerr << "fabric-run: error: " << e.what() << "\n";
+        return EXIT_CONFIG_ERROR;
+    }
+    catch (const std::filesystem::filesystem_error& e)
+    {
+        std::cerr << "fabric-run: error: " << e.what() << "\n";
+        return EXIT_CONFIG_ERROR;
+    }
+}

@@ -1,0 +1,61 @@
+#ifndef FABRIC_DEADLOCK_DETECTOR_H
+#define FABRIC_DEADLOCK_DETECTOR_H
+
+#include "fabric-builder.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// One member of a cycle of paused ports: a switch egress queue that cannot send.
+struct PausedQueue
+{
+    uint32_t node;
+    uint32_t port;
+    uint8_t priority;
+};
+
+/**
+ * \brief Finds PFC deadlocks: cycles of egress queues that wait on each other.
+ *
+ * Every check interval it builds the wait-for graph: a vertex per switch egress queue that
+ * holds data and is paused by its peer; an edge from it to every paused, non-empty egress queue
+ * of the same priority on that peer (the peer cannot drain the ingress that paused us while
+ * those are stuck). A strongly connected component with a cycle whose members have sent nothing
+ * for the timeout is a deadlock: it is reported and the simulation stops.
+ */
+class DeadlockDetector
+{
+  public:
+    DeadlockDetector(const FabricNetwork* net, Time interval, Time timeout);
+    void Start();
+    bool Detected() const { return m_detected; }
+    Time DetectedAt() const { return m_detectedAt; }
+    const std::vector<PausedQueue>& Cycle() const { return m_cycle; }
+    /// "sw1:2:p3 -> sw2:0:p3 -> ..." for messages.
+    std::string Describe() const;
+
+  private:
+    void Check();
+    std::vector<std::vector<PausedQueue>> FindCycles() const;
+
+    const FabricNetwork* m_net;
+    Time m_interval;
+    Time m_timeout;
+    bool m_detected = false;
+    Time m_detectedAt;
+    std::vector<PausedQueue> m_cycle;
+    std::vector<PausedQueue> m_candidate; ///< cycle seen at the last check
+    std::vector<uint64_t> m_candidateTx;  ///< its members' sent bytes then
+    Time m_candidateSince;
+    EventId m_event;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,80 @@
+#ifndef FABRIC_BUILDER_H
+#define FABRIC_BUILDER_H
+
+#include "topology-spec.h"
+
+#include "host/fabric-host.h"
+#include "host/flow-table.h"
+#include "link/fabric-channel.h"
+#include "link/fabric-net-device.h"
+#include "switch/fabric-switch.h"
+
+#include "ns3/node-container.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// One end of a link: node index (TopologySpec order) and port index on that node.
+struct PortRef
+{
+    uint32_t node = 0;
+    uint32_t port = 0;
+};
+
+/**
+ * \brief A fabric built from a TopologySpec: ns-3 nodes with FabricSwitch / FabricHost
+ * aggregated, devices, channels and forwarding tables.
+ *
+ * Devices, switches and hosts take their parameters from the attribute defaults in force when
+ * Build() runs (Config::SetDefault, the command line or a scenario file), except each link's
+ * rate and delay, which come from the spec.
+ */
+class FabricNetwork
+{
+  public:
+    /// Builds everything; \p hashSalt seeds the per-switch ECMP salts, \p stream the RNGs.
+    static FabricNetwork Build(const TopologySpec& spec, uint32_t hashSalt, int64_t stream);
+
+    const TopologySpec& Spec() const { return m_spec; }
+    uint32_t GetNHosts() const { return static_cast<uint32_t>(m_hostNodes.size()); }
+    Ptr<Node> GetNode(uint32_t specIndex) const { return m_nodes.Get(specIndex); }
+    const std::string& NodeName(uint32_t specIndex) const { return m_spec.nodes[specIndex].name; }
+    /// Node (spec index) of host i.
+    uint32_t NodeOfHost(uint32_t host) const { return m_hostNodes[host]; }
+    /// Host index of a node, or -1 for switches.
+    int32_t HostOfNode(uint32_t node) const { return m_hostOfNode[node]; }
+    Ptr<FabricHost> GetHost(uint32_t host) const { return m_hosts[host]; }
+    Ptr<FabricSwitch> GetSwitch(uint32_t node) const { return m_switches[node]; }
+    Ptr<FabricNetDevice> GetDevice(uint32_t node, uint32_t port) const;
+    uint32_t GetNPorts(uint32_t node) const
+    {
+        return static_cast<uint32_t>(m_portsOfNode[node].size());
+    }
+    /// Both ends of link \p i (a = port on spec.links[i].a).
+    std::pair<PortRef, PortRef> LinkEnds(uint32_t i) const { return m_linkEnds[i]; }
+    /// The node and port at the far end of (node, port).
+    PortRef PeerOf(uint32_t node, uint32_t port) const;
+    Ptr<FlowTable> GetFlowTable() const { return m_flows; }
+
+    /// Recomputes every forwarding table, skipping links marked down.
+    void InstallRoutes(const std::vector<bool>& linkUp = {});
+
+  private:
+    TopologySpec m_spec;
+    NodeContainer m_nodes;
+    std::vector<Ptr<FabricSwitch>> m_switches; ///< by node; null for hosts
+    std::vector<Ptr<FabricHost>> m_hosts;      ///< by host index
+    std::vector<uint32_t> m_hostNodes;
+    std::vector<int32_t> m_hostOfNode;
+    std::vector<std::vector<uint32_t>> m_portsOfNode; ///< link index of each port
+    std::vector<std::vector<Ptr<FabricNetDevice>>> m_devices;
+    std::vector<std::pair<PortRef, PortRef>> m_linkEnds;
+    Ptr<FlowTable> m_flows;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,91 @@
+#include "route-computer.h"
+
+#include <limits>
+#include <map>
+
+namespace ns3
+{
+
+std::vector<NodeRoutes>
+ComputeRoutes(const TopologySpec& spec,
+              const std::vector<std::vector<uint32_t>>& portsOfNode,
+              const std::vector<bool>& linkUp)
+{
+    const uint32_t nNodes = static_cast<uint32_t>(spec.nodes.size());
+    const uint32_t kInf = std::numeric_limits<uint32_t>::max();
+    auto peerOf = [&](uint32_t node, uint32_t link) {
+        const TopologyLink& l = spec.links[link];
+        return l.a == node ? l.b : l.a;
+    };
+    auto up = [&](uint32_t link) { return linkUp.empty() || linkUp[link]; };
+
+    std::vector<uint32_t> hosts = spec.Hosts();
+    std::vector<NodeRoutes> routes(nNodes);
+    std::vector<std::map<std::vector<uint16_t>, uint32_t>> groupIndex(nNodes);
+    for (auto& r : routes)
+    {
+        r.groupOfHost.assign(hosts.size(), 0);
+    }
+    std::vector<uint32_t> dist(nNodes);
+    std::vector<uint32_t> queue;
+    queue.reserve(nNodes);
+    for (uint32_t h = 0; h < hosts.size(); ++h)
+    {
+        uint32_t target = hosts[h];
+        dist.assign(nNodes, kInf);
+        dist[target] = 0;
+        queue.clear();
+        queue.push_back(target);
+        for (size_t qi = 0; qi < queue.size(); ++qi)
+        {
+            uint32_t n = queue[qi];
+            if (n != target && !spec.nodes[n].isSwitch)
+            {
+                continue; // hosts are endpoints, never transit
+            }
+            for (uint32_t link : portsOfNode[n])
+            {
+                if (!up(link))
+                {
+                    continue;
+                }
+                uint32_t m = peerOf(n, link);
+                if (dist[m] == kInf)
+                {
+                    dist[m] = dist[n] + 1;
+                    queue.push_back(m);
+                }
+            }
+        }
+        for (uint32_t n = 0; n < nNodes; ++n)
+        {
+            std::vector<uint16_t> ports;
+            if (n != target && dist[n] != kInf)
+            {
+                for (uint32_t i = 0; i < portsOfNode[n].size(); ++i)
+                {
+                    uint32_t link = portsOfNode[n][i];
+                    if (!up(link))
+                    {
+                        continue;
+                    }
+                    uint32_t m = peerOf(n, link);
+                    bool transit = spec.nodes[m].isSwitch || m == target;
+                    if (transit && dist[m] + 1 == dist[n])
+                    {
+                        ports.push_back(static_cast<uint16_t>(i));
+                    }
+                }
+            }
+            auto [it, inserted] = groupIndex[n].emplace(ports, routes[n].groups.size());
+            if (inserted)
+            {
+                routes[n].groups.push_back(ports);
+            }
+            routes[n].groupOfHost[h] = it->second;
+        }
+    }
+    return routes;
+}
+
+} // namespace ns3

@@ -1,0 +1,147 @@
+#include "run-recorder.h"
+
+#include "ns3/callback.h"
+#include "ns3/trace-helper.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+void
+WritePcap(Ptr<PcapFileWrapper> file, Ptr<const Packet> frame)
+{
+    file->Write(Simulator::Now(), frame);
+}
+} // namespace
+
+RunRecorder::RunRecorder(const FabricNetwork* net,
+                         const TraceConfig& config,
+                         const std::string& outDir)
+    : m_net(net),
+      m_config(config),
+      m_outDir(outDir)
+{
+}
+
+void
+RunRecorder::Start()
+{
+    const TopologySpec& spec = m_net->Spec();
+    m_queues.Open(m_outDir + "/queues.csv", "time_ns,node,port,priority,bytes");
+    m_pfc.Open(m_outDir + "/pfc.csv", "time_ns,node,port,priority,event,quanta");
+    m_rates.Open(m_outDir + "/rates.csv", "time_ns,flow_id,src,rate_gbps");
+
+    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
+    {
+        const std::string& name = spec.nodes[n].name;
+        bool sampled = m_config.queueNodes.empty()
+                           ? spec.nodes[n].isSwitch
+                           : std::find(m_config.queueNodes.begin(), m_config.queueNodes.end(),
+                                       name) != m_config.queueNodes.end();
+        bool pcap = m_config.pcap &&
+                    (m_config.pcapNodes.empty() ||
+                     std::find(m_config.pcapNodes.begin(), m_config.pcapNodes.end(), name) !=
+                         m_config.pcapNodes.end());
+        for (uint32_t p = 0; p < m_net->GetNPorts(n); ++p)
+        {
+            Ptr<FabricNetDevice> dev = m_net->GetDevice(n, p);
+            if (sampled)
+            {
+                m_sampled.push_back(SampledPort{n, p, {}});
+            }
+            dev->TraceConnectWithoutContext(
+                "PfcSent",
+                MakeCallback(&RunRecorder::PfcEvent, this).Bind(n, p, true));
+            dev->TraceConnectWithoutContext(
+                "PfcReceived",
+                MakeCallback(&RunRecorder::PfcEvent, this).Bind(n, p, false));
+            if (pcap)
+            {
+                Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
+                file->Open(m_outDir + "/" + name + "-" + std::to_string(p) + ".pcap",
+                           std::ios::out | std::ios::binary);
+                file->Init(PcapHelper::DLT_EN10MB, 65535);
+                dev->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&WritePcap, file));
+                m_pcaps.push_back(file);
+            }
+        }
+    }
+    m_lastDelivered.assign(m_net->GetFlowTable()->GetN(), 0);
+    m_queueEvent = Simulator::ScheduleNow(&RunRecorder::SampleQueues, this);
+    m_rateEvent = Simulator::Schedule(m_config.rateInterval, &RunRecorder::SampleRates, this);
+}
+
+void
+RunRecorder::SampleQueues()
+{
+    uint64_t now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    auto& out = m_queues.Row();
+    for (SampledPort& sp : m_sampled)
+    {
+        Ptr<FabricNetDevice> dev = m_net->GetDevice(sp.node, sp.port);
+        for (uint8_t q = 0; q < kFabricPriorities; ++q)
+        {
+            uint64_t bytes = dev->GetQueueBytes(q);
+            // Rows only where something is or just was queued: keeps files proportional to
+            // congestion rather than to ports × samples.
+            if (bytes > 0 || sp.last[q] > 0)
+            {
+                out << now << ',' << m_net->NodeName(sp.node) << ',' << sp.port << ','
+                    << unsigned(q) << ',' << bytes << '\n';
+            }
+            sp.last[q] = bytes;
+        }
+    }
+    m_queueEvent = Simulator::Schedule(m_config.queueInterval, &RunRecorder::SampleQueues, this);
+}
+
+void
+RunRecorder::SampleRates()
+{
+    Ptr<FlowTable> flows = m_net->GetFlowTable();
+    uint64_t now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    double seconds = m_config.rateInterval.GetSeconds();
+    auto& out = m_rates.Row();
+    for (uint32_t i = 0; i < flows->GetN(); ++i)
+    {
+        const FlowRecord& f = flows->Get(i);
+        uint64_t delta = f.deliveredBytes - m_lastDelivered[i];
+        bool active = Simulator::Now() >= f.start && (delta > 0 || !f.finished);
+        if (active && f.deliveredBytes > 0)
+        {
+            out << now << ',' << i << ',' << m_net->NodeName(m_net->NodeOfHost(f.src)) << ','
+                << (delta * 8.0 / seconds / 1e9) << '\n';
+        }
+        m_lastDelivered[i] = f.deliveredBytes;
+    }
+    m_rateEvent = Simulator::Schedule(m_config.rateInterval, &RunRecorder::SampleRates, this);
+}
+
+void
+RunRecorder::PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority, uint16_t quanta)
+{
+    const char* event = sent ? (quanta ? "XOFF_SENT" : "XON_SENT")
+                             : (quanta ? "PAUSE_RECEIVED" : "RESUME_RECEIVED");
+    m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
+                << port << ',' << unsigned(priority) << ',' << event << ',' << quanta << '\n';
+}
+
+void
+RunRecorder::Finish()
+{
+    m_queueEvent.Cancel();
+    m_rateEvent.Cancel();
+    m_queues.Commit();
+    m_pfc.Commit();
+    m_rates.Commit();
+    for (auto& f : m_pcaps)
+    {
+        f->Close();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,57 @@
+#ifndef FABRIC_RUN_RECORDER_H
+#define FABRIC_RUN_RECORDER_H
+
+#include "fabric-builder.h"
+#include "scenario-config.h"
+
+#include "trace/csv-writer.h"
+
+#include "ns3/event-id.h"
+#include "ns3/pcap-file-wrapper.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Writes a run's time-series traces while it runs: queues.csv (sampled egress queue
+ * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate) and
+ * optional pcaps. Files are committed (renamed into place) by Finish().
+ */
+class RunRecorder
+{
+  public:
+    RunRecorder(const FabricNetwork* net, const TraceConfig& config, const std::string& outDir);
+    void Start();
+    /// Flushes and renames every file into place.
+    void Finish();
+
+  private:
+    struct SampledPort
+    {
+        uint32_t node;
+        uint32_t port;
+        std::array<uint64_t, kFabricPriorities> last{};
+    };
+    void SampleQueues();
+    void SampleRates();
+    void PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority, uint16_t quanta);
+
+    const FabricNetwork* m_net;
+    TraceConfig m_config;
+    std::string m_outDir;
+    CsvWriter m_queues;
+    CsvWriter m_pfc;
+    CsvWriter m_rates;
+    std::vector<SampledPort> m_sampled;
+    std::vector<uint64_t> m_lastDelivered;
+    std::vector<Ptr<PcapFileWrapper>> m_pcaps;
+    EventId m_queueEvent;
+    EventId m_rateEvent;
+};
+
+} // namespace ns3
+
+#endif

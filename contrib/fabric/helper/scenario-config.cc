@@ -1,0 +1,565 @@
+#include "scenario-config.h"
+
+#include "config-error.h"
+#include "topology-reader.h"
+#include "units.h"
+#include "yaml-fields.h"
+
+#include "link/frame-codec.h"
+
+#include "ns3/config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+std::string
+BytesValue(uint64_t bytes)
+{
+    if (bytes > 0xFFFFFFFFull)
+    {
+        bytes = 0xFFFFFFFFull; // QueueSize is 32-bit; 4 GiB is "infinite" for a switch buffer
+    }
+    return std::to_string(bytes) + "B";
+}
+
+std::string
+TimeValueString(Time t)
+{
+    return std::to_string(t.GetPicoSeconds()) + "ps";
+}
+
+std::string
+RateValueString(DataRate r)
+{
+    return std::to_string(r.GetBitRate()) + "bps";
+}
+
+/// Resolves a host given as an index ("3") or a node name ("h3").
+uint32_t
+ResolveHost(YamlFields& f, const std::string& key, const TopologySpec& topo)
+{
+    std::string v = f.String(key);
+    std::vector<uint32_t> hosts = topo.Hosts();
+    bool numeric = !v.empty() && std::all_of(v.begin(), v.end(), ::isdigit);
+    if (numeric)
+    {
+        uint64_t i = std::stoull(v);
+        if (i >= hosts.size())
+        {
+            throw f.Error(key, "host index " + v + " out of range (topology has " +
+                                   std::to_string(hosts.size()) + " hosts)");
+        }
+        return static_cast<uint32_t>(i);
+    }
+    auto node = topo.Find(v);
+    if (!node)
+    {
+        throw f.Error(key, "unknown node '" + v + "'");
+    }
+    auto it = std::find(hosts.begin(), hosts.end(), *node);
+    if (it == hosts.end())
+    {
+        throw f.Error(key, "'" + v + "' is a switch; flows start and end at hosts");
+    }
+    return static_cast<uint32_t>(it - hosts.begin());
+}
+
+uint8_t
+ReadPriority(YamlFields& f, const std::string& key, uint8_t fallback)
+{
+    uint64_t p = f.Uint(key, fallback);
+    if (p > 7)
+    {
+        throw f.Error(key, "priority must be 0..7, got " + std::to_string(p));
+    }
+    return static_cast<uint8_t>(p);
+}
+
+TopologySpec
+ReadScenarioTopology(YamlFields& root, const std::string& file, const std::string& sourceRoot,
+                     const LinkDefaults& defaults, uint32_t incastHosts)
+{
+    YAML::Node node = root.Node("topology");
+    if (node.IsScalar())
+    {
+        // topology: path/to/file.yaml — relative to the scenario file, then to the source tree.
+        std::string path = node.Scalar();
+        std::string dir = file.substr(0, file.find_last_of('/') + 1);
+        for (const std::string& candidate : {dir + path, sourceRoot + "/" + path, path})
+        {
+            std::ifstream probe(candidate);
+            if (probe.good())
+            {
+                return ReadTopologyFile(candidate, defaults);
+            }
+        }
+        throw ConfigError(file, YamlLine(node), "topology", "topology file '" + path + "' not found");
+    }
+    YAML::Node copy = YAML::Clone(node);
+    if (copy.IsMap() && copy["hosts"] && copy["hosts"].IsScalar() && copy["hosts"].Scalar() == "auto")
+    {
+        // "hosts: auto" sizes a star for the incast: the receiver plus every sender.
+        copy["hosts"] = incastHosts;
+    }
+    return ReadTopology(copy, file, "topology", defaults);
+}
+
+} // namespace
+
+void
+ApplyOverride(YAML::Node& document, const std::string& assignment)
+{
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+    {
+        throw ConfigError("--set", 0, assignment, "expected key=value (keys joined by dots)");
+    }
+    std::string key = assignment.substr(0, eq);
+    std::string value = assignment.substr(eq + 1);
+    std::vector<std::string> parts;
+    std::stringstream ss(key);
+    for (std::string part; std::getline(ss, part, '.');)
+    {
+        if (part.empty())
+        {
+            throw ConfigError("--set", 0, key, "empty key component");
+        }
+        parts.push_back(part);
+    }
+    // yaml-cpp nodes are handles: walk with fresh handles, never reassign one (that would
+    // rebind it instead of writing into the tree).
+    std::vector<YAML::Node> path{document};
+    for (size_t i = 0; i + 1 < parts.size(); ++i)
+    {
+        YAML::Node child = path.back()[parts[i]];
+        if (child.IsDefined() && !child.IsNull() && !child.IsMap())
+        {
+            throw ConfigError("--set", 0, key, "'" + parts[i] + "' is not a mapping");
+        }
+        if (!child.IsDefined() || child.IsNull())
+        {
+            path.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
+            child = path.back()[parts[i]];
+        }
+        path.push_back(child);
+    }
+    YAML::Node parsed;
+    try
+    {
+        parsed = YAML::Load(value);
+    }
+    catch (const YAML::Exception& e)
+    {
+        throw ConfigError("--set", 0, key, "value is not valid YAML: " + value);
+    }
+    path.back()[parts.back()] = parsed;
+}
+
+uint64_t
+OneHopHeadroomBytes(DataRate rate, Time cableDelay, uint32_t frameBytes, uint32_t wireOverhead)
+{
+    double frameTime = (frameBytes + wireOverhead) * 8.0 / rate.GetBitRate();
+    double pauseTime = (kMinFrameBytes + wireOverhead) * 8.0 / rate.GetBitRate();
+    double window = 2 * cableDelay.GetSeconds() + pauseTime;
+    uint64_t frames = static_cast<uint64_t>(std::ceil(window / frameTime - 1e-9)) + 1;
+    return frames * frameBytes;
+}
+
+ScenarioConfig
+LoadScenario(const std::string& path,
+             const std::vector<std::string>& overrides,
+             const std::string& sourceRoot)
+{
+    ScenarioConfig cfg;
+    cfg.file = path;
+    YAML::Node doc = LoadYamlFile(path);
+    if (!doc.IsMap())
+    {
+        throw ConfigError(path, 1, "", "a scenario file is a mapping of keys");
+    }
+    for (const std::string& o : overrides)
+    {
+        ApplyOverride(doc, o);
+    }
+    cfg.document = doc;
+    YamlFields root(doc, path, "");
+    cfg.name = root.String("name", path.substr(path.find_last_of('/') + 1));
+    if (cfg.name.size() > 5 && cfg.name.substr(cfg.name.size() - 5) == ".yaml")
+    {
+        cfg.name = cfg.name.substr(0, cfg.name.size() - 5);
+    }
+    cfg.seed = root.Uint("seed", 1);
+    cfg.stopTime = root.Duration("stop_time", MilliSeconds(10));
+    if (cfg.stopTime.IsZero())
+    {
+        throw root.Error("stop_time", "must be positive");
+    }
+
+    // Links: defaults for the topology, and the frame overhead of every port.
+    YamlFields link = root.Child("link");
+    LinkDefaults linkDefaults;
+    linkDefaults.rate = link.Rate("rate", linkDefaults.rate);
+    linkDefaults.delay = link.DelayOrCable("delay", "cable", linkDefaults.delay);
+    uint64_t wireOverhead = link.Bytes("wire_overhead", 24);
+    link.RejectUnknownKeys();
+    cfg.attributes.emplace_back("ns3::FabricNetDevice::WireOverhead", std::to_string(wireOverhead));
+
+    // The workload's shape decides the size of an auto-sized star, so read its count first.
+    YamlFields work = root.Child("workload");
+    std::string type = work.String("type", "incast");
+    uint64_t senders = work.Uint("senders", 8);
+    cfg.topology = ReadScenarioTopology(root, path, sourceRoot, linkDefaults,
+                                        static_cast<uint32_t>(senders + 1));
+    const uint32_t nHosts = static_cast<uint32_t>(cfg.topology.Hosts().size());
+
+    YamlFields host = root.Child("host");
+    cfg.payloadMtu = static_cast<uint32_t>(host.Bytes("mtu", 4096));
+    if (cfg.payloadMtu < 64 || cfg.payloadMtu > 9000)
+    {
+        throw host.Error("mtu", "payload MTU must be 64..9000 bytes");
+    }
+    host.RejectUnknownKeys();
+    cfg.attributes.emplace_back("ns3::FabricHost::Mtu", std::to_string(cfg.payloadMtu));
+
+    // Switch: buffer, scheduling, PFC, ECN.
+    YamlFields sw = root.Child("switch");
+    std::string buffer = sw.String("buffer", "32MiB");
+    uint64_t bufferBytes = 0xFFFFFFFFull;
+    if (buffer != "infinite")
+    {
+        bufferBytes = sw.Bytes("buffer");
+        if (bufferBytes == 0)
+        {
+            throw sw.Error("buffer", "must be positive (or 'infinite')");
+        }
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::BufferSize", BytesValue(bufferBytes));
+    cfg.hashSalt = static_cast<uint32_t>(sw.Uint("hash_salt", 0));
+    std::string scheduler = sw.String("scheduler", "strict");
+    if (scheduler != "strict" && scheduler != "dwrr")
+    {
+        throw sw.Error("scheduler", "expected strict or dwrr, got '" + scheduler + "'");
+    }
+    cfg.attributes.emplace_back("ns3::FabricNetDevice::Scheduler", scheduler);
+    cfg.attributes.emplace_back("ns3::FabricNetDevice::DwrrQuantum",
+                                std::to_string(sw.Bytes("dwrr_quantum", 9216)));
+
+    YamlFields pfc = sw.Child("pfc");
+    bool pfcEnabled = pfc.Bool("enabled", true);
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::PfcEnabled", pfcEnabled ? "true" : "false");
+    uint32_t losslessMask = 0;
+    std::vector<std::string> lossless =
+        pfc.Has("lossless") ? pfc.StringList("lossless") : std::vector<std::string>{"3"};
+    for (const std::string& p : lossless)
+    {
+        if (p.size() != 1 || p[0] < '0' || p[0] > '7')
+        {
+            throw pfc.Error("lossless", "priorities are 0..7, got '" + p + "'");
+        }
+        losslessMask |= 1u << (p[0] - '0');
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::LosslessPriorities",
+                                std::to_string(losslessMask));
+    uint64_t xoff = pfc.Bytes("xoff", 256 * 1024);
+    uint64_t xon = pfc.Bytes("xon", xoff / 2);
+    if (xon > xoff)
+    {
+        throw pfc.Error("xon", "XON threshold must not exceed XOFF");
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::XoffThreshold", BytesValue(xoff));
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::XonThreshold", BytesValue(xon));
+    double alpha = pfc.Double("dynamic_alpha", 0.0);
+    if (alpha < 0)
+    {
+        throw pfc.Error("dynamic_alpha", "must be >= 0 (0 = static thresholds)");
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::DynamicThreshold", alpha > 0 ? "true" : "false");
+    if (alpha > 0)
+    {
+        cfg.attributes.emplace_back("ns3::SharedBufferMmu::Alpha", std::to_string(alpha));
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::XonOffset",
+                                BytesValue(pfc.Bytes("xon_offset", 2 * (cfg.payloadMtu + kRoceFrameOverhead))));
+    uint64_t quanta = pfc.Uint("pause_quanta", 0xFFFF);
+    if (quanta == 0 || quanta > 0xFFFF)
+    {
+        throw pfc.Error("pause_quanta", "must be 1..65535");
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::PauseQuanta", std::to_string(quanta));
+    std::string headroom = pfc.String("headroom", "auto");
+    uint64_t headroomBytes;
+    if (headroom == "auto")
+    {
+        // Size for the worst link of the fabric: the fastest rate and the longest cable.
+        DataRate fastest(0ULL);
+        Time longest(0);
+        for (const auto& l : cfg.topology.links)
+        {
+            fastest = std::max(fastest, l.rate);
+            longest = std::max(longest, l.delay);
+        }
+        headroomBytes = OneHopHeadroomBytes(fastest, longest,
+                                            cfg.payloadMtu + kRoceFrameOverhead,
+                                            static_cast<uint32_t>(wireOverhead));
+    }
+    else
+    {
+        headroomBytes = pfc.Bytes("headroom");
+    }
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::Headroom", BytesValue(headroomBytes));
+    pfc.RejectUnknownKeys();
+
+    YamlFields ecn = sw.Child("ecn");
+    cfg.attributes.emplace_back("ns3::FabricSwitch::EcnEnabled",
+                                ecn.Bool("enabled", true) ? "true" : "false");
+    uint64_t kmin = ecn.Bytes("kmin", 0);
+    uint64_t kmax = ecn.Bytes("kmax", 0);
+    if (kmax < kmin)
+    {
+        throw ecn.Error("kmax", "Kmax must be >= Kmin");
+    }
+    cfg.attributes.emplace_back("ns3::FabricSwitch::EcnKmin", BytesValue(kmin));
+    cfg.attributes.emplace_back("ns3::FabricSwitch::EcnKmax", BytesValue(kmax));
+    double pmax = ecn.Double("pmax", 0.2);
+    if (pmax < 0 || pmax > 1)
+    {
+        throw ecn.Error("pmax", "must be within 0..1");
+    }
+    cfg.attributes.emplace_back("ns3::FabricSwitch::EcnPmax", std::to_string(pmax));
+    std::string markOn = ecn.String("mark_on", "enqueue");
+    if (markOn != "enqueue" && markOn != "dequeue")
+    {
+        throw ecn.Error("mark_on", "expected enqueue or dequeue");
+    }
+    cfg.attributes.emplace_back("ns3::FabricSwitch::EcnMarkPoint", markOn);
+    ecn.RejectUnknownKeys();
+    sw.RejectUnknownKeys();
+
+    // Workload, expanded into flows.
+    uint8_t prio = ReadPriority(work, "priority", 3);
+    bool ecnCapable = work.Bool("ecn", true);
+    DataRate rate(0ULL);
+    std::string rateText = work.String("rate", "line");
+    if (rateText != "line")
+    {
+        rate = work.Rate("rate");
+    }
+    Time start = work.Duration("start", Time(0));
+    Time jitter = work.Duration("start_jitter", Time(0));
+    std::mt19937_64 rng(cfg.seed);
+    auto jittered = [&](Time t) {
+        if (jitter.IsZero())
+        {
+            return t;
+        }
+        std::uniform_int_distribution<int64_t> d(0, jitter.GetPicoSeconds());
+        return t + PicoSeconds(d(rng));
+    };
+    if (type == "incast")
+    {
+        uint32_t receiver = work.Has("receiver") ? ResolveHost(work, "receiver", cfg.topology) : 0;
+        uint64_t bytes = work.Bytes("bytes_per_sender", 2 * 1024 * 1024);
+        if (senders == 0 || senders >= nHosts)
+        {
+            throw work.Error("senders", "need 1.." + std::to_string(nHosts - 1) +
+                                            " senders (the topology has " + std::to_string(nHosts) +
+                                            " hosts, one of them the receiver)");
+        }
+        for (uint32_t h = 0, n = 0; h < nHosts && n < senders; ++h)
+        {
+            if (h == receiver)
+            {
+                continue;
+            }
+            cfg.flows.push_back(FlowSpec{h, receiver, bytes, jittered(start), rate, prio, ecnCapable});
+            ++n;
+        }
+    }
+    else if (type == "permutation")
+    {
+        uint64_t bytes = work.Bytes("bytes_per_flow", 2 * 1024 * 1024);
+        // A random derangement: every host sends to one other host and receives from one.
+        std::vector<uint32_t> perm(nHosts);
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            perm[i] = i;
+        }
+        do
+        {
+            std::shuffle(perm.begin(), perm.end(), rng);
+        } while (nHosts > 1 && [&] {
+            for (uint32_t i = 0; i < nHosts; ++i)
+            {
+                if (perm[i] == i)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }());
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            cfg.flows.push_back(FlowSpec{i, perm[i], bytes, jittered(start), rate, prio, ecnCapable});
+        }
+    }
+    else if (type == "all-to-all")
+    {
+        uint64_t bytes = work.Bytes("bytes_per_flow", 256 * 1024);
+        for (uint32_t s = 0; s < nHosts; ++s)
+        {
+            for (uint32_t d = 0; d < nHosts; ++d)
+            {
+                if (s != d)
+                {
+                    cfg.flows.push_back(FlowSpec{s, d, bytes, jittered(start), rate, prio, ecnCapable});
+                }
+            }
+        }
+    }
+    else if (type == "flows")
+    {
+        YAML::Node list = work.Node("flows");
+        if (!list.IsSequence())
+        {
+            throw work.Error("flows", "expected a list of flows");
+        }
+        for (size_t i = 0; i < list.size(); ++i)
+        {
+            YamlFields f(list[i], path, "workload.flows[" + std::to_string(i) + "]");
+            FlowSpec fs;
+            fs.src = ResolveHost(f, "src", cfg.topology);
+            fs.dst = ResolveHost(f, "dst", cfg.topology);
+            if (fs.src == fs.dst)
+            {
+                throw f.Error("dst", "a flow needs different source and destination");
+            }
+            fs.bytes = f.Bytes("bytes");
+            if (fs.bytes == 0)
+            {
+                throw f.Error("bytes", "must be positive");
+            }
+            fs.start = f.Duration("start", start);
+            std::string r = f.String("rate", "line");
+            fs.rate = r == "line" ? DataRate(0ULL) : f.Rate("rate");
+            fs.priority = ReadPriority(f, "priority", prio);
+            fs.ecn = f.Bool("ecn", ecnCapable);
+            f.RejectUnknownKeys();
+            cfg.flows.push_back(fs);
+        }
+    }
+    else
+    {
+        throw work.Error("type", "unknown workload '" + type +
+                                     "' (incast, permutation, all-to-all, flows)");
+    }
+    work.RejectUnknownKeys();
+
+    YamlFields trace = root.Child("trace");
+    cfg.trace.queueInterval = trace.Duration("queue_interval", MicroSeconds(1));
+    cfg.trace.rateInterval = trace.Duration("rate_interval", MicroSeconds(10));
+    if (cfg.trace.queueInterval.IsZero() || cfg.trace.rateInterval.IsZero())
+    {
+        throw trace.Error("queue_interval", "sampling intervals must be positive");
+    }
+    if (trace.Has("queue_nodes"))
+    {
+        cfg.trace.queueNodes = trace.StringList("queue_nodes");
+    }
+    cfg.trace.pcap = trace.Bool("pcap", false);
+    if (trace.Has("pcap_nodes"))
+    {
+        cfg.trace.pcapNodes = trace.StringList("pcap_nodes");
+    }
+    for (const auto* list : {&cfg.trace.queueNodes, &cfg.trace.pcapNodes})
+    {
+        for (const std::string& n : *list)
+        {
+            if (!cfg.topology.Find(n))
+            {
+                throw trace.Error(list == &cfg.trace.queueNodes ? "queue_nodes" : "pcap_nodes",
+                                  "unknown node '" + n + "'");
+            }
+        }
+    }
+    trace.RejectUnknownKeys();
+
+    YamlFields deadlock = root.Child("deadlock");
+    cfg.deadlockCheckInterval = deadlock.Duration("check_interval", MicroSeconds(100));
+    cfg.deadlockTimeout = deadlock.Duration("timeout", MilliSeconds(1));
+    deadlock.RejectUnknownKeys();
+
+    // Free-form ns-3 attributes, applied last so they win: {"ns3::Type::Attr": value}.
+    YamlFields attrs = root.Child("attributes");
+    if (root.Has("attributes"))
+    {
+        for (const auto& kv : doc["attributes"])
+        {
+            std::string k = kv.first.Scalar();
+            cfg.attributes.emplace_back(k, attrs.String(k));
+        }
+    }
+    root.RejectUnknownKeys();
+    return cfg;
+}
+
+std::string
+ScenarioKeysHelp()
+{
+    return R"(Scenario keys (YAML; any key can be overridden with --set a.b.c=value):
+  name                       run name (default: file name)
+  seed                       random seed (default 1); same seed, same results
+  stop_time                  simulated time limit, e.g. 10ms (the run also ends when every flow is done)
+  topology                   a topology file path, or an inline mapping:
+      generator: star|clos2|fat-tree3|rail with its parameters (see topologies/README.md),
+      for star, hosts: auto sizes it to workload.senders + 1
+  link.rate                  default link rate (400Gbps, 50GB/s, ...)
+  link.cable | link.delay    default cable length (30m, 5 ns/m) or propagation delay
+  link.wire_overhead         preamble+SFD+FCS+IFG bytes per frame (default 24B; 0 for ideal formulas)
+  host.mtu                   payload bytes per frame (default 4096B)
+  switch.buffer              shared buffer per switch: 1MiB, 4MiB, ... or infinite (default 32MiB)
+  switch.hash_salt           ECMP hash salt (default 0; every switch derives its own)
+  switch.scheduler           strict | dwrr (default strict)
+  switch.dwrr_quantum        DWRR bytes per round (default 9216B)
+  switch.pfc.enabled         PFC on lossless priorities (default true)
+  switch.pfc.lossless        lossless priorities (default [3])
+  switch.pfc.xoff / .xon     static thresholds per (ingress port, priority) (256KiB / xoff/2)
+  switch.pfc.dynamic_alpha   > 0: dynamic XOFF = alpha x free shared buffer (default 0 = static)
+  switch.pfc.xon_offset      dynamic mode: XON this far below XOFF (default 2 frames)
+  switch.pfc.headroom        per (port, lossless priority): bytes or auto (one-hop bound, default)
+  switch.pfc.pause_quanta    XOFF pause time in 512-bit quanta (default 65535, refreshed)
+  switch.ecn.enabled         ECN marking (default true)
+  switch.ecn.kmin / .kmax    marking thresholds (default per port speed: 100/400 KiB per 100 Gb/s)
+  switch.ecn.pmax            probability at kmax (default 0.2)
+  switch.ecn.mark_on         enqueue | dequeue (default enqueue)
+  workload.type              incast | permutation | all-to-all | flows (default incast)
+  workload.senders           incast: number of senders (default 8)
+  workload.receiver          incast: receiving host (index or name, default 0)
+  workload.bytes_per_sender  incast: bytes per sender (default 2MiB)
+  workload.bytes_per_flow    permutation / all-to-all: bytes per flow
+  workload.flows             flows: list of {src, dst, bytes, start, rate, priority, ecn}
+  workload.rate              sender rate: line or a rate (default line)
+  workload.start             start time (default 0)
+  workload.start_jitter      uniform random extra start delay per flow (default 0)
+  workload.priority          traffic class 0..7 (default 3)
+  workload.ecn               ECN-capable transport (default true)
+  trace.queue_interval       queue-depth sampling interval (default 1us)
+  trace.queue_nodes          nodes whose egress queues are sampled (default: all switches)
+  trace.rate_interval        per-flow delivered-rate sampling interval (default 10us)
+  trace.pcap                 write one pcap per device (default false)
+  trace.pcap_nodes           restrict pcaps to these nodes
+  deadlock.check_interval    how often to look for cycles of paused ports (default 100us)
+  deadlock.timeout           a cycle without progress this long is a deadlock (default 1ms)
+  attributes                 {"ns3::Type::Attribute": value} set before the fabric is built
+)";
+}
+
+} // namespace ns3

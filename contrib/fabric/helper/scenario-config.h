@@ -1,0 +1,83 @@
+#ifndef FABRIC_SCENARIO_CONFIG_H
+#define FABRIC_SCENARIO_CONFIG_H
+
+#include "topology-spec.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/// One flow of an explicit flow list.
+struct FlowSpec
+{
+    uint32_t src = 0; ///< host index
+    uint32_t dst = 0; ///< host index
+    uint64_t bytes = 0;
+    Time start;
+    DataRate rate{0ULL}; ///< 0 = line rate
+    uint8_t priority = 3;
+    bool ecn = true;
+};
+
+struct TraceConfig
+{
+    Time queueInterval = MicroSeconds(1);
+    std::vector<std::string> queueNodes; ///< empty = every switch
+    Time rateInterval = MicroSeconds(10);
+    bool pcap = false;
+    std::vector<std::string> pcapNodes; ///< empty = every node
+};
+
+/**
+ * \brief A scenario file after parsing and validation: everything fabric-run needs.
+ *
+ * Model parameters are kept as (attribute path, value) pairs applied with Config::SetDefault
+ * before the fabric is built, so the file, --set and --attr all end in ns-3 attributes.
+ */
+struct ScenarioConfig
+{
+    std::string file;
+    std::string name;
+    YAML::Node document; ///< after --set overrides, recorded in summary.json
+    TopologySpec topology;
+    std::vector<std::pair<std::string, std::string>> attributes;
+    std::vector<FlowSpec> flows; ///< the workload, expanded to flows
+    TraceConfig trace;
+    Time stopTime = MilliSeconds(10);
+    uint64_t seed = 1;
+    uint32_t hashSalt = 0;
+    Time deadlockCheckInterval = MicroSeconds(100);
+    Time deadlockTimeout = MilliSeconds(1);
+    uint32_t payloadMtu = 4096;
+};
+
+/// Applies one "--set a.b.c=value" to a scenario document (value parsed as YAML).
+void ApplyOverride(YAML::Node& document, const std::string& assignment);
+
+/// Reads a scenario file, applies overrides, validates everything; throws ConfigError.
+ScenarioConfig LoadScenario(const std::string& path,
+                            const std::vector<std::string>& overrides,
+                            const std::string& sourceRoot);
+
+/// The headroom one (port, priority) needs so that nothing is lost while a PFC pause travels
+/// one hop: frames the upstream starts before the pause reaches it, plus one frame already in
+/// transmission ahead of the pause on our side. \p frameBytes is the largest frame stored,
+/// \p wireOverhead the per-frame preamble/FCS/IFG bytes.
+uint64_t OneHopHeadroomBytes(DataRate rate, Time cableDelay, uint32_t frameBytes,
+                             uint32_t wireOverhead);
+
+/// Text for `fabric-run --help`: every scenario key with its meaning and default.
+std::string ScenarioKeysHelp();
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,48 @@
+#ifndef FABRIC_SCENARIO_RUNNER_H
+#define FABRIC_SCENARIO_RUNNER_H
+
+#include "conservation.h"
+#include "scenario-config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace ns3
+{
+
+/// Exit statuses of fabric-run, so scripts can tell failures apart.
+enum FabricExitCode
+{
+    EXIT_OK = 0,
+    EXIT_CONSERVATION_FAILED = 1,
+    EXIT_CONFIG_ERROR = 2,
+    EXIT_DEADLOCK = 3
+};
+
+struct RunOutcome
+{
+    int exitCode = EXIT_OK;
+    std::string message;
+    nlohmann::json summary;
+    ConservationReport conservation;
+};
+
+/**
+ * \brief Runs one scenario end to end: applies its attributes, builds the fabric, starts the
+ * workload, records traces, runs to completion (all flows done, stop_time, or a detected PFC
+ * deadlock) and writes flows.csv, links.csv and summary.json next to the time-series traces.
+ */
+class ScenarioRunner
+{
+  public:
+    /// \p outDir must exist. Throws ConfigError for bad attribute values.
+    static RunOutcome Run(const ScenarioConfig& cfg, const std::string& outDir);
+};
+
+/// Converts a YAML document to JSON (scalars stay strings) for summary.json.
+nlohmann::json YamlToJson(const YAML::Node& node);
+
+} // namespace ns3
+
+#endif

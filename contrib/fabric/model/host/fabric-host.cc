@@ -1,0 +1,202 @@
+#include "fabric-host.h"
+
+#include "link/frame-codec.h"
+#include "wire/bth-header.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricHost");
+NS_OBJECT_ENSURE_REGISTERED(FabricHost);
+
+TypeId
+FabricHost::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricHost")
+                            .SetParent<Object>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<FabricHost>()
+                            .AddAttribute("Mtu",
+                                          "Payload bytes per frame (RoCE path MTU: 1024, 2048 "
+                                          "or 4096; any value is accepted for studies).",
+                                          UintegerValue(4096),
+                                          MakeUintegerAccessor(&FabricHost::m_mtu),
+                                          MakeUintegerChecker<uint32_t>(64, 9000));
+    return tid;
+}
+
+FabricHost::FabricHost() = default;
+
+void
+FabricHost::DoDispose()
+{
+    for (auto& p : m_ports)
+    {
+        p.wakeup.Cancel();
+        p.device = nullptr;
+    }
+    m_flows = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+FabricHost::AddPort(Ptr<FabricNetDevice> device)
+{
+    device->SetFrameHandler(MakeCallback(&FabricHost::ReceiveFrame, this));
+    device->SetIdleHandler(MakeCallback(&FabricHost::PortIdle, this));
+    Port p;
+    p.device = device;
+    m_ports.push_back(std::move(p));
+    return static_cast<uint32_t>(m_ports.size() - 1);
+}
+
+void
+FabricHost::SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups)
+{
+    m_groupOfHost = std::move(groupOfHost);
+    m_groups = std::move(groups);
+}
+
+void
+FabricHost::StartFlowAt(uint32_t flowId)
+{
+    Time at = m_flows->Get(flowId).start - Simulator::Now();
+    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &FabricHost::StartFlow, this, flowId);
+}
+
+uint32_t
+FabricHost::SelectPort(const FlowRecord& flow) const
+{
+    if (m_ports.size() == 1 || flow.dst >= m_groupOfHost.size())
+    {
+        return 0;
+    }
+    const std::vector<uint16_t>& group = m_groups[m_groupOfHost[flow.dst]];
+    if (group.empty())
+    {
+        return 0;
+    }
+    // A flow keeps one port: pick by its entropy, as a multi-port NIC's hashing would.
+    return group[flow.entropy % group.size()];
+}
+
+void
+FabricHost::StartFlow(uint32_t flowId)
+{
+    const FlowRecord& f = m_flows->Get(flowId);
+    if (f.bytes == 0)
+    {
+        return;
+    }
+    uint32_t portIndex = SelectPort(f);
+    m_ports[portIndex].flows.push_back(ActiveFlow{flowId, f.bytes, 0, Simulator::Now()});
+    ServePort(portIndex);
+}
+
+void
+FabricHost::PortIdle(Ptr<FabricNetDevice> device)
+{
+    ServePort(device->GetIfIndex());
+}
+
+void
+FabricHost::ServePort(uint32_t portIndex)
+{
+    Port& port = m_ports[portIndex];
+    Ptr<FabricNetDevice> dev = port.device;
+    if (dev->IsBusy() || port.flows.empty())
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    Time wake = Time::Max();
+    for (size_t k = 0, n = port.flows.size(); k < n; ++k)
+    {
+        ActiveFlow af = port.flows.front();
+        port.flows.pop_front();
+        const FlowRecord& rec = m_flows->Get(af.id);
+        uint8_t prio = rec.priority;
+        bool paused = dev->IsPaused(prio);
+        if (paused || af.nextSend > now || dev->GetQueueBytes(prio) > 0)
+        {
+            if (paused)
+            {
+                wake = std::min(wake, dev->GetPausedUntil(prio));
+            }
+            else if (af.nextSend > now)
+            {
+                wake = std::min(wake, af.nextSend);
+            }
+            port.flows.push_back(af);
+            continue;
+        }
+        uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, af.remaining));
+        bool first = af.remaining == rec.bytes;
+        bool last = payload == af.remaining;
+        RoceFrameSpec spec;
+        spec.srcMac = dev->GetMacAddress();
+        spec.dstMac = dev->GetPeer()->GetMacAddress();
+        spec.srcHost = m_hostIndex;
+        spec.dstHost = rec.dst;
+        spec.srcPort = rec.entropy;
+        spec.priority = prio;
+        spec.ecnCapable = rec.ecnCapable;
+        spec.opcode = first ? (last ? RoceOpcode::SEND_ONLY : RoceOpcode::SEND_FIRST)
+                            : (last ? RoceOpcode::SEND_LAST : RoceOpcode::SEND_MIDDLE);
+        spec.destQp = af.id;
+        spec.psn = af.psn;
+        spec.ackRequest = last;
+        spec.payloadBytes = payload;
+        Ptr<Packet> frame = BuildRoceFrame(spec);
+
+        af.remaining -= payload;
+        af.psn = (af.psn + 1) & 0xFFFFFF;
+        uint32_t bytes = frame->GetSize();
+        if (rec.rate.GetBitRate() > 0 && rec.rate < dev->GetDataRate())
+        {
+            af.nextSend = now + rec.rate.CalculateBytesTxTime(bytes);
+        }
+        if (af.remaining > 0)
+        {
+            port.flows.push_back(af);
+        }
+        m_flows->Get(af.id).sentBytes += payload;
+
+        QueuedFrame item;
+        item.frame = frame;
+        item.bytes = bytes;
+        item.payloadBytes = payload;
+        item.flowId = af.id;
+        item.priority = prio;
+        dev->Enqueue(std::move(item));
+        return;
+    }
+    if (wake != Time::Max() && !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= wake.GetTimeStep()))
+    {
+        port.wakeup.Cancel();
+        port.wakeup = Simulator::Schedule(wake - now, &FabricHost::ServePort, this, portIndex);
+    }
+}
+
+void
+FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+{
+    FrameInfo info;
+    if (!ParseFrame(frame, &info) || !info.isRoce)
+    {
+        return;
+    }
+    if (HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
+    {
+        ++m_misdelivered;
+        return;
+    }
+    uint32_t payload = info.frameBytes - kRoceFrameOverhead;
+    m_flows->Delivered(info.destQp, payload, info.ecn == 3);
+}
+
+} // namespace ns3

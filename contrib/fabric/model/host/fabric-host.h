@@ -1,0 +1,86 @@
+#ifndef FABRIC_HOST_H
+#define FABRIC_HOST_H
+
+#include "flow-table.h"
+
+#include "link/fabric-net-device.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief A host NIC that sends raw flows and sinks what arrives.
+ *
+ * Raw flows have no congestion control or reliability: each sends its bytes in MTU-sized
+ * RoCEv2 SEND frames (so pcaps decode), paced at the flow's rate or at line rate. Flows that
+ * share a port are served round-robin, one frame at a time, pulled by the port when it goes idle;
+ * a flow whose priority is paused by PFC waits without blocking the others. This is the
+ * workload that exercises the fabric before (and independently of) the transports.
+ *
+ * The sink side counts every data frame addressed to this host into the FlowTable.
+ */
+class FabricHost : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FabricHost();
+
+    void SetHostIndex(uint32_t index) { m_hostIndex = index; }
+    uint32_t GetHostIndex() const { return m_hostIndex; }
+    void SetFlowTable(Ptr<FlowTable> table) { m_flows = table; }
+    uint32_t AddPort(Ptr<FabricNetDevice> device);
+    uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const { return m_ports[i].device; }
+    /// Equal-cost egress ports per destination host (same scheme as FabricSwitch).
+    void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
+
+    /// Schedules a flow already added to the FlowTable (this host is its source).
+    void StartFlowAt(uint32_t flowId);
+    uint32_t GetPayloadMtu() const { return m_mtu; }
+
+    uint64_t GetUnroutableFrames() const { return m_misdelivered; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct ActiveFlow
+    {
+        uint32_t id;
+        uint64_t remaining;
+        uint32_t psn;
+        Time nextSend; ///< pacing: earliest time of the next frame
+    };
+    struct Port
+    {
+        Ptr<FabricNetDevice> device;
+        std::deque<ActiveFlow> flows; ///< round-robin order
+        EventId wakeup;
+    };
+
+    void StartFlow(uint32_t flowId);
+    void PortIdle(Ptr<FabricNetDevice> device);
+    /// Offers the port its next frame if one is eligible now; otherwise arms a wakeup.
+    void ServePort(uint32_t portIndex);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    uint32_t SelectPort(const FlowRecord& flow) const;
+
+    uint32_t m_hostIndex = 0;
+    uint32_t m_mtu;
+    Ptr<FlowTable> m_flows;
+    std::vector<Port> m_ports;
+    std::vector<uint32_t> m_groupOfHost;
+    std::vector<std::vector<uint16_t>> m_groups;
+    uint64_t m_misdelivered = 0;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,65 @@
+#include "flow-table.h"
+
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FlowTable);
+
+TypeId
+FlowTable::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FlowTable").SetParent<Object>().SetGroupName("Fabric");
+    return tid;
+}
+
+uint32_t
+FlowTable::Add(FlowRecord record)
+{
+    record.id = static_cast<uint32_t>(m_flows.size());
+    m_flows.push_back(record);
+    return record.id;
+}
+
+void
+FlowTable::Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked)
+{
+    FlowRecord& f = m_flows[id];
+    Time now = Simulator::Now();
+    if (f.deliveredBytes == 0)
+    {
+        f.firstRx = now;
+    }
+    f.lastRx = now;
+    f.deliveredBytes += payloadBytes;
+    f.ecnMarkedFrames += ecnMarked ? 1 : 0;
+    CheckFinished(f);
+}
+
+void
+FlowTable::CheckFinished(FlowRecord& f)
+{
+    uint64_t resolved = f.deliveredBytes + (f.reliable ? 0 : f.droppedBytes);
+    if (!f.finished && resolved >= f.bytes)
+    {
+        f.finished = true;
+        f.finish = Simulator::Now();
+        if (++m_finished == m_flows.size() && !m_allFinished.IsNull())
+        {
+            m_allFinished();
+        }
+    }
+}
+
+void
+FlowTable::Dropped(uint32_t id, uint32_t payloadBytes)
+{
+    if (id < m_flows.size())
+    {
+        m_flows[id].droppedBytes += payloadBytes;
+        CheckFinished(m_flows[id]);
+    }
+}
+
+} // namespace ns3

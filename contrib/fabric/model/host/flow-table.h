@@ -1,0 +1,76 @@
+#ifndef FABRIC_FLOW_TABLE_H
+#define FABRIC_FLOW_TABLE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/// One flow of a run: what the workload asked for and what happened to its bytes.
+struct FlowRecord
+{
+    uint32_t id = 0;
+    uint32_t src = 0; ///< host index
+    uint32_t dst = 0; ///< host index
+    uint8_t priority = 0;
+    uint64_t bytes = 0;      ///< bytes the application asked to send
+    Time start;              ///< when the flow was posted
+    DataRate rate;           ///< 0 = line rate
+    bool ecnCapable = true;
+    uint16_t entropy = 0;    ///< UDP source port of its frames
+    bool reliable = false;   ///< a transport recovers drops; raw flows end when every byte is
+                             ///< delivered or dropped
+    // Sender side
+    uint64_t sentBytes = 0; ///< payload bytes put on the wire (retransmissions included)
+    // Fabric
+    uint64_t droppedBytes = 0;
+    // Receiver side
+    uint64_t deliveredBytes = 0;
+    uint64_t ecnMarkedFrames = 0;
+    Time firstRx;
+    Time lastRx;
+    bool finished = false;
+    Time finish;
+};
+
+/**
+ * \brief The flows of one run. A per-run object (not global state): the sender host, the
+ * fabric (drops) and the receiver host each update their own fields of a record.
+ */
+class FlowTable : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    uint32_t Add(FlowRecord record); ///< assigns and returns the id
+    FlowRecord& Get(uint32_t id) { return m_flows[id]; }
+    const FlowRecord& Get(uint32_t id) const { return m_flows[id]; }
+    bool Contains(uint32_t id) const { return id < m_flows.size(); }
+    uint32_t GetN() const { return static_cast<uint32_t>(m_flows.size()); }
+    const std::vector<FlowRecord>& All() const { return m_flows; }
+
+    /// Receiver side: payload of a flow arrived.
+    void Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked);
+    /// Fabric: payload of a flow was dropped.
+    void Dropped(uint32_t id, uint32_t payloadBytes);
+    uint32_t GetFinishedCount() const { return m_finished; }
+    /// Called once when every flow has delivered all its bytes.
+    void SetAllFinishedCallback(Callback<void> cb) { m_allFinished = cb; }
+
+  private:
+    void CheckFinished(FlowRecord& f);
+
+    std::vector<FlowRecord> m_flows;
+    uint32_t m_finished = 0;
+    Callback<void> m_allFinished;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,76 @@
+#include "fabric-channel.h"
+
+#include "fabric-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricChannel");
+NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
+
+TypeId
+FabricChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricChannel")
+                            .SetParent<Channel>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<FabricChannel>()
+                            .AddAttribute("Delay",
+                                          "Propagation delay of the cable (5 ns per metre).",
+                                          TimeValue(NanoSeconds(150)),
+                                          MakeTimeAccessor(&FabricChannel::m_delay),
+                                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+FabricChannel::FabricChannel() = default;
+
+void
+FabricChannel::Attach(Ptr<FabricNetDevice> device)
+{
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "a FabricChannel connects exactly two devices");
+    m_devices[m_nDevices++] = device;
+}
+
+void
+FabricChannel::Transmit(Ptr<Packet> frame, Ptr<FabricNetDevice> sender, Time txTime)
+{
+    Ptr<FabricNetDevice> peer = (m_devices[0] == sender) ? m_devices[1] : m_devices[0];
+    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                   txTime + m_delay,
+                                   &FabricNetDevice::ReceiveFromChannel,
+                                   peer,
+                                   frame);
+}
+
+Ptr<FabricNetDevice>
+FabricChannel::GetPeer(Ptr<const FabricNetDevice> device) const
+{
+    return (m_devices[0] == device) ? m_devices[1] : m_devices[0];
+}
+
+std::size_t
+FabricChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+FabricChannel::GetDevice(std::size_t i) const
+{
+    return m_devices[i];
+}
+
+void
+FabricChannel::DoDispose()
+{
+    m_devices[0] = nullptr;
+    m_devices[1] = nullptr;
+    Channel::DoDispose();
+}
+
+} // namespace ns3

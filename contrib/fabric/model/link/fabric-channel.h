@@ -1,0 +1,46 @@
+#ifndef FABRIC_CHANNEL_H
+#define FABRIC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+class FabricNetDevice;
+
+/**
+ * \brief A full-duplex cable between two FabricNetDevices.
+ *
+ * Each direction is independent; the channel only adds the propagation delay (given directly or
+ * as a cable length at 5 ns/m by the builder). Delivery is scheduled in the receiving node's
+ * context so the model can later be cut across MPI ranks at channels.
+ */
+class FabricChannel : public Channel
+{
+  public:
+    static TypeId GetTypeId();
+    FabricChannel();
+
+    void Attach(Ptr<FabricNetDevice> device);
+    /// Puts a frame on the wire: it arrives whole at the peer after \p txTime + delay.
+    void Transmit(Ptr<Packet> frame, Ptr<FabricNetDevice> sender, Time txTime);
+    Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
+    Time GetDelay() const { return m_delay; }
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Time m_delay;
+    Ptr<FabricNetDevice> m_devices[2];
+    uint32_t m_nDevices = 0;
+};
+
+} // namespace ns3
+
+#endif

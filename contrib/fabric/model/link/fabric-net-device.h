@@ -1,0 +1,190 @@
+#ifndef FABRIC_NET_DEVICE_H
+#define FABRIC_NET_DEVICE_H
+
+#include "fabric-channel.h"
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+
+/// Number of traffic classes (IEEE 802.1Q priorities) every port has.
+constexpr uint8_t kFabricPriorities = 8;
+/// Marks a frame that did not enter through a switch port (host-originated, control).
+constexpr uint16_t kNoIngressPort = 0xFFFF;
+/// Marks a frame that belongs to no traced flow (ACKs, CNPs, PFC).
+constexpr uint32_t kNoFlow = 0xFFFFFFFF;
+
+/// A frame waiting in an egress queue, with what the owner needs when it leaves.
+struct QueuedFrame
+{
+    Ptr<Packet> frame;
+    uint32_t bytes = 0;          ///< frame bytes (buffer occupancy)
+    uint32_t payloadBytes = 0;   ///< application bytes, for per-flow conservation
+    uint32_t flowId = kNoFlow;   ///< flow the payload belongs to
+    uint16_t inPort = kNoIngressPort; ///< switch ingress port, for MMU release
+    uint8_t priority = 0;
+};
+
+/**
+ * \brief A full-duplex Ethernet port with 8 priority queues and IEEE 802.1Qbb PFC.
+ *
+ * Transmission: PFC control frames first, then data by strict priority (7 highest) or DWRR over
+ * the priorities that are not paused. A received PFC frame pauses the named priorities for
+ * quanta × 512 bit times at this port's rate (0 quanta resumes); the frame in transmission
+ * always finishes. Serialization time counts preamble, SFD, FCS and inter-frame gap
+ * (WireOverhead) so link utilization matches a real port.
+ *
+ * The owner (a switch or host NIC) plugs in three callbacks: frames received, a frame leaving an
+ * egress queue (for buffer accounting), and the port going idle with nothing to send (so a host
+ * NIC can pull its next packet instead of flooding the queue).
+ */
+class FabricNetDevice : public NetDevice
+{
+  public:
+    enum Scheduler
+    {
+        STRICT_PRIORITY,
+        DWRR
+    };
+
+    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>> FrameHandler;
+    typedef Callback<void, Ptr<FabricNetDevice>, const QueuedFrame&> DequeueHandler;
+    typedef Callback<void, Ptr<FabricNetDevice>> IdleHandler;
+    typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
+    typedef void (*FrameTracedCallback)(Ptr<const Packet> frame);
+
+    static TypeId GetTypeId();
+    FabricNetDevice();
+    ~FabricNetDevice() override;
+
+    void Attach(Ptr<FabricChannel> channel);
+    Ptr<FabricChannel> GetFabricChannel() const { return m_channel; }
+    Ptr<FabricNetDevice> GetPeer() const;
+
+    void SetFrameHandler(FrameHandler handler) { m_frameHandler = handler; }
+    void SetDequeueHandler(DequeueHandler handler) { m_dequeueHandler = handler; }
+    void SetIdleHandler(IdleHandler handler) { m_idleHandler = handler; }
+
+    /// Queues a data frame on its priority and starts transmission if the port is idle.
+    void Enqueue(QueuedFrame&& item);
+    /// Sends a PFC frame for one priority ahead of all data (quanta 0 = resume).
+    void SendPause(uint8_t priority, uint16_t quanta);
+
+    bool IsPaused(uint8_t priority) const { return m_pausedUntil[priority] > Simulator::Now(); }
+    /// End of the pause in force on a priority (in the past when not paused).
+    Time GetPausedUntil(uint8_t priority) const { return m_pausedUntil[priority]; }
+    bool IsBusy() const { return m_busy; }
+    uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytes[priority]; }
+    uint64_t GetTotalQueueBytes() const;
+    const std::deque<QueuedFrame>& GetQueue(uint8_t priority) const { return m_queues[priority]; }
+    DataRate GetDataRate() const { return m_rate; }
+    /// Duration of one PFC pause quantum (512 bit times) at this port's rate.
+    Time GetPauseQuantum() const;
+    /// Serialization time of a frame of \p bytes including WireOverhead.
+    Time FrameTxTime(uint32_t bytes) const;
+
+    // Counters for traces and conservation.
+    uint64_t GetTxBytes() const { return m_txBytes; }
+    uint64_t GetRxBytes() const { return m_rxBytes; }
+    uint64_t GetTxFrames() const { return m_txFrames; }
+    uint64_t GetTxBytes(uint8_t priority) const { return m_txBytesPerPriority[priority]; }
+    /// Frames sent by this device that are still propagating (flowId, payload bytes).
+    const std::deque<std::pair<uint32_t, uint32_t>>& GetOnWire() const { return m_onWire; }
+
+    /// Called by the channel when a frame has fully arrived.
+    void ReceiveFromChannel(Ptr<Packet> frame);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    Mac48Address GetMacAddress() const { return m_address; }
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void TryTransmit();
+    void StartTransmission(Ptr<Packet> frame, uint32_t bytes, uint32_t flowId, uint32_t payload);
+    void TransmitComplete();
+    /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
+    int SelectPriority();
+    void HandlePfcFrame(Ptr<Packet> frame);
+    void ScheduleResumeCheck();
+
+    Ptr<Node> m_node;
+    Ptr<FabricChannel> m_channel;
+    Mac48Address m_address;
+    uint32_t m_ifIndex = 0;
+    uint16_t m_mtu = 9000;
+    DataRate m_rate;
+    uint32_t m_wireOverhead = 24;
+    Scheduler m_scheduler = STRICT_PRIORITY;
+    uint32_t m_dwrrQuantum = 9216;
+
+    std::array<std::deque<QueuedFrame>, kFabricPriorities> m_queues;
+    std::array<uint64_t, kFabricPriorities> m_queueBytes{};
+    std::deque<Ptr<Packet>> m_control; ///< PFC frames, served first, never paused
+    std::array<Time, kFabricPriorities> m_pausedUntil;
+    std::array<int64_t, kFabricPriorities> m_deficit{};
+    uint8_t m_dwrrNext = 0;
+    bool m_busy = false;
+    EventId m_resumeEvent;
+
+    std::deque<std::pair<uint32_t, uint32_t>> m_onWire;
+    uint64_t m_txBytes = 0;
+    uint64_t m_rxBytes = 0;
+    uint64_t m_txFrames = 0;
+    std::array<uint64_t, kFabricPriorities> m_txBytesPerPriority{};
+
+    FrameHandler m_frameHandler;
+    DequeueHandler m_dequeueHandler;
+    IdleHandler m_idleHandler;
+    NetDevice::ReceiveCallback m_rxCallback;
+
+    TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+};
+
+} // namespace ns3
+
+#endif

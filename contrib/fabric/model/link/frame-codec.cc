@@ -1,0 +1,138 @@
+#include "frame-codec.h"
+
+#include "wire/bth-header.h"
+#include "wire/icrc-trailer.h"
+
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/udp-header.h"
+
+namespace ns3
+{
+
+namespace
+{
+constexpr uint32_t kParseBytes =
+    kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes;
+
+inline uint16_t
+Be16(const uint8_t* p)
+{
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+
+inline uint32_t
+Be32(const uint8_t* p)
+{
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
+}
+
+inline uint32_t
+Be24(const uint8_t* p)
+{
+    return (uint32_t(p[0]) << 16) | (uint32_t(p[1]) << 8) | p[2];
+}
+} // namespace
+
+bool
+ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
+{
+    uint8_t b[kParseBytes];
+    uint32_t size = frame->GetSize();
+    info->frameBytes = size;
+    uint32_t n = frame->CopyData(b, size < kParseBytes ? size : kParseBytes);
+    if (n < kEthernetHeaderBytes)
+    {
+        return false;
+    }
+    info->etherType = Be16(b + 12);
+    info->isRoce = false;
+    if (info->etherType != 0x0800)
+    {
+        return true;
+    }
+    if (n < kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes)
+    {
+        return false;
+    }
+    const uint8_t* ip = b + kEthernetHeaderBytes;
+    uint8_t tos = ip[1];
+    info->priority = static_cast<uint8_t>((tos >> 2) >> 3);
+    info->ecn = tos & 0x3;
+    info->protocol = ip[9];
+    info->srcIp = Be32(ip + 12);
+    info->dstIp = Be32(ip + 16);
+    const uint8_t* udp = ip + kIpv4HeaderBytes;
+    info->srcPort = Be16(udp);
+    info->dstPort = Be16(udp + 2);
+    if (info->protocol == 17 && info->dstPort == kRoceV2UdpPort && n >= kParseBytes)
+    {
+        const uint8_t* bth = udp + kUdpHeaderBytes;
+        info->isRoce = true;
+        info->opcode = bth[0];
+        info->destQp = Be24(bth + 5);
+        info->ackRequest = (bth[8] & 0x80) != 0;
+        info->psn = Be24(bth + 9);
+    }
+    return true;
+}
+
+Ipv4Address
+HostIpv4(uint32_t hostIndex)
+{
+    return Ipv4Address(0x0A000001u + hostIndex);
+}
+
+Ptr<Packet>
+BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner)
+{
+    Ptr<Packet> p = inner ? inner : Create<Packet>(spec.payloadBytes);
+    if (!inner)
+    {
+        p->AddTrailer(IcrcTrailer());
+    }
+    BthHeader bth;
+    bth.SetOpcode(spec.opcode);
+    bth.SetDestQp(spec.destQp);
+    bth.SetPsn(spec.psn);
+    bth.SetAckRequest(spec.ackRequest);
+    p->AddHeader(bth);
+
+    UdpHeader udp;
+    udp.SetSourcePort(spec.srcPort);
+    udp.SetDestinationPort(kRoceV2UdpPort);
+    p->AddHeader(udp);
+
+    Ipv4Header ip;
+    ip.SetSource(HostIpv4(spec.srcHost));
+    ip.SetDestination(HostIpv4(spec.dstHost));
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetPayloadSize(static_cast<uint16_t>(p->GetSize()));
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(spec.priority << 3));
+    ip.SetEcn(spec.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+
+    EthernetHeader eth(false);
+    eth.SetSource(spec.srcMac);
+    eth.SetDestination(spec.dstMac);
+    eth.SetLengthType(0x0800);
+    p->AddHeader(eth);
+    return p;
+}
+
+void
+MarkCongestionExperienced(Ptr<Packet> frame)
+{
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    Ipv4Header ip;
+    ip.EnableChecksum();
+    frame->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    frame->AddHeader(ip);
+    frame->AddHeader(eth);
+}
+
+} // namespace ns3

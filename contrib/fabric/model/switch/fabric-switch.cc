@@ -1,0 +1,319 @@
+#include "fabric-switch.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+/// Final mix of MurmurHash3: cheap, and every input bit affects every output bit, so nearby
+/// 5-tuples (consecutive ports, addresses) spread uniformly over the uplinks.
+inline uint32_t
+Mix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+/// Payload bytes of a RoCEv2 data frame (0 for control frames: they carry no flow bytes).
+inline uint32_t
+PayloadOf(const FrameInfo& info)
+{
+    return info.frameBytes > kRoceFrameOverhead ? info.frameBytes - kRoceFrameOverhead : 0;
+}
+} // namespace
+
+uint32_t
+FabricFlowHash(const FrameInfo& info, uint32_t salt)
+{
+    uint32_t h = Mix32(salt ^ 0x9e3779b9u);
+    h = Mix32(h ^ info.srcIp);
+    h = Mix32(h ^ info.dstIp);
+    h = Mix32(h ^ ((uint32_t(info.srcPort) << 16) | info.dstPort));
+    h = Mix32(h ^ info.protocol);
+    return h;
+}
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Fabric")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("HashSalt",
+                          "Salt of the ECMP hash; the builder gives every switch its own so that "
+                          "successive tiers decorrelate (no hash polarization).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricSwitch::m_hashSalt),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnEnabled",
+                          "Mark CE on ECN-capable frames per the Kmin/Kmax/Pmax curve.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Egress queue depth where marking starts. 0B = per-port-speed default "
+                          "(100 KiB per 100 Gb/s of port rate).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&FabricSwitch::m_kmin),
+                          MakeQueueSizeChecker())
+            .AddAttribute("EcnKmax",
+                          "Egress queue depth where marking reaches Pmax (above it: always). "
+                          "0B = per-port-speed default (400 KiB per 100 Gb/s).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&FabricSwitch::m_kmax),
+                          MakeQueueSizeChecker())
+            .AddAttribute("EcnPmax",
+                          "Marking probability at Kmax.",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&FabricSwitch::m_pmax),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("EcnMarkPoint",
+                          "Decide marking when a frame is enqueued or when it is dequeued.",
+                          EnumValue(MARK_ON_ENQUEUE),
+                          MakeEnumAccessor(&FabricSwitch::m_markPoint),
+                          MakeEnumChecker(MARK_ON_ENQUEUE, "enqueue", MARK_ON_DEQUEUE, "dequeue"))
+            .AddTraceSource("Drop",
+                            "A frame was dropped: flow id, payload bytes, reason "
+                            "(0 buffer full, 1 headroom violation, 2 no route, 3 link down).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::DropTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+    : m_mmu(CreateObject<SharedBufferMmu>()),
+      m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+void
+FabricSwitch::DoDispose()
+{
+    for (auto& e : m_pauseRefresh)
+    {
+        e.Cancel();
+    }
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<FabricNetDevice> device)
+{
+    device->SetFrameHandler(MakeCallback(&FabricSwitch::ReceiveFrame, this));
+    device->SetDequeueHandler(MakeCallback(&FabricSwitch::FrameDequeued, this));
+    m_ports.push_back(device);
+    return static_cast<uint32_t>(m_ports.size() - 1);
+}
+
+void
+FabricSwitch::Initialize()
+{
+    uint32_t n = GetNPorts();
+    m_mmu->Configure(n);
+    m_pauseRefresh.assign(static_cast<size_t>(n) * kFabricPriorities, EventId());
+    m_maxQueueBytes.assign(n, 0);
+    m_ecn.assign(n, EcnCurve());
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        double per100G = static_cast<double>(m_ports[i]->GetDataRate().GetBitRate()) / 100e9;
+        EcnCurve& c = m_ecn[i];
+        c.kmin = m_kmin.GetValue() ? m_kmin.GetValue()
+                                   : static_cast<uint64_t>(100 * 1024 * per100G);
+        c.kmax = m_kmax.GetValue() ? m_kmax.GetValue()
+                                   : static_cast<uint64_t>(400 * 1024 * per100G);
+        c.pmax = m_pmax;
+    }
+}
+
+void
+FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups)
+{
+    m_groupOfHost = std::move(groupOfHost);
+    m_groups = std::move(groups);
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+uint32_t
+FabricSwitch::SelectEgressPort(const FrameInfo& info) const
+{
+    uint32_t host = HostIndexOfIp(info.dstIp);
+    if (host >= m_groupOfHost.size())
+    {
+        return UINT32_MAX;
+    }
+    const std::vector<uint16_t>& group = m_groups[m_groupOfHost[host]];
+    if (group.empty())
+    {
+        return UINT32_MAX;
+    }
+    if (group.size() == 1)
+    {
+        return group[0];
+    }
+    return group[FabricFlowHash(info, m_hashSalt) % group.size()];
+}
+
+void
+FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
+{
+    ++m_droppedFrames;
+    m_droppedBytes += info.frameBytes;
+    m_dropTrace(info.isRoce ? info.destQp : kNoFlow, PayloadOf(info), reason);
+}
+
+void
+FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+{
+    FrameInfo info;
+    if (!ParseFrame(frame, &info) || !info.IsIpv4())
+    {
+        return; // not IP: nothing a fabric switch forwards
+    }
+    uint32_t inPort = device->GetIfIndex();
+    uint32_t outPort = SelectEgressPort(info);
+    if (outPort == UINT32_MAX)
+    {
+        Drop(info, DROP_NO_ROUTE);
+        return;
+    }
+    uint8_t prio = info.priority;
+    bool sendXoff = false;
+    SharedBufferMmu::Verdict v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
+    if (sendXoff)
+    {
+        SendXoff(inPort, prio);
+    }
+    if (v == SharedBufferMmu::DROP_HEADROOM)
+    {
+        ++m_headroomViolationFrames;
+        m_headroomViolationBytes += info.frameBytes;
+        Drop(info, DROP_HEADROOM_VIOLATION);
+        return;
+    }
+    if (v == SharedBufferMmu::DROP_LOSSY)
+    {
+        Drop(info, DROP_BUFFER_FULL);
+        return;
+    }
+    uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsed();
+    if (used > m_maxBufferUsed)
+    {
+        m_maxBufferUsed = used;
+    }
+    Ptr<FabricNetDevice> out = m_ports[outPort];
+    uint64_t queued = out->GetQueueBytes(prio);
+    if (m_ecnEnabled && m_markPoint == MARK_ON_ENQUEUE)
+    {
+        MaybeMarkEcn(outPort, frame, info, queued);
+    }
+    uint64_t total = out->GetTotalQueueBytes() + info.frameBytes;
+    if (total > m_maxQueueBytes[outPort])
+    {
+        m_maxQueueBytes[outPort] = total;
+    }
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = info.frameBytes;
+    item.payloadBytes = PayloadOf(info);
+    item.flowId = info.isRoce ? info.destQp : kNoFlow;
+    item.inPort = static_cast<uint16_t>(inPort);
+    item.priority = prio;
+    out->Enqueue(std::move(item));
+}
+
+void
+FabricSwitch::MaybeMarkEcn(uint32_t port,
+                           const Ptr<Packet>& frame,
+                           const FrameInfo& info,
+                           uint64_t queueBytes)
+{
+    if (!info.IsEcnCapable() || info.ecn == 3)
+    {
+        return;
+    }
+    double p = m_ecn[port].Probability(queueBytes);
+    if (p <= 0.0)
+    {
+        return;
+    }
+    if (p >= 1.0 || m_rng->GetValue() < p)
+    {
+        MarkCongestionExperienced(frame);
+        ++m_ecnMarked;
+    }
+}
+
+void
+FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+{
+    if (item.inPort == kNoIngressPort)
+    {
+        return;
+    }
+    if (m_ecnEnabled && m_markPoint == MARK_ON_DEQUEUE)
+    {
+        FrameInfo info;
+        ParseFrame(item.frame, &info);
+        MaybeMarkEcn(device->GetIfIndex(), item.frame, info, device->GetQueueBytes(item.priority));
+    }
+    m_resumeScratch.clear();
+    m_mmu->Release(item.inPort, item.priority, item.bytes, &m_resumeScratch);
+    for (const auto& [port, prio] : m_resumeScratch)
+    {
+        m_pauseRefresh[port * kFabricPriorities + prio].Cancel();
+        m_ports[port]->SendPause(prio, 0);
+    }
+}
+
+void
+FabricSwitch::SendXoff(uint32_t port, uint8_t priority)
+{
+    Ptr<FabricNetDevice> dev = m_ports[port];
+    uint16_t quanta = m_mmu->GetPauseQuanta();
+    dev->SendPause(priority, quanta);
+    // Refresh at half the pause time so the upstream never resumes on expiry while we still
+    // need it paused (what switches do instead of relying on long pause times).
+    EventId& e = m_pauseRefresh[port * kFabricPriorities + priority];
+    e.Cancel();
+    e = Simulator::Schedule(dev->GetPauseQuantum() * (quanta / 2),
+                            &FabricSwitch::RefreshPause,
+                            this,
+                            port,
+                            priority);
+}
+
+void
+FabricSwitch::RefreshPause(uint32_t port, uint8_t priority)
+{
+    if (m_mmu->IsPaused(port, priority))
+    {
+        SendXoff(port, priority);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,121 @@
+#ifndef FABRIC_SWITCH_H
+#define FABRIC_SWITCH_H
+
+#include "ecn-marker.h"
+#include "shared-buffer-mmu.h"
+
+#include "link/fabric-net-device.h"
+#include "link/frame-codec.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief An output-queued Ethernet/IP switch with a shared buffer, PFC, ECN and ECMP.
+ *
+ * Per frame: parse once, look up the destination host's equal-cost port group, pick a port by
+ * a salted hash of the 5-tuple (the UDP source port carries a flow's or a packet's entropy, so
+ * the same hash serves ECMP and packet spraying), admit against the shared-buffer MMU
+ * (XOFF upstream when the ingress crosses its threshold), mark ECN, enqueue on the egress port.
+ * When the frame leaves the egress queue its buffer is released and XON sent where due.
+ */
+class FabricSwitch : public Object
+{
+  public:
+    enum EcnMarkPoint
+    {
+        MARK_ON_ENQUEUE,
+        MARK_ON_DEQUEUE
+    };
+    enum DropReason : uint8_t
+    {
+        DROP_BUFFER_FULL = 0,
+        DROP_HEADROOM_VIOLATION = 1,
+        DROP_NO_ROUTE = 2,
+        DROP_LINK_DOWN = 3
+    };
+
+    typedef void (*DropTracedCallback)(uint32_t flowId, uint32_t payloadBytes, uint8_t reason);
+
+    static TypeId GetTypeId();
+    FabricSwitch();
+
+    /// Adds a port (in order: port i is the i-th added device).
+    uint32_t AddPort(Ptr<FabricNetDevice> device);
+    /// Sizes the MMU and per-port state; call after the last AddPort.
+    void Initialize();
+    /// Forwarding: host index → index into \p groups, each a list of equal-cost ports.
+    void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
+    /// Fixes the random stream used for ECN marking (determinism across runs).
+    int64_t AssignStreams(int64_t stream);
+
+    uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const { return m_ports[i]; }
+    Ptr<SharedBufferMmu> GetMmu() const { return m_mmu; }
+    /// The egress port a frame with this header would take (for tests and path tracing).
+    uint32_t SelectEgressPort(const FrameInfo& info) const;
+    EcnCurve GetEcnCurve(uint32_t port) const { return m_ecn[port]; }
+
+    // Counters
+    uint64_t GetDroppedBytes() const { return m_droppedBytes; }
+    uint64_t GetDroppedFrames() const { return m_droppedFrames; }
+    uint64_t GetHeadroomViolationBytes() const { return m_headroomViolationBytes; }
+    uint64_t GetHeadroomViolationFrames() const { return m_headroomViolationFrames; }
+    uint64_t GetEcnMarkedFrames() const { return m_ecnMarked; }
+    uint64_t GetMaxQueueBytes(uint32_t port) const { return m_maxQueueBytes[port]; }
+    uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void MaybeMarkEcn(uint32_t port, const Ptr<Packet>& frame, const FrameInfo& info,
+                      uint64_t queueBytes);
+    void SendXoff(uint32_t port, uint8_t priority);
+    void RefreshPause(uint32_t port, uint8_t priority);
+    void Drop(const FrameInfo& info, uint8_t reason);
+
+    std::vector<Ptr<FabricNetDevice>> m_ports;
+    std::vector<uint32_t> m_groupOfHost;
+    std::vector<std::vector<uint16_t>> m_groups;
+    Ptr<SharedBufferMmu> m_mmu;
+    Ptr<UniformRandomVariable> m_rng;
+    std::vector<EcnCurve> m_ecn;
+    std::vector<EventId> m_pauseRefresh; ///< per (port, priority)
+    std::vector<std::pair<uint32_t, uint8_t>> m_resumeScratch;
+    std::vector<uint64_t> m_maxQueueBytes;
+
+    // Attributes
+    uint32_t m_hashSalt;
+    bool m_ecnEnabled;
+    QueueSize m_kmin;
+    QueueSize m_kmax;
+    double m_pmax;
+    EcnMarkPoint m_markPoint;
+
+    uint64_t m_droppedBytes = 0;
+    uint64_t m_droppedFrames = 0;
+    uint64_t m_headroomViolationBytes = 0;
+    uint64_t m_headroomViolationFrames = 0;
+    uint64_t m_ecnMarked = 0;
+    uint64_t m_maxBufferUsed = 0;
+
+    TracedCallback<uint32_t, uint32_t, uint8_t> m_dropTrace;
+};
+
+/// The ECMP hash: 5-tuple mixed with a per-switch salt (exposed for tests).
+uint32_t FabricFlowHash(const FrameInfo& info, uint32_t salt);
+
+} // namespace ns3
+
+#endif

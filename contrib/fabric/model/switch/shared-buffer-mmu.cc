@@ -1,0 +1,255 @@
+#include "shared-buffer-mmu.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SharedBufferMmu");
+NS_OBJECT_ENSURE_REGISTERED(SharedBufferMmu);
+
+TypeId
+SharedBufferMmu::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SharedBufferMmu")
+            .SetParent<Object>()
+            .SetGroupName("Fabric")
+            .AddConstructor<SharedBufferMmu>()
+            .AddAttribute("BufferSize",
+                          "Total packet buffer of the switch, shared by all ports "
+                          "(4294967295B = effectively infinite).",
+                          QueueSizeValue(QueueSize("32MiB")),
+                          MakeQueueSizeAccessor(&SharedBufferMmu::m_bufferSizeAttr),
+                          MakeQueueSizeChecker())
+            .AddAttribute("PfcEnabled",
+                          "Whether lossless priorities use PFC (otherwise every priority is "
+                          "lossy and tail-drops).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("LosslessPriorities",
+                          "Bit mask of lossless priorities (bit i = priority i).",
+                          UintegerValue(0x08),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_losslessMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("Headroom",
+                          "Headroom reserved per (ingress port, lossless priority); must hold "
+                          "what arrives during the one-hop PFC feedback delay.",
+                          QueueSizeValue(QueueSize("32KiB")),
+                          MakeQueueSizeAccessor(&SharedBufferMmu::m_headroomAttr),
+                          MakeQueueSizeChecker())
+            .AddAttribute("XoffThreshold",
+                          "Static mode: shared bytes of an (ingress port, priority) at which "
+                          "XOFF is sent.",
+                          QueueSizeValue(QueueSize("256KiB")),
+                          MakeQueueSizeAccessor(&SharedBufferMmu::m_xoffAttr),
+                          MakeQueueSizeChecker())
+            .AddAttribute("XonThreshold",
+                          "Static mode: shared bytes at or below which XON is sent.",
+                          QueueSizeValue(QueueSize("128KiB")),
+                          MakeQueueSizeAccessor(&SharedBufferMmu::m_xonAttr),
+                          MakeQueueSizeChecker())
+            .AddAttribute("DynamicThreshold",
+                          "Use the dynamic XOFF threshold Alpha x (free shared pool) instead of "
+                          "the static XoffThreshold.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_dynamic),
+                          MakeBooleanChecker())
+            .AddAttribute("Alpha",
+                          "Dynamic-threshold factor.",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_alpha),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("XonOffset",
+                          "Dynamic mode: XON once shared bytes fall this far below the current "
+                          "XOFF threshold.",
+                          QueueSizeValue(QueueSize("8KiB")),
+                          MakeQueueSizeAccessor(&SharedBufferMmu::m_xonOffsetAttr),
+                          MakeQueueSizeChecker())
+            .AddAttribute("PauseQuanta",
+                          "Pause time carried by XOFF frames, in quanta of 512 bit times; the "
+                          "switch refreshes the pause before it expires.",
+                          UintegerValue(0xFFFF),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1));
+    return tid;
+}
+
+SharedBufferMmu::SharedBufferMmu() = default;
+
+void
+SharedBufferMmu::Configure(uint32_t nPorts)
+{
+    m_bufferSize = m_bufferSizeAttr.GetValue();
+    m_headroom = m_headroomAttr.GetValue();
+    m_xoff = m_xoffAttr.GetValue();
+    m_xon = m_xonAttr.GetValue();
+    m_xonOffset = m_xonOffsetAttr.GetValue();
+    m_counters.assign(static_cast<size_t>(nPorts) * kFabricPriorities, Counter());
+    m_pausedList.clear();
+    m_sharedUsed = 0;
+    m_headroomUsed = 0;
+    uint64_t reserved = 0;
+    if (m_pfcEnabled)
+    {
+        uint32_t lossless = 0;
+        for (uint8_t p = 0; p < kFabricPriorities; ++p)
+        {
+            lossless += IsLossless(p) ? 1 : 0;
+        }
+        reserved = m_headroom * nPorts * lossless;
+    }
+    if (reserved >= m_bufferSize)
+    {
+        throw std::invalid_argument("the buffer (" + std::to_string(m_bufferSize) +
+                                    " B) cannot hold the headroom reserve of " +
+                                    std::to_string(reserved) + " B (" + std::to_string(nPorts) +
+                                    " ports x lossless priorities x headroom)");
+    }
+    m_poolSize = m_bufferSize - reserved;
+}
+
+bool
+SharedBufferMmu::IsLossless(uint8_t priority) const
+{
+    return m_pfcEnabled && ((m_losslessMask >> priority) & 1) != 0;
+}
+
+bool
+SharedBufferMmu::IsPaused(uint32_t port, uint8_t priority) const
+{
+    return m_counters[port * kFabricPriorities + priority].paused;
+}
+
+uint64_t
+SharedBufferMmu::GetIngressBytes(uint32_t port, uint8_t priority) const
+{
+    const Counter& c = m_counters[port * kFabricPriorities + priority];
+    return c.shared + c.headroom;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t priority) const
+{
+    return m_counters[port * kFabricPriorities + priority].headroom;
+}
+
+uint64_t
+SharedBufferMmu::XoffThreshold() const
+{
+    if (!m_dynamic)
+    {
+        return m_xoff;
+    }
+    uint64_t free = m_poolSize > m_sharedUsed ? m_poolSize - m_sharedUsed : 0;
+    return static_cast<uint64_t>(m_alpha * static_cast<double>(free));
+}
+
+SharedBufferMmu::Verdict
+SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* sendXoff)
+{
+    *sendXoff = false;
+    Counter& c = At(port, priority);
+    bool poolHasRoom = m_sharedUsed + bytes <= m_poolSize;
+    if (!IsLossless(priority))
+    {
+        if (!poolHasRoom)
+        {
+            return DROP_LOSSY;
+        }
+        c.shared += bytes;
+        m_sharedUsed += bytes;
+        return ADMIT;
+    }
+    if (!c.paused && poolHasRoom)
+    {
+        c.shared += bytes;
+        m_sharedUsed += bytes;
+        if (c.shared >= XoffThreshold())
+        {
+            c.paused = true;
+            m_pausedList.push_back(port * kFabricPriorities + priority);
+            *sendXoff = true;
+        }
+        return ADMIT;
+    }
+    // Paused, or the shared pool is exhausted: the frame is one the upstream sent before our
+    // pause reached it. It lands in headroom or, if the headroom was sized too small, is lost.
+    if (!c.paused)
+    {
+        c.paused = true;
+        m_pausedList.push_back(port * kFabricPriorities + priority);
+        *sendXoff = true;
+    }
+    if (c.headroom + bytes > m_headroom)
+    {
+        return DROP_HEADROOM;
+    }
+    c.headroom += bytes;
+    m_headroomUsed += bytes;
+    return ADMIT;
+}
+
+bool
+SharedBufferMmu::ShouldResume(const Counter& c) const
+{
+    if (c.headroom > 0)
+    {
+        return false;
+    }
+    if (!m_dynamic)
+    {
+        return c.shared <= m_xon;
+    }
+    uint64_t threshold = XoffThreshold();
+    return c.shared + m_xonOffset <= threshold || c.shared == 0;
+}
+
+void
+SharedBufferMmu::Release(uint32_t port,
+                         uint8_t priority,
+                         uint32_t bytes,
+                         std::vector<std::pair<uint32_t, uint8_t>>* resume)
+{
+    Counter& c = At(port, priority);
+    uint64_t fromHeadroom = std::min<uint64_t>(c.headroom, bytes);
+    c.headroom -= fromHeadroom;
+    m_headroomUsed -= fromHeadroom;
+    uint64_t fromShared = bytes - fromHeadroom;
+    NS_ASSERT(c.shared >= fromShared && m_sharedUsed >= fromShared);
+    c.shared -= fromShared;
+    m_sharedUsed -= fromShared;
+    if (m_pausedList.empty())
+    {
+        return;
+    }
+    // Freeing buffer can also lift a pause taken because the pool was full, or (dynamic mode)
+    // raise every threshold: check every paused counter, not only this one. Few are paused.
+    for (size_t i = 0; i < m_pausedList.size();)
+    {
+        Counter& pc = m_counters[m_pausedList[i]];
+        // Hysteresis on the pool too, so a pause taken because the pool was full does not flap.
+        bool poolFull = m_sharedUsed + m_xonOffset > m_poolSize;
+        if (!poolFull && ShouldResume(pc))
+        {
+            pc.paused = false;
+            resume->emplace_back(m_pausedList[i] / kFabricPriorities,
+                                 static_cast<uint8_t>(m_pausedList[i] % kFabricPriorities));
+            m_pausedList[i] = m_pausedList.back();
+            m_pausedList.pop_back();
+            continue;
+        }
+        ++i;
+    }
+}
+
+} // namespace ns3

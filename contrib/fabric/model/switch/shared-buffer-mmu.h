@@ -1,0 +1,111 @@
+#ifndef FABRIC_SHARED_BUFFER_MMU_H
+#define FABRIC_SHARED_BUFFER_MMU_H
+
+#include "link/fabric-net-device.h"
+
+#include "ns3/object.h"
+#include "ns3/queue-size.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Shared-buffer memory management of a switch: admission, PFC thresholds, headroom.
+ *
+ * Every frame is charged to its (ingress port, priority) while it sits in the switch, as
+ * Broadcom-class switches account for lossless traffic. The buffer splits into a headroom
+ * reserve per (port, lossless priority) and a shared pool for everything else.
+ *
+ * Lossless priority, per (port, priority):
+ *  - not paused and the pool has room: charge the shared pool; if the port's shared bytes now
+ *    reach the XOFF threshold (static, or Alpha × free pool in dynamic mode), ask for XOFF;
+ *  - paused (or the pool is full): charge the headroom; if it does not fit, the frame is dropped
+ *    and counted as a headroom violation (the headroom was too small for the feedback delay);
+ *  - departures release headroom first, then shared; once headroom is empty and shared bytes are
+ *    at or below XON (static, or XOFF threshold − XonOffset in dynamic mode), ask for XON.
+ * Lossy priority (or PFC disabled): tail drop when the pool is full.
+ */
+class SharedBufferMmu : public Object
+{
+  public:
+    enum Verdict
+    {
+        ADMIT,           ///< frame accepted
+        DROP_LOSSY,      ///< lossy frame dropped: pool full
+        DROP_HEADROOM    ///< lossless frame dropped: headroom exhausted (a violation)
+    };
+
+    static TypeId GetTypeId();
+    SharedBufferMmu();
+
+    /// Sizes the per-port tables; call once the switch knows its port count. Throws
+    /// std::invalid_argument when the headroom reserve does not fit in the buffer.
+    void Configure(uint32_t nPorts);
+
+    /// Charges a frame to (port, priority). \p sendXoff is set when this arrival pauses the
+    /// (port, priority) — also when the frame itself is dropped.
+    Verdict Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* sendXoff);
+    /// Releases a departed frame; appends (port, priority) pairs to resume to \p resume.
+    void Release(uint32_t port,
+                 uint8_t priority,
+                 uint32_t bytes,
+                 std::vector<std::pair<uint32_t, uint8_t>>* resume);
+
+    bool IsLossless(uint8_t priority) const;
+    bool IsPaused(uint32_t port, uint8_t priority) const;
+    bool PfcEnabled() const { return m_pfcEnabled; }
+    uint16_t GetPauseQuanta() const { return m_pauseQuanta; }
+
+    uint64_t GetBufferSize() const { return m_bufferSize; }
+    uint64_t GetSharedPoolSize() const { return m_poolSize; }
+    uint64_t GetSharedUsed() const { return m_sharedUsed; }
+    uint64_t GetHeadroomUsed() const { return m_headroomUsed; }
+    uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
+    uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
+    /// Current XOFF threshold of a (port, priority) (depends on the free pool in dynamic mode).
+    uint64_t XoffThreshold() const;
+
+  private:
+    struct Counter
+    {
+        uint64_t shared = 0;
+        uint64_t headroom = 0;
+        bool paused = false;
+    };
+    Counter& At(uint32_t port, uint8_t priority)
+    {
+        return m_counters[port * kFabricPriorities + priority];
+    }
+    bool ShouldResume(const Counter& c) const;
+
+    // Attributes (byte sizes as QueueSize so they read "4MiB"; copied to integers by Configure)
+    QueueSize m_bufferSizeAttr;
+    QueueSize m_headroomAttr;
+    QueueSize m_xoffAttr;
+    QueueSize m_xonAttr;
+    QueueSize m_xonOffsetAttr;
+    bool m_pfcEnabled;
+    uint8_t m_losslessMask;
+    bool m_dynamic;
+    double m_alpha;
+    uint16_t m_pauseQuanta;
+
+    uint64_t m_bufferSize = 0;
+    uint64_t m_headroom = 0;
+    uint64_t m_xoff = 0;
+    uint64_t m_xon = 0;
+    uint64_t m_xonOffset = 0;
+
+    uint64_t m_poolSize = 0;
+    uint64_t m_sharedUsed = 0;
+    uint64_t m_headroomUsed = 0;
+    std::vector<Counter> m_counters;
+    std::vector<uint32_t> m_pausedList; ///< indices into m_counters that are paused
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,39 @@
+#ifndef FABRIC_CSV_WRITER_H
+#define FABRIC_CSV_WRITER_H
+
+#include <fstream>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \brief Writes one trace file atomically: rows go to "<path>.tmp", Commit() renames it to
+ * <path>, so a reader never sees a half-written file (e.g. after a crash or Ctrl-C).
+ */
+class CsvWriter
+{
+  public:
+    CsvWriter() = default;
+    CsvWriter(const std::string& path, const std::string& header);
+    ~CsvWriter();
+    CsvWriter(const CsvWriter&) = delete;
+    CsvWriter& operator=(const CsvWriter&) = delete;
+
+    void Open(const std::string& path, const std::string& header);
+    bool IsOpen() const { return m_out.is_open(); }
+    std::ofstream& Row() { return m_out; }
+    /// Flushes, closes and renames into place; returns false on an I/O error.
+    bool Commit();
+
+  private:
+    std::string m_path;
+    std::ofstream m_out;
+};
+
+/// Writes \p content to \p path atomically (temp file + rename).
+bool WriteFileAtomically(const std::string& path, const std::string& content);
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,367 @@
+"""Plots of one fabric-run output directory (the implementation of tools/plot).
+
+Each figure is drawn by a `draw_*` function onto given axes, so the combined incast figure
+reuses exactly the panels of the single figures. Each `plot_*` function returns the path it
+wrote, or None after a note when its input is missing — a run without PFC events simply has no
+pfc.png.
+"""
+
+import argparse
+import csv
+import os
+import sys
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never needs a display
+import matplotlib.pyplot as plt  # noqa: E402  (must follow the backend choice)
+import numpy as np  # noqa: E402
+
+from . import rundata  # noqa: E402
+from .rundata import PauseInterval, note  # noqa: E402
+
+DPI = 120
+MAX_LEGEND_SENDERS = 12  # beyond this a per-sender legend hides the plot
+MAX_PFC_ROWS = 64  # rows beyond this are unreadable; the busiest ones are kept
+SENT_COLOR = "tab:red"
+RECEIVED_COLOR = "tab:blue"
+SHADE_COLOR = "tab:orange"
+
+
+class TimeScale:
+    """Converts ns to the unit shown on time axes: µs, or ms for runs longer than 100 ms."""
+
+    def __init__(self, end_ns: int):
+        if end_ns > 100_000_000:
+            self.divisor, self.unit = 1e6, "ms"
+        else:
+            self.divisor, self.unit = 1e3, "µs"
+
+    def __call__(self, times_ns) -> np.ndarray:
+        return np.asarray(times_ns, dtype=float) / self.divisor
+
+    @property
+    def label(self) -> str:
+        return f"time ({self.unit})"
+
+
+class RunView:
+    """Everything the plots need from one run, loaded once."""
+
+    def __init__(self, run_dir: str, port: Optional[str]):
+        self.run_dir = run_dir
+        self.summary = rundata.load_summary(run_dir)
+        self.scenario = str(self.summary.get("scenario") or os.path.basename(
+            os.path.abspath(run_dir)))
+        self.port = rundata.choose_port(run_dir, self.summary, port)
+        self.queues = rundata.load_queues(run_dir, *self.port) if self.port else {}
+        if self.port is None:
+            note("no port to plot (no bottleneck in summary.json and no queue samples)")
+        elif not self.queues:
+            note(f"no queue samples for {self.port_label}")
+        self.rates = rundata.load_rates(run_dir)
+        events = rundata.load_pfc(run_dir)
+        self.end_ns = rundata.run_end_ns(
+            self.summary, [e.time_ns for e in events],
+            *[t for t, _ in self.queues.values()], *[t for t, _ in self.rates.values()])
+        self.pauses = rundata.pause_intervals(events, self.end_ns)
+        self.scale = TimeScale(self.end_ns)
+
+    @property
+    def port_label(self) -> str:
+        return f"{self.port[0]}:{self.port[1]}" if self.port else "?"
+
+
+def step_total(series: Sequence[Tuple[List[int], List[float]]],
+               hold: str = "post") -> Tuple[np.ndarray, np.ndarray]:
+    """Sum several step-sampled series on the union of their sample times.
+
+    Priorities of one port may be sampled at different instants (sampling on change). With
+    hold="post" a sample holds until the next one (queue depths: 0 before the first); with
+    hold="pre" a sample covers the interval ending at it (rates: 0 outside the first..last
+    sample, since a sender's first rate sample says nothing about earlier intervals).
+    """
+    grid = np.unique(np.concatenate([np.asarray(t, dtype=np.int64) for t, _ in series]))
+    total = np.zeros(len(grid))
+    for times, values in series:
+        t = np.asarray(times, dtype=np.int64)
+        v = np.asarray(values, dtype=float)
+        if hold == "post":
+            idx = np.searchsorted(t, grid, side="right") - 1
+            total += np.where(idx >= 0, v[np.clip(idx, 0, None)], 0.0)
+        else:
+            idx = np.searchsorted(t, grid, side="left")
+            inside = (grid >= t[0]) & (idx < len(t))
+            total += np.where(inside, v[np.clip(idx, None, len(t) - 1)], 0.0)
+    return grid, total
+
+
+def interval_steps(times: Sequence[int], values: Sequence[float]) -> Tuple[np.ndarray,
+                                                                           np.ndarray]:
+    """Points for a where="pre" step plot of interval averages stamped at the interval's end.
+
+    The first sample gets a leading point one sampling interval earlier, otherwise its
+    interval would have zero width and the first average would be invisible.
+    """
+    t = np.asarray(times, dtype=float)
+    v = np.asarray(values, dtype=float)
+    if len(t) >= 2:
+        period = float(np.median(np.diff(t)))
+        t = np.concatenate([[max(t[0] - period, 0.0)], t])
+        v = np.concatenate([[v[0]], v])
+    return t, v
+
+
+def merge_spans(spans: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    """Union of possibly overlapping [start, end] spans, so shading does not darken on overlap."""
+    merged: List[Tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def main_priority(view: RunView) -> Optional[int]:
+    """The priority with the deepest queue at the plotted port: the traffic class the plot is
+    about, and the one whose pauses are worth shading."""
+    if not view.queues:
+        return None
+    return max(view.queues, key=lambda k: max(view.queues[k][1], default=0))[2]
+
+
+def shading_spans(view: RunView) -> Tuple[List[Tuple[int, int]], str]:
+    """Pause spans to shade behind the queue: when the plotted port's switch was pausing at
+    least one upstream port in the queue's main priority (the pauses this queue causes).
+
+    A union over all priorities or all nodes would be useless: a starved low priority stays
+    paused for the whole run and would shade everything. Falls back to that priority's pauses
+    anywhere when the switch itself sent none (e.g. a host port is plotted).
+    """
+    prio = main_priority(view)
+    if not view.pauses or prio is None:
+        return [], ""
+    node = view.port[0]
+    own = [(p.start_ns, p.end_ns) for p in view.pauses
+           if p.node == node and p.side == "sent" and p.priority == prio]
+    if own:
+        return merge_spans(own), f"{node} pausing upstream (priority {prio})"
+    anywhere = [(p.start_ns, p.end_ns) for p in view.pauses if p.priority == prio]
+    return merge_spans(anywhere), f"PFC pause anywhere (priority {prio})"
+
+
+def outside_legend(ax, **kwargs) -> None:
+    """Legend to the right of the axes, so it never hides the data it explains."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                  borderaxespad=0.0, **kwargs)
+
+
+def draw_queue(ax, view: RunView) -> None:
+    """Queue depth of the plotted port per priority (and their total), pauses shaded."""
+    scale = view.scale
+    spans, shade_label = shading_spans(view)
+    for i, (start, end) in enumerate(spans):
+        ax.axvspan(scale(start), scale(end), color=SHADE_COLOR, alpha=0.18, lw=0,
+                   label=shade_label if i == 0 else None)
+    keys = sorted(view.queues)
+    for node, port, prio in keys:
+        times, values = view.queues[(node, port, prio)]
+        ax.step(scale(times), np.asarray(values) / 1024.0, where="post", lw=1.1,
+                label=f"priority {prio}")
+    if len(keys) > 1:
+        grid, total = step_total([view.queues[k] for k in keys])
+        ax.step(scale(grid), total / 1024.0, where="post", color="black", lw=0.9, ls="--",
+                label="total")
+    ax.set_ylabel(f"queue {view.port_label} (KiB)")
+    ax.set_ylim(bottom=0)
+    ax.set_xlim(0, scale(view.end_ns) if view.end_ns else None)
+    ax.grid(alpha=0.3)
+    outside_legend(ax)
+
+
+def draw_rates(ax, view: RunView) -> None:
+    """Delivered rate per sender, plus the aggregate so link saturation is visible at once.
+
+    Each rate sample is the average over the interval ending at its time stamp, so it is
+    drawn over that interval.
+    """
+    scale = view.scale
+    senders = sorted(view.rates, key=rundata.natural_key)
+    many = len(senders) > MAX_LEGEND_SENDERS
+    for src in senders:
+        times, gbps = interval_steps(*view.rates[src])
+        ax.step(scale(times), gbps, where="pre", lw=0.7 if many else 1.1,
+                label=None if many else src)
+    if len(senders) > 1:
+        grid, total = interval_steps(*step_total([view.rates[s] for s in senders], hold="pre"))
+        ax.step(scale(grid), total, where="pre", color="black", lw=0.9, ls="--",
+                label=f"total ({len(senders)} senders)" if many else "total")
+    ax.set_ylabel("delivered rate (Gb/s)")
+    ax.set_ylim(bottom=0)
+    ax.set_xlim(0, scale(view.end_ns) if view.end_ns else None)
+    ax.grid(alpha=0.3)
+    outside_legend(ax, ncol=2 if len(senders) > 8 and not many else 1)
+
+
+def pfc_rows(pauses: Sequence[PauseInterval]) -> List[Tuple[str, int, int]]:
+    """Rows of the timeline, naturally sorted; if too many, keep those paused longest."""
+    paused: Dict[Tuple[str, int, int], int] = {}
+    for p in pauses:
+        key = (p.node, p.port, p.priority)
+        paused[key] = paused.get(key, 0) + (p.end_ns - p.start_ns)
+    rows = sorted(paused, key=lambda k: (rundata.natural_key(k[0]), k[1], k[2]))
+    if len(rows) > MAX_PFC_ROWS:
+        note(f"pfc.png: showing the {MAX_PFC_ROWS} of {len(rows)} paused queues paused longest")
+        keep = set(sorted(rows, key=paused.get, reverse=True)[:MAX_PFC_ROWS])
+        rows = [r for r in rows if r in keep]
+    return rows
+
+
+def draw_pfc(ax, view: RunView) -> None:
+    """One row per node:port:priority; red bars where it sent XOFF, blue where it was paused.
+
+    A row that has both (a switch-to-switch port) splits its height between the two.
+    """
+    scale = view.scale
+    rows = pfc_rows(view.pauses)
+    index = {key: i for i, key in enumerate(rows)}
+    sides_per_row: Dict[int, set] = {}
+    for p in view.pauses:
+        if (p.node, p.port, p.priority) in index:
+            sides_per_row.setdefault(index[(p.node, p.port, p.priority)], set()).add(p.side)
+    labelled = set()
+    for p in view.pauses:
+        row = index.get((p.node, p.port, p.priority))
+        if row is None:
+            continue
+        if len(sides_per_row[row]) > 1:
+            y, h = (row - 0.4, 0.38) if p.side == "sent" else (row + 0.02, 0.38)
+        else:
+            y, h = row - 0.4, 0.8
+        color = SENT_COLOR if p.side == "sent" else RECEIVED_COLOR
+        label = None
+        if p.side not in labelled:
+            label = "XOFF sent (stops upstream)" if p.side == "sent" else "paused (tx stopped)"
+            labelled.add(p.side)
+        start = scale(p.start_ns)
+        ax.broken_barh([(start, max(scale(p.end_ns) - start, 0.0))], (y, h), color=color,
+                       alpha=0.85, label=label)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"{n}:{port} p{prio}" for n, port, prio in rows],
+                       fontsize="small" if len(rows) < 24 else "x-small")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, scale(view.end_ns) if view.end_ns else None)
+    ax.set_xlabel(view.scale.label)
+    ax.grid(axis="x", alpha=0.3)
+    outside_legend(ax)
+
+
+def save(fig, out_dir: str, name: str) -> str:
+    """Write a figure atomically (temp + rename, like the simulator's outputs) and close it."""
+    path = os.path.join(out_dir, name)
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=DPI)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def plot_queue(view: RunView, out_dir: str) -> Optional[str]:
+    if not view.queues:
+        note("queue.png: no queue samples, skipped")
+        return None
+    fig, ax = plt.subplots(figsize=(10, 4), layout="constrained")
+    draw_queue(ax, view)
+    ax.set_xlabel(view.scale.label)
+    ax.set_title(f"{view.scenario}: queue depth at {view.port_label}")
+    return save(fig, out_dir, "queue.png")
+
+
+def plot_rates(view: RunView, out_dir: str) -> Optional[str]:
+    if not view.rates:
+        note("rates.png: no rate samples, skipped")
+        return None
+    fig, ax = plt.subplots(figsize=(10, 4), layout="constrained")
+    draw_rates(ax, view)
+    ax.set_xlabel(view.scale.label)
+    ax.set_title(f"{view.scenario}: delivered rate per sender")
+    return save(fig, out_dir, "rates.png")
+
+
+def plot_pfc(view: RunView, out_dir: str) -> Optional[str]:
+    if not view.pauses:
+        note("pfc.png: no PFC pauses, skipped")
+        return None
+    rows = min(len({(p.node, p.port, p.priority) for p in view.pauses}), MAX_PFC_ROWS)
+    fig, ax = plt.subplots(figsize=(10, max(2.5, 0.28 * rows + 1.4)), layout="constrained")
+    draw_pfc(ax, view)
+    ax.set_title(f"{view.scenario}: PFC pause timeline")
+    return save(fig, out_dir, "pfc.png")
+
+
+def plot_incast(view: RunView, out_dir: str) -> Optional[str]:
+    """The demo figure: queue on top, rates below, one time axis."""
+    panels = [draw for draw, present in ((draw_queue, view.queues), (draw_rates, view.rates))
+              if present]
+    if not panels:
+        note("incast.png: neither queue nor rate samples, skipped")
+        return None
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
+                             figsize=(10, 3.2 * len(panels) + 0.6), layout="constrained")
+    for draw, ax in zip(panels, axes[:, 0]):
+        draw(ax, view)
+    axes[-1, 0].set_xlabel(view.scale.label)
+    axes[0, 0].set_title(f"{view.scenario}: queue at {view.port_label} and delivered rates")
+    return save(fig, out_dir, "incast.png")
+
+
+def make_plots(run_dir: str, out_dir: str, port: Optional[str] = None) -> List[str]:
+    """Draw every plot the run's data supports; returns the paths written."""
+    try:
+        view = RunView(run_dir, port)
+    except (OSError, ValueError, csv.Error) as err:
+        note(f"cannot read {run_dir}: {type(err).__name__}: {err}")
+        return []
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for plot in (plot_queue, plot_rates, plot_pfc, plot_incast):
+        try:
+            path = plot(view, out_dir)
+        except Exception as err:  # one bad figure must not cost the others
+            plt.close("all")
+            note(f"{plot.__name__}: failed ({type(err).__name__}: {err})")
+            path = None
+        if path:
+            written.append(path)
+    return written
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="plot", description="Draw queue.png, rates.png, pfc.png and incast.png from a "
+        "fabric-run output directory.")
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="directory written by fabric-run --out")
+    parser.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: RUN_DIR)")
+    parser.add_argument("--port", metavar="NODE:PORT",
+                        help="queue to plot (default: summary.json's bottleneck)")
+    args = parser.parse_args(argv)
+    if not os.path.isdir(args.run_dir):
+        parser.error(f"{args.run_dir}: not a directory")
+    if args.port:
+        try:
+            rundata.parse_port(args.port)
+        except ValueError as err:
+            parser.error(str(err))
+    written = make_plots(args.run_dir, args.out or args.run_dir, args.port)
+    for path in written:
+        print(path)
+    if not written:
+        note("nothing plotted")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""Self-test of tools/plot, tools/summary and bench/run-bench, without the simulator.
+
+It writes synthetic run directories (fabricplot.synth) and a fake fabric-run into a temporary
+directory, runs the real scripts on them as subprocesses (so shebangs, exec bits and argument
+parsing are tested too) and checks their outputs. Exits non-zero on the first failure.
+
+    /usr/bin/python3 tools/fabricplot/selftest.py [-v]
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+REPO_DIR = os.path.dirname(TOOLS_DIR)
+PLOT = os.path.join(TOOLS_DIR, "plot")
+SUMMARY = os.path.join(TOOLS_DIR, "summary")
+RUN_BENCH = os.path.join(REPO_DIR, "bench", "run-bench")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ALL_PNGS = ("queue.png", "rates.png", "pfc.png", "incast.png")
+
+sys.path.insert(0, TOOLS_DIR)
+from fabricplot import synth  # noqa: E402
+
+# Stands in for build/fabric-run: writes a summary.json whose content the scenario file
+# controls ("mode: fail" exits 3, "mode: broken" reports conservation_ok false).
+FAKE_FABRIC_RUN = """#!/usr/bin/python3
+import json, os, sys
+scenario, out = sys.argv[1], sys.argv[sys.argv.index("--out") + 1]
+text = open(scenario).read()
+if "mode: fail" in text:
+    print("fake fabric-run: failing on purpose", file=sys.stderr)
+    sys.exit(3)
+ballast = bytearray(20 * 1024 * 1024)  # something for peak RSS to see
+json.dump({"scenario": os.path.basename(scenario), "seed": 1, "sim_time_ns": 1000000,
+           "wall_s": 0.01, "events": 3000000, "packet_hops": 1000000, "peak_rss_kb": 30000,
+           "counters": {}, "conservation_ok": "mode: broken" not in text},
+          open(os.path.join(out, "summary.json"), "w"))
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def run(argv, expect_rc=0, verbose=False):
+    """Run a tool; fail unless it exits with expect_rc (None: anything but a crash)."""
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    if verbose:
+        print("$ " + " ".join(argv))
+        print(proc.stdout + proc.stderr)
+    crashed = "Traceback (most recent call last)" in proc.stderr
+    if crashed or (expect_rc is not None and proc.returncode != expect_rc):
+        raise Failure(f"{' '.join(argv)} exited {proc.returncode}, expected {expect_rc}\n"
+                      f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return proc
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def check_pngs(directory, names, stdout):
+    """Each PNG exists, is a PNG, is not trivially small, and its path was printed."""
+    for name in names:
+        path = os.path.join(directory, name)
+        check(os.path.isfile(path), f"{path} not written")
+        with open(path, "rb") as handle:
+            check(handle.read(8) == PNG_MAGIC, f"{path} is not a PNG")
+        check(os.path.getsize(path) > 5000, f"{path} is suspiciously small")
+        check(path in stdout.split("\n"), f"{path} not printed by plot")
+
+
+def summary_flow_count(stdout):
+    match = re.search(r"^flows\s+(\d+)", stdout, re.M)
+    return int(match.group(1)) if match else None
+
+
+def test_full_run(tmp, verbose):
+    """A complete run: every plot, and a summary with the right flow count and verdict."""
+    run_dir = os.path.join(tmp, "full")
+    synth.write_run(run_dir, senders=8)
+    proc = run([PLOT, run_dir], verbose=verbose)
+    check_pngs(run_dir, ALL_PNGS, proc.stdout)
+    out = run([SUMMARY, run_dir], verbose=verbose).stdout
+    check(summary_flow_count(out) == 9, f"summary flow count wrong:\n{out}")
+    check(re.search(r"^conservation\s+ok", out, re.M), f"summary conservation wrong:\n{out}")
+    check(re.search(r"^FCT min/median/max\s+[\d.]+ / [\d.]+ / [\d.]+ µs", out, re.M),
+          f"summary FCT line wrong:\n{out}")
+    check("at sw0:8 priority 3" in out, f"summary max queue wrong:\n{out}")
+
+
+def test_many_senders_and_options(tmp, verbose):
+    """64 senders (legend and PFC rows capped), --out elsewhere, --port override, and a run
+    stopped early so flows are unfinished."""
+    run_dir = os.path.join(tmp, "wide")
+    synth.write_run(run_dir, senders=64, flow_bytes=200_000, stop_ns=300_000)
+    out_dir = os.path.join(tmp, "wide-plots")
+    proc = run([PLOT, run_dir, "--out", out_dir, "--port", "sw0:64"], verbose=verbose)
+    check_pngs(out_dir, ALL_PNGS, proc.stdout)
+    out = run([SUMMARY, run_dir], verbose=verbose).stdout
+    check(summary_flow_count(out) == 65, f"summary flow count wrong:\n{out}")
+    check(re.search(r"^flows\s+65 \(\d+ finished, [1-9]\d* unfinished\)", out, re.M),
+          f"expected unfinished flows:\n{out}")
+    proc = run([PLOT, run_dir, "--out", os.path.join(tmp, "none"), "--port", "sw9:1"],
+               verbose=verbose)
+    check("no queue samples" in proc.stderr, "missing note for a port without samples")
+    run([PLOT, run_dir, "--port", "nonsense"], expect_rc=2, verbose=verbose)
+
+
+def test_degraded_runs(tmp, verbose):
+    """Missing, empty and malformed files skip plots with a note, never crash."""
+    base = os.path.join(tmp, "base")
+    synth.write_run(base, senders=4)
+
+    no_pfc = shutil.copytree(base, os.path.join(tmp, "no-pfc"))
+    os.remove(os.path.join(no_pfc, "pfc.csv"))
+    os.remove(os.path.join(no_pfc, "rates.csv"))
+    proc = run([PLOT, no_pfc], verbose=verbose)
+    check_pngs(no_pfc, ("queue.png", "incast.png"), proc.stdout)
+    check(not os.path.exists(os.path.join(no_pfc, "pfc.png")), "pfc.png without pfc.csv")
+
+    empty = shutil.copytree(base, os.path.join(tmp, "empty"))
+    for name in ("queues.csv", "rates.csv"):
+        with open(os.path.join(empty, name), "w") as handle:
+            handle.write("time_ns,node,port,priority,bytes\n" if name == "queues.csv" else "")
+    proc = run([PLOT, empty], verbose=verbose)
+    check_pngs(empty, ("pfc.png",), proc.stdout)
+    check("incast.png" not in proc.stdout, "incast.png drawn from no data")
+
+    no_summary = shutil.copytree(base, os.path.join(tmp, "no-summary"))
+    os.remove(os.path.join(no_summary, "summary.json"))
+    with open(os.path.join(no_summary, "queues.csv"), "a") as handle:
+        handle.write("garbage,row\n12,sw0,4,3,notanumber\n")
+    proc = run([PLOT, no_summary], verbose=verbose)
+    check_pngs(no_summary, ALL_PNGS, proc.stdout)  # bottleneck found from queues.csv
+    out = run([SUMMARY, no_summary], verbose=verbose).stdout
+    check(summary_flow_count(out) == 5, f"summary without summary.json:\n{out}")
+
+    bare = os.path.join(tmp, "bare")
+    os.mkdir(bare)
+    run([PLOT, bare], verbose=verbose)
+    run([SUMMARY, bare], expect_rc=2, verbose=verbose)
+    run([PLOT, os.path.join(tmp, "does-not-exist")], expect_rc=2, verbose=verbose)
+
+
+def write_bench_setup(tmp, scenarios):
+    """A build dir with the fake fabric-run and a scenario dir with the given files."""
+    build = os.path.join(tmp, "build")
+    os.makedirs(build, exist_ok=True)
+    fake = os.path.join(build, "fabric-run")
+    with open(fake, "w") as handle:
+        handle.write(FAKE_FABRIC_RUN)
+    os.chmod(fake, 0o755)
+    scen_dir = tempfile.mkdtemp(prefix="scenarios-", dir=tmp)
+    for name, text in scenarios.items():
+        with open(os.path.join(scen_dir, name + ".yaml"), "w") as handle:
+            handle.write(text)
+    return build, scen_dir
+
+
+def test_run_bench(tmp, verbose):
+    """The harness reports good runs and fails on a crash or a conservation violation."""
+    build, scen = write_bench_setup(tmp, {"alpha": "mode: ok\n", "beta": "mode: ok\n"})
+    results = os.path.join(tmp, "bench-results")
+    proc = run([RUN_BENCH, "--build", build, "--scenarios", scen, "--results", results,
+                "--repeat", "2"], verbose=verbose)
+    with open(os.path.join(results, "results.json")) as handle:
+        data = json.load(handle)
+    names = [s["name"] for s in data["scenarios"]]
+    check(names == ["alpha", "beta"], f"results.json scenarios {names}")
+    first = data["scenarios"][0]
+    check(first["events"] == 3_000_000 and first["events_per_s"] > 0, "events/s missing")
+    check(first["peak_rss_kb"] > 20 * 1024, f"peak RSS {first['peak_rss_kb']} KiB too small")
+    check(len(first["runs"]) == 2, "--repeat 2 did not run twice")
+    check(data["machine"]["nproc"] >= 1 and data["machine"]["cpu_model"], "machine info")
+    with open(os.path.join(results, "results.md")) as handle:
+        table = handle.read()
+    check("| alpha |" in table and "| beta |" in table and "| alpha |" in proc.stdout,
+          f"markdown table wrong:\n{table}")
+
+    proc = run([RUN_BENCH, "--build", build, "--scenarios", scen, "--results", results,
+                "--only", "beta"], verbose=verbose)
+    check("| beta |" in proc.stdout and "| alpha |" not in proc.stdout, "--only ignored")
+    run([RUN_BENCH, "--build", build, "--scenarios", scen, "--only", "gamma"], expect_rc=1,
+        verbose=verbose)
+
+    for mode in ("fail", "broken"):
+        build, scen = write_bench_setup(tmp, {"good": "mode: ok\n", "bad": f"mode: {mode}\n"})
+        failed_results = os.path.join(tmp, f"bench-{mode}")
+        proc = run([RUN_BENCH, "--build", build, "--scenarios", scen, "--results",
+                    failed_results], expect_rc=1, verbose=verbose)
+        check("bad FAILED" in proc.stderr, f"no failure reported for mode {mode}")
+        check(not os.path.exists(os.path.join(failed_results, "results.json")),
+              "results written despite a failure")
+
+
+TESTS = [test_full_run, test_many_senders_and_options, test_degraded_runs, test_run_bench]
+
+
+def main() -> int:
+    verbose = "-v" in sys.argv[1:]
+    tmp = tempfile.mkdtemp(prefix="fabricplot-selftest-")
+    # run-bench keeps failed runs' directories on purpose; keep them inside tmp, cleaned below.
+    os.environ["TMPDIR"] = tmp
+    failed = 0
+    try:
+        for test in TESTS:
+            try:
+                test(tmp, verbose)
+                print(f"PASS {test.__name__}")
+            except Failure as err:
+                failed += 1
+                print(f"FAIL {test.__name__}: {err}")
+    finally:
+        if failed:
+            print(f"(files kept in {tmp})")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
