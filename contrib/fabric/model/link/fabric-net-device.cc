@@ -181,10 +181,6 @@ FabricNetDevice::SelectPriority()
         {
             anyEligible = true;
         }
-        else if (m_queues[p].empty())
-        {
-            m_deficit[p] = 0;
-        }
     }
     if (!anyEligible)
     {
@@ -195,18 +191,23 @@ FabricNetDevice::SelectPriority()
         uint8_t p = m_dwrrNext;
         if (!m_queues[p].empty() && m_pausedUntil[p] <= now)
         {
-            if (m_deficit[p] >= static_cast<int64_t>(m_queues[p].front().bytes))
+            if (!m_dwrrTurnStarted)
             {
-                m_deficit[p] -= m_queues[p].front().bytes;
-                return p;
+                m_deficit[p] += m_dwrrQuantum;
+                m_dwrrTurnStarted = true;
             }
-            m_deficit[p] += m_dwrrQuantum;
             if (m_deficit[p] >= static_cast<int64_t>(m_queues[p].front().bytes))
             {
                 m_deficit[p] -= m_queues[p].front().bytes;
                 return p;
             }
         }
+        // The turn ends: an emptied queue forfeits its deficit, a paused one keeps it.
+        if (m_queues[p].empty())
+        {
+            m_deficit[p] = 0;
+        }
+        m_dwrrTurnStarted = false;
         m_dwrrNext = static_cast<uint8_t>((m_dwrrNext + 1) % kFabricPriorities);
     }
 }

@@ -166,6 +166,7 @@ class FabricNetDevice : public NetDevice
     std::array<Time, kFabricPriorities> m_pausedUntil;
     std::array<int64_t, kFabricPriorities> m_deficit{};
     uint8_t m_dwrrNext = 0;
+    bool m_dwrrTurnStarted = false;
     bool m_busy = false;
     EventId m_resumeEvent;
 
