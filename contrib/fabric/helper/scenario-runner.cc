@@ -3,6 +3,7 @@
 #include "config-error.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
+#include "fabric-version.h"
 #include "run-recorder.h"
 
 #include "trace/csv-writer.h"
@@ -237,8 +238,8 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     nlohmann::json& s = outcome.summary;
     s["scenario"] = cfg.name;
     s["scenario_file"] = cfg.file;
-    s["version"] = FABRIC_VERSION;
-    s["git_revision"] = FABRIC_GIT_REVISION;
+    s["version"] = FabricVersion();
+    s["git_revision"] = FabricGitRevision();
     s["seed"] = cfg.seed;
     s["parameters"] = YamlToJson(cfg.document);
     s["sim_time_ns"] = simEnd.GetNanoSeconds();
