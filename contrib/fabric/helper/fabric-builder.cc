@@ -30,6 +30,9 @@ FabricNetwork::Build(const TopologySpec& spec, uint32_t hashSalt, int64_t stream
         if (spec.nodes[i].isSwitch)
         {
             Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+            sw->TraceConnectWithoutContext(
+                "Drop",
+                MakeCallback(&FlowTable::DroppedForReason, PeekPointer(net.m_flows)));
             // Distinct, seed-independent salts per switch: tiers must not hash alike.
             sw->SetAttribute("HashSalt", UintegerValue(hashSalt * 2654435761u + i * 40503u + 1));
             net.m_nodes.Get(i)->AggregateObject(sw);
@@ -107,6 +110,17 @@ FabricNetwork::InstallRoutes(const std::vector<bool>& linkUp)
                                                 std::move(routes[i].groups));
         }
     }
+}
+
+void
+FabricNetwork::SetLinkUp(uint32_t link, bool up)
+{
+    m_linkUp.resize(m_spec.links.size(), true);
+    m_linkUp[link] = up;
+    auto [a, b] = m_linkEnds[link];
+    GetDevice(a.node, a.port)->SetLinkUp(up);
+    GetDevice(b.node, b.port)->SetLinkUp(up);
+    InstallRoutes(m_linkUp);
 }
 
 Ptr<FabricNetDevice>

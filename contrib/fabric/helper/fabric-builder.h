@@ -61,6 +61,11 @@ class FabricNetwork
 
     /// Recomputes every forwarding table, skipping links marked down.
     void InstallRoutes(const std::vector<bool>& linkUp = {});
+    /// Fails or restores link \p i now: frames queued for it or on the cable are dropped and
+    /// counted (reason "link down"), and every forwarding table is recomputed at once (routing
+    /// converges instantly; frames already routed to the dead port are lost).
+    void SetLinkUp(uint32_t link, bool up);
+    bool IsLinkUp(uint32_t link) const { return m_linkUp.empty() || m_linkUp[link]; }
 
   private:
     TopologySpec m_spec;
@@ -72,6 +77,7 @@ class FabricNetwork
     std::vector<std::vector<uint32_t>> m_portsOfNode; ///< link index of each port
     std::vector<std::vector<Ptr<FabricNetDevice>>> m_devices;
     std::vector<std::pair<PortRef, PortRef>> m_linkEnds;
+    std::vector<bool> m_linkUp;
     Ptr<FlowTable> m_flows;
 };
 

@@ -492,6 +492,51 @@ LoadScenario(const std::string& path,
     }
     trace.RejectUnknownKeys();
 
+    // Link failures: events: [{at: 100us, link_down: [leaf0, spine1]}, {at: 1ms, link_up: [...]}]
+    if (root.Has("events"))
+    {
+        YAML::Node list = root.Node("events");
+        if (!list.IsSequence())
+        {
+            throw root.Error("events", "expected a list of {at, link_down|link_up: [a, b]}");
+        }
+        for (size_t i = 0; i < list.size(); ++i)
+        {
+            YamlFields e(list[i], path, "events[" + std::to_string(i) + "]");
+            LinkEvent ev;
+            ev.at = e.Duration("at");
+            ev.up = e.Has("link_up");
+            std::string key = ev.up ? "link_up" : "link_down";
+            std::vector<std::string> ends = e.StringList(key);
+            if (ends.size() != 2)
+            {
+                throw e.Error(key, "expected the two nodes of a link, e.g. [leaf0, spine1]");
+            }
+            auto a = cfg.topology.Find(ends[0]);
+            auto b = cfg.topology.Find(ends[1]);
+            if (!a || !b)
+            {
+                throw e.Error(key, "unknown node '" + (a ? ends[1] : ends[0]) + "'");
+            }
+            bool found = false;
+            for (uint32_t li = 0; li < cfg.topology.links.size(); ++li)
+            {
+                const TopologyLink& l = cfg.topology.links[li];
+                if ((l.a == *a && l.b == *b) || (l.a == *b && l.b == *a))
+                {
+                    ev.link = li; // every parallel link between the two nodes
+                    cfg.linkEvents.push_back(ev);
+                    found = true;
+                }
+            }
+            if (!found)
+            {
+                throw e.Error(key, "no link between " + ends[0] + " and " + ends[1]);
+            }
+            e.RejectUnknownKeys();
+        }
+    }
+
     YamlFields deadlock = root.Child("deadlock");
     cfg.deadlockCheckInterval = deadlock.Duration("check_interval", MicroSeconds(100));
     cfg.deadlockTimeout = deadlock.Duration("timeout", MilliSeconds(1));
@@ -556,6 +601,8 @@ ScenarioKeysHelp()
   trace.rate_interval        per-flow delivered-rate sampling interval (default 10us)
   trace.pcap                 write one pcap per device (default false)
   trace.pcap_nodes           restrict pcaps to these nodes
+  events                     link failures: [{at: 100us, link_down: [leaf0, spine1]}, {at: .., link_up: ..}]
+                             (queued and in-flight frames on it are dropped; routes recompute at once)
   deadlock.check_interval    how often to look for cycles of paused ports (default 100us)
   deadlock.timeout           a cycle without progress this long is a deadlock (default 1ms)
   attributes                 {"ns3::Type::Attribute": value} set before the fabric is built

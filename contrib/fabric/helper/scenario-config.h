@@ -28,6 +28,14 @@ struct FlowSpec
     bool ecn = true;
 };
 
+/// A link failing or coming back at a given time.
+struct LinkEvent
+{
+    Time at;
+    uint32_t link = 0; ///< index into topology.links
+    bool up = false;
+};
+
 struct TraceConfig
 {
     Time queueInterval = MicroSeconds(1);
@@ -51,6 +59,7 @@ struct ScenarioConfig
     TopologySpec topology;
     std::vector<std::pair<std::string, std::string>> attributes;
     std::vector<FlowSpec> flows; ///< the workload, expanded to flows
+    std::vector<LinkEvent> linkEvents;
     TraceConfig trace;
     Time stopTime = MilliSeconds(10);
     uint64_t seed = 1;

@@ -149,6 +149,10 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         table->Add(rec);
         net.GetHost(fs.src)->StartFlowAt(id);
     }
+    for (const LinkEvent& ev : cfg.linkEvents)
+    {
+        Simulator::Schedule(ev.at, &FabricNetwork::SetLinkUp, &net, ev.link, ev.up);
+    }
     table->SetAllFinishedCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
     double buildSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

@@ -48,6 +48,7 @@ FabricHost::AddPort(Ptr<FabricNetDevice> device)
 {
     device->SetFrameHandler(MakeCallback(&FabricHost::ReceiveFrame, this));
     device->SetIdleHandler(MakeCallback(&FabricHost::PortIdle, this));
+    device->SetDropHandler(MakeCallback(&FabricHost::FrameLost, this));
     Port p;
     p.device = device;
     m_ports.push_back(std::move(p));
@@ -108,7 +109,7 @@ FabricHost::ServePort(uint32_t portIndex)
 {
     Port& port = m_ports[portIndex];
     Ptr<FabricNetDevice> dev = port.device;
-    if (dev->IsBusy() || port.flows.empty())
+    if (dev->IsBusy() || port.flows.empty() || !dev->IsLinkUp())
     {
         return;
     }
@@ -197,6 +198,12 @@ FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     }
     uint32_t payload = info.frameBytes - kRoceFrameOverhead;
     m_flows->Delivered(info.destQp, payload, info.ecn == 3);
+}
+
+void
+FabricHost::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+{
+    m_flows->Dropped(item.flowId, item.payloadBytes);
 }
 
 } // namespace ns3

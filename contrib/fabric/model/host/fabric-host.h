@@ -70,6 +70,7 @@ class FabricHost : public Object
     /// Offers the port its next frame if one is eligible now; otherwise arms a wakeup.
     void ServePort(uint32_t portIndex);
     void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
     uint32_t SelectPort(const FlowRecord& flow) const;
 
     uint32_t m_hostIndex = 0;

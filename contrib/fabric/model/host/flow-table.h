@@ -57,8 +57,13 @@ class FlowTable : public Object
 
     /// Receiver side: payload of a flow arrived.
     void Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked);
-    /// Fabric: payload of a flow was dropped.
+    /// Fabric: payload of a flow was dropped (ids of no flow, e.g. control frames, are ignored).
     void Dropped(uint32_t id, uint32_t payloadBytes);
+    /// Same, with the signature of FabricSwitch's "Drop" trace source (reason unused here).
+    void DroppedForReason(uint32_t id, uint32_t payloadBytes, uint8_t reason)
+    {
+        Dropped(id, payloadBytes);
+    }
     uint32_t GetFinishedCount() const { return m_finished; }
     /// Called once when every flow has delivered all its bytes.
     void SetAllFinishedCallback(Callback<void> cb) { m_allFinished = cb; }

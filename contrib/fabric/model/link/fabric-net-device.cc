@@ -85,6 +85,7 @@ FabricNetDevice::DoDispose()
     m_control.clear();
     m_frameHandler = FrameHandler();
     m_dequeueHandler = DequeueHandler();
+    m_dropHandler = DequeueHandler();
     m_idleHandler = IdleHandler();
     NetDevice::DoDispose();
 }
@@ -213,9 +214,34 @@ FabricNetDevice::SelectPriority()
 }
 
 void
+FabricNetDevice::SetLinkUp(bool up)
+{
+    m_linkUp = up;
+    if (up)
+    {
+        TryTransmit();
+        return;
+    }
+    m_control.clear();
+    for (uint8_t p = 0; p < kFabricPriorities; ++p)
+    {
+        while (!m_queues[p].empty())
+        {
+            QueuedFrame item = std::move(m_queues[p].front());
+            m_queues[p].pop_front();
+            m_queueBytes[p] -= item.bytes;
+            if (!m_dropHandler.IsNull())
+            {
+                m_dropHandler(this, item);
+            }
+        }
+    }
+}
+
+void
 FabricNetDevice::TryTransmit()
 {
-    if (m_busy || !m_channel)
+    if (m_busy || !m_channel || !m_linkUp)
     {
         return;
     }
@@ -301,7 +327,20 @@ FabricNetDevice::ScheduleResumeCheck()
 void
 FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
 {
+    std::pair<uint32_t, uint32_t> sent = GetPeer()->m_onWire.front();
     GetPeer()->m_onWire.pop_front();
+    if (!m_linkUp)
+    {
+        if (!m_dropHandler.IsNull())
+        {
+            QueuedFrame lost;
+            lost.flowId = sent.first;
+            lost.payloadBytes = sent.second;
+            lost.bytes = frame->GetSize();
+            m_dropHandler(this, lost);
+        }
+        return;
+    }
     m_rxBytes += frame->GetSize();
     m_snifferTrace(frame);
     uint8_t type[14];
@@ -401,7 +440,7 @@ FabricNetDevice::GetMtu() const
 bool
 FabricNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr;
+    return m_channel != nullptr && m_linkUp;
 }
 
 void

@@ -78,6 +78,13 @@ class FabricNetDevice : public NetDevice
     void SetFrameHandler(FrameHandler handler) { m_frameHandler = handler; }
     void SetDequeueHandler(DequeueHandler handler) { m_dequeueHandler = handler; }
     void SetIdleHandler(IdleHandler handler) { m_idleHandler = handler; }
+    /// Frames lost because the link went down (flushed from a queue, or arriving on a dead
+    /// cable: those carry only flowId and payloadBytes).
+    void SetDropHandler(DequeueHandler handler) { m_dropHandler = handler; }
+
+    /// Takes the link down (queued and arriving frames are dropped through the drop handler,
+    /// nothing is sent) or back up.
+    void SetLinkUp(bool up);
 
     /// Queues a data frame on its priority and starts transmission if the port is idle.
     void Enqueue(QueuedFrame&& item);
@@ -168,6 +175,7 @@ class FabricNetDevice : public NetDevice
     uint8_t m_dwrrNext = 0;
     bool m_dwrrTurnStarted = false;
     bool m_busy = false;
+    bool m_linkUp = true;
     EventId m_resumeEvent;
 
     std::deque<std::pair<uint32_t, uint32_t>> m_onWire;
@@ -178,6 +186,7 @@ class FabricNetDevice : public NetDevice
 
     FrameHandler m_frameHandler;
     DequeueHandler m_dequeueHandler;
+    DequeueHandler m_dropHandler;
     IdleHandler m_idleHandler;
     NetDevice::ReceiveCallback m_rxCallback;
 

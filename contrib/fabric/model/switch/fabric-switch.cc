@@ -120,6 +120,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> device)
 {
     device->SetFrameHandler(MakeCallback(&FabricSwitch::ReceiveFrame, this));
     device->SetDequeueHandler(MakeCallback(&FabricSwitch::FrameDequeued, this));
+    device->SetDropHandler(MakeCallback(&FabricSwitch::FrameLost, this));
     m_ports.push_back(device);
     return static_cast<uint32_t>(m_ports.size() - 1);
 }
@@ -281,13 +282,31 @@ FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item
         ParseFrame(item.frame, &info);
         MaybeMarkEcn(device->GetIfIndex(), item.frame, info, device->GetQueueBytes(item.priority));
     }
+    ReleaseBuffer(item.inPort, item.priority, item.bytes);
+}
+
+void
+FabricSwitch::ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes)
+{
     m_resumeScratch.clear();
-    m_mmu->Release(item.inPort, item.priority, item.bytes, &m_resumeScratch);
+    m_mmu->Release(inPort, priority, bytes, &m_resumeScratch);
     for (const auto& [port, prio] : m_resumeScratch)
     {
         m_pauseRefresh[port * kFabricPriorities + prio].Cancel();
         m_ports[port]->SendPause(prio, 0);
     }
+}
+
+void
+FabricSwitch::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+{
+    if (item.inPort != kNoIngressPort)
+    {
+        ReleaseBuffer(item.inPort, item.priority, item.bytes);
+    }
+    ++m_droppedFrames;
+    m_droppedBytes += item.bytes;
+    m_dropTrace(item.flowId, item.payloadBytes, DROP_LINK_DOWN);
 }
 
 void

@@ -79,6 +79,9 @@ class FabricSwitch : public Object
   private:
     void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
     void FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    /// A frame lost to a failed link: release its buffer (if it was queued here) and count it.
+    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes);
     void MaybeMarkEcn(uint32_t port, const Ptr<Packet>& frame, const FrameInfo& info,
                       uint64_t queueBytes);
     void SendXoff(uint32_t port, uint8_t priority);
