@@ -6,6 +6,7 @@
 //
 // Exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock detected.
 
+#include "attribute-values.h"
 #include "config-error.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
@@ -195,7 +196,13 @@ main(int argc, char** argv)
             {
                 throw ConfigError("--attr", 0, a, "expected ns3::Type::Attribute=value");
             }
-            cfg.attributes.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+            std::string normalized;
+            std::string error;
+            if (!NormalizeAttributeValue(a.substr(0, eq), a.substr(eq + 1), &normalized, &error))
+            {
+                throw ConfigError("--attr", 0, a.substr(0, eq), error);
+            }
+            cfg.attributes.emplace_back(a.substr(0, eq), normalized);
         }
         if (outDir.empty())
         {
@@ -216,6 +223,17 @@ main(int argc, char** argv)
     }
     catch (const ConfigError& e)
     {
+        // A value that came from --set has no line in the file: name the option instead.
+        for (const std::string& o : overrides)
+        {
+            std::string key = o.substr(0, o.find('='));
+            if (e.Line() == 0 && e.File() == scenario && e.Key().rfind(key, 0) == 0)
+            {
+                std::cerr << "fabric-run: error: --set " << e.Key() << ": " << e.Message()
+                          << "\n";
+                return EXIT_CONFIG_ERROR;
+            }
+        }
         std::cerr << "fabric-run: error: " << e.what() << "\n";
         return EXIT_CONFIG_ERROR;
     }

@@ -8,7 +8,8 @@ ConfigError::ConfigError(const std::string& file, int line, const std::string& k
     : std::runtime_error(Format(file, line, key, message)),
       m_file(file),
       m_line(line),
-      m_key(key)
+      m_key(key),
+      m_message(message)
 {
 }
 

@@ -21,6 +21,8 @@ class ConfigError : public std::runtime_error
     const std::string& File() const { return m_file; }
     int Line() const { return m_line; }
     const std::string& Key() const { return m_key; }
+    /// The message without the "FILE:LINE: KEY: " prefix.
+    const std::string& Message() const { return m_message; }
 
   private:
     static std::string Format(const std::string& file, int line, const std::string& key,
@@ -28,6 +30,7 @@ class ConfigError : public std::runtime_error
     std::string m_file;
     int m_line;
     std::string m_key;
+    std::string m_message;
 };
 
 } // namespace ns3

@@ -1,5 +1,6 @@
 #include "scenario-config.h"
 
+#include "attribute-values.h"
 #include "config-error.h"
 #include "topology-reader.h"
 #include "units.h"
@@ -31,17 +32,7 @@ BytesValue(uint64_t bytes)
     return std::to_string(bytes) + "B";
 }
 
-std::string
-TimeValueString(Time t)
-{
-    return std::to_string(t.GetPicoSeconds()) + "ps";
-}
 
-std::string
-RateValueString(DataRate r)
-{
-    return std::to_string(r.GetBitRate()) + "bps";
-}
 
 /// Resolves a host given as an index ("3") or a node name ("h3").
 uint32_t
@@ -104,13 +95,43 @@ ReadScenarioTopology(YamlFields& root, const std::string& file, const std::strin
         }
         throw ConfigError(file, YamlLine(node), "topology", "topology file '" + path + "' not found");
     }
-    YAML::Node copy = YAML::Clone(node);
-    if (copy.IsMap() && copy["hosts"] && copy["hosts"].IsScalar() && copy["hosts"].Scalar() == "auto")
+    if (node.IsMap() && node["hosts"] && node["hosts"].IsScalar() && node["hosts"].Scalar() == "auto")
     {
-        // "hosts: auto" sizes a star for the incast: the receiver plus every sender.
-        copy["hosts"] = incastHosts;
+        // "hosts: auto" sizes a star for the incast: the receiver plus every sender. Written
+        // into the document (not a clone, which would lose every line number for messages).
+        node["hosts"] = incastHosts;
     }
-    return ReadTopology(copy, file, "topology", defaults);
+    return ReadTopology(node, file, "topology", defaults);
+}
+
+/// A copy of a node built programmatically: no source position, so a bad --set value is not
+/// reported at some line of the scenario file.
+YAML::Node
+WithoutMarks(const YAML::Node& n)
+{
+    if (n.IsScalar())
+    {
+        return YAML::Node(n.Scalar());
+    }
+    if (n.IsSequence())
+    {
+        YAML::Node out(YAML::NodeType::Sequence);
+        for (const auto& item : n)
+        {
+            out.push_back(WithoutMarks(item));
+        }
+        return out;
+    }
+    if (n.IsMap())
+    {
+        YAML::Node out(YAML::NodeType::Map);
+        for (const auto& kv : n)
+        {
+            out[kv.first.Scalar()] = WithoutMarks(kv.second);
+        }
+        return out;
+    }
+    return YAML::Node();
 }
 
 } // namespace
@@ -125,6 +146,10 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
     }
     std::string key = assignment.substr(0, eq);
     std::string value = assignment.substr(eq + 1);
+    if (key.back() == '.' || key.front() == '.')
+    {
+        throw ConfigError("--set", 0, key, "empty key component");
+    }
     std::vector<std::string> parts;
     std::stringstream ss(key);
     for (std::string part; std::getline(ss, part, '.');)
@@ -161,7 +186,7 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
     {
         throw ConfigError("--set", 0, key, "value is not valid YAML: " + value);
     }
-    path.back()[parts.back()] = parsed;
+    path.back()[parts.back()] = WithoutMarks(parsed);
 }
 
 uint64_t
@@ -236,7 +261,7 @@ LoadScenario(const std::string& path,
     uint64_t bufferBytes = 0xFFFFFFFFull;
     if (buffer != "infinite")
     {
-        bufferBytes = sw.Bytes("buffer");
+        bufferBytes = sw.Bytes("buffer", 32 * 1024 * 1024);
         if (bufferBytes == 0)
         {
             throw sw.Error("buffer", "must be positive (or 'infinite')");
@@ -317,6 +342,32 @@ LoadScenario(const std::string& path,
     }
     cfg.attributes.emplace_back("ns3::SharedBufferMmu::Headroom", BytesValue(headroomBytes));
     pfc.RejectUnknownKeys();
+    if (pfcEnabled)
+    {
+        // Every switch reserves headroom per (port, lossless priority); the largest switch
+        // must still have a shared pool left.
+        std::vector<uint32_t> degree(cfg.topology.nodes.size(), 0);
+        for (const auto& l : cfg.topology.links)
+        {
+            degree[l.a]++;
+            degree[l.b]++;
+        }
+        uint32_t maxPorts = 0;
+        for (uint32_t sw : cfg.topology.Switches())
+        {
+            maxPorts = std::max(maxPorts, degree[sw]);
+        }
+        uint64_t reserve = headroomBytes * maxPorts * __builtin_popcount(losslessMask);
+        if (reserve >= bufferBytes)
+        {
+            throw sw.Error("buffer",
+                           std::to_string(bufferBytes) + " B cannot hold the PFC headroom reserve of " +
+                               std::to_string(reserve) + " B (" + std::to_string(maxPorts) +
+                               " ports x " + std::to_string(__builtin_popcount(losslessMask)) +
+                               " lossless priorities x " + std::to_string(headroomBytes) +
+                               " B headroom); enlarge the buffer or lower switch.pfc.headroom");
+        }
+    }
 
     YamlFields ecn = sw.Child("ecn");
     cfg.attributes.emplace_back("ns3::FabricSwitch::EcnEnabled",
@@ -368,11 +419,19 @@ LoadScenario(const std::string& path,
     {
         uint32_t receiver = work.Has("receiver") ? ResolveHost(work, "receiver", cfg.topology) : 0;
         uint64_t bytes = work.Bytes("bytes_per_sender", 2 * 1024 * 1024);
-        if (senders == 0 || senders >= nHosts)
+        if (senders == 0)
+        {
+            throw work.Error("senders", "an incast needs at least one sender");
+        }
+        if (senders >= nHosts)
         {
             throw work.Error("senders", "need 1.." + std::to_string(nHosts - 1) +
                                             " senders (the topology has " + std::to_string(nHosts) +
                                             " hosts, one of them the receiver)");
+        }
+        if (bytes == 0)
+        {
+            throw work.Error("bytes_per_sender", "must be positive");
         }
         for (uint32_t h = 0, n = 0; h < nHosts && n < senders; ++h)
         {
@@ -387,6 +446,10 @@ LoadScenario(const std::string& path,
     else if (type == "permutation")
     {
         uint64_t bytes = work.Bytes("bytes_per_flow", 2 * 1024 * 1024);
+        if (bytes == 0)
+        {
+            throw work.Error("bytes_per_flow", "must be positive");
+        }
         // A random derangement: every host sends to one other host and receives from one.
         std::vector<uint32_t> perm(nHosts);
         for (uint32_t i = 0; i < nHosts; ++i)
@@ -414,6 +477,10 @@ LoadScenario(const std::string& path,
     else if (type == "all-to-all")
     {
         uint64_t bytes = work.Bytes("bytes_per_flow", 256 * 1024);
+        if (bytes == 0)
+        {
+            throw work.Error("bytes_per_flow", "must be positive");
+        }
         for (uint32_t s = 0; s < nHosts; ++s)
         {
             for (uint32_t d = 0; d < nHosts; ++d)
@@ -549,7 +616,13 @@ LoadScenario(const std::string& path,
         for (const auto& kv : doc["attributes"])
         {
             std::string k = kv.first.Scalar();
-            cfg.attributes.emplace_back(k, attrs.String(k));
+            std::string normalized;
+            std::string error;
+            if (!NormalizeAttributeValue(k, attrs.String(k), &normalized, &error))
+            {
+                throw attrs.Error(k, error);
+            }
+            cfg.attributes.emplace_back(k, normalized);
         }
     }
     root.RejectUnknownKeys();

@@ -1,5 +1,6 @@
 #include "scenario-runner.h"
 
+#include "attribute-values.h"
 #include "config-error.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
@@ -55,11 +56,12 @@ ApplyAttributes(const ScenarioConfig& cfg)
 {
     for (const auto& [name, value] : cfg.attributes)
     {
-        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        std::string normalized;
+        std::string error;
+        if (!NormalizeAttributeValue(name, value, &normalized, &error) ||
+            !Config::SetDefaultFailSafe(name, StringValue(normalized)))
         {
-            throw ConfigError(cfg.file, 0, name,
-                              "cannot set ns-3 attribute to '" + value +
-                                  "' (unknown attribute or bad value; see --print-attributes)");
+            throw ConfigError(cfg.file, 0, name, error.empty() ? "cannot set '" + value + "'" : error);
         }
     }
 }

@@ -1,0 +1,125 @@
+#include "attribute-values.h"
+
+#include "units.h"
+
+#include "ns3/type-id.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// True when the whole of \p text reads as one T (what ns-3's stream-based parsers accept).
+template <typename T>
+bool
+ReadsAs(const std::string& text)
+{
+    std::istringstream iss(text);
+    T v;
+    iss >> v;
+    return !iss.fail() && iss.eof();
+}
+
+} // namespace
+
+bool
+NormalizeAttributeValue(const std::string& name,
+                        const std::string& value,
+                        std::string* normalized,
+                        std::string* error)
+{
+    size_t sep = name.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
+        !tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    {
+        *error = "cannot set: no such ns-3 attribute (fabric-run --print-attributes lists them)";
+        return false;
+    }
+    const std::string type = info.checker->GetValueTypeName();
+    auto bad = [&](const std::string& expected) {
+        *error = "bad value '" + value + "': expected " + expected;
+        return false;
+    };
+    *normalized = value;
+    if (type == "ns3::DoubleValue")
+    {
+        return ReadsAs<double>(value) ? true : bad("a number");
+    }
+    if (type == "ns3::UintegerValue")
+    {
+        return (ReadsAs<uint64_t>(value) && value[0] != '-') ? true : bad("a non-negative integer");
+    }
+    if (type == "ns3::IntegerValue")
+    {
+        return ReadsAs<int64_t>(value) ? true : bad("an integer");
+    }
+    if (type == "ns3::BooleanValue")
+    {
+        if (value == "true" || value == "false" || value == "1" || value == "0")
+        {
+            return true;
+        }
+        return bad("true or false");
+    }
+    if (type == "ns3::TimeValue")
+    {
+        auto t = ParseTime(value);
+        if (!t)
+        {
+            return bad("a time such as 150ns or 2us");
+        }
+        *normalized = std::to_string(t->GetPicoSeconds()) + "ps";
+        return true;
+    }
+    if (type == "ns3::DataRateValue")
+    {
+        auto r = ParseDataRate(value);
+        if (!r)
+        {
+            return bad("a rate such as 400Gbps or 50GB/s");
+        }
+        *normalized = std::to_string(r->GetBitRate()) + "bps";
+        return true;
+    }
+    if (type == "ns3::QueueSizeValue")
+    {
+        auto b = ParseBytes(value);
+        if (!b || *b > 0xFFFFFFFFull)
+        {
+            return bad("a byte size up to 4GiB such as 64KiB or 4MiB");
+        }
+        *normalized = std::to_string(*b) + "B";
+        return true;
+    }
+    if (type == "ns3::EnumValue")
+    {
+        std::string names = info.checker->GetUnderlyingTypeInformation();
+        std::istringstream iss(names);
+        for (std::string n; std::getline(iss, n, '|');)
+        {
+            if (n == value)
+            {
+                return true;
+            }
+        }
+        return bad("one of " + names);
+    }
+    if (type == "ns3::StringValue")
+    {
+        return true;
+    }
+    // Other types: let the checker try (they report failure rather than abort).
+    Ptr<AttributeValue> v = info.checker->Create();
+    if (!v->DeserializeFromString(value, info.checker))
+    {
+        return bad(info.checker->GetUnderlyingTypeInformation());
+    }
+    return true;
+}
+
+} // namespace ns3

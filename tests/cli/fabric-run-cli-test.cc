@@ -1,0 +1,432 @@
+// fabric-run as a user meets it: --help and --print-attributes, one test per kind of bad input
+// (tests/data/bad/scenario-*.yaml and bad command lines), and --set overriding a shipped example.
+//
+// Bad input must end with exit status 2 (not a crash, not a signal) and exactly one line that
+// names the file, the line and the key, so that the message alone tells the user what to fix.
+// The expected line numbers are the lines of the fixtures where the mistake was put.
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+const std::string kSourceDir = FABRIC_SOURCE_DIR;
+const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
+
+::testing::AssertionResult
+Contains(const std::string& text, const std::string& part)
+{
+    if (text.find(part) != std::string::npos)
+    {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << "\"" << text << "\" does not contain \"" << part << "\"";
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// A fresh directory under /tmp, removed with everything in it when the test ends.
+class TempDir
+{
+  public:
+    TempDir()
+    {
+        std::string pattern = (fs::temp_directory_path() / "fabric-cli-XXXXXX").string();
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back('\0');
+        if (mkdtemp(buf.data()) == nullptr)
+        {
+            ADD_FAILURE() << "mkdtemp failed";
+        }
+        m_path = buf.data();
+    }
+
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::remove_all(m_path, ec);
+    }
+
+    const std::string& Path() const
+    {
+        return m_path;
+    }
+
+  private:
+    std::string m_path;
+};
+
+/// How fabric-run ended and what it printed (stdout and stderr interleaved).
+struct RunResult
+{
+    bool exited = false; ///< false: killed by a signal (a crash, for bad input)
+    int status = -1;
+    int signal = 0;
+    std::string output;
+};
+
+std::string
+ShellQuote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+    {
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return q + "'";
+}
+
+/// Runs build/fabric-run with \p args from the repository root (so file names in messages are
+/// the relative paths given here). `exec` makes the shell become fabric-run, so a crash shows
+/// as a signal in the wait status instead of the shell's 128+N exit status.
+RunResult
+RunFabric(const std::vector<std::string>& args, const std::string& logFile)
+{
+    std::string cmd = "cd " + ShellQuote(kSourceDir) + " && exec " + ShellQuote(kFabricRun);
+    for (const std::string& a : args)
+    {
+        cmd += " " + ShellQuote(a);
+    }
+    cmd += " >" + ShellQuote(logFile) + " 2>&1";
+    int st = std::system(cmd.c_str());
+    RunResult r;
+    r.output = ReadFile(logFile);
+    if (st != -1 && WIFEXITED(st))
+    {
+        r.exited = true;
+        r.status = WEXITSTATUS(st);
+    }
+    else if (st != -1 && WIFSIGNALED(st))
+    {
+        r.signal = WTERMSIG(st);
+    }
+    return r;
+}
+
+class FabricRunTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        if (!fs::exists(kFabricRun))
+        {
+            GTEST_FAIL() << kFabricRun << " is missing: build the fabric-run target first";
+        }
+    }
+
+    RunResult Run(const std::vector<std::string>& args)
+    {
+        return RunFabric(args, m_tmp.Path() + "/log-" + std::to_string(m_runs++) + ".txt");
+    }
+
+    /**
+     * Runs a bad input and checks the contract: exit status 2, one line of output starting
+     * "fabric-run: error: " and containing \p where (the "FILE:LINE: KEY: " part) and
+     * \p fragment (the value or reason), and no summary.json left behind.
+     */
+    void ExpectBadInput(std::vector<std::string> args,
+                        const std::string& where,
+                        const std::string& fragment)
+    {
+        std::string out = m_tmp.Path() + "/out";
+        args.insert(args.end(), {"--out", out, "--quiet"});
+        RunResult r = Run(args);
+        ASSERT_TRUE(r.exited) << "fabric-run was killed by signal " << r.signal << "; output:\n"
+                              << r.output;
+        EXPECT_EQ(r.status, 2) << r.output;
+        EXPECT_EQ(r.output.rfind("fabric-run: error: ", 0), 0u) << r.output;
+        // One line: exactly one newline, at the very end.
+        EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+        EXPECT_EQ(r.output.empty() ? '\0' : r.output.back(), '\n');
+        EXPECT_TRUE(Contains(r.output, where));
+        EXPECT_TRUE(Contains(r.output, fragment));
+        // A rejected run must not leave results that look like a finished run.
+        EXPECT_FALSE(fs::exists(out + "/summary.json"));
+    }
+
+    /// A fixture tests/data/bad/<name> rejected with "<file>:<line>: <key>: ...".
+    void ExpectBadScenario(const std::string& name,
+                           int line,
+                           const std::string& key,
+                           const std::string& fragment)
+    {
+        std::string file = "tests/data/bad/" + name;
+        ASSERT_TRUE(fs::exists(kSourceDir + "/" + file)) << file;
+        ExpectBadInput({file}, file + ":" + std::to_string(line) + ": " + key + ": ", fragment);
+    }
+
+    TempDir m_tmp;
+    int m_runs = 0;
+};
+
+// --- help and attributes ------------------------------------------------------------------
+
+TEST_F(FabricRunTest, HelpListsScenarioKeysAndExitsZero)
+{
+    RunResult r = Run({"--help"});
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.status, 0);
+    for (const char* key : {"switch.pfc.headroom",
+                            "switch.buffer",
+                            "switch.pfc.xoff",
+                            "switch.ecn.pmax",
+                            "workload.senders",
+                            "workload.bytes_per_sender",
+                            "trace.pcap_nodes",
+                            "--set",
+                            "--attr"})
+    {
+        EXPECT_TRUE(Contains(r.output, key));
+    }
+}
+
+TEST_F(FabricRunTest, PrintAttributesListsModelAttributes)
+{
+    RunResult r = Run({"--print-attributes"});
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.status, 0);
+    // Each line reads "--attr NAME=DEFAULT", which is what a user pastes back on the command line.
+    for (const char* name : {"ns3::SharedBufferMmu::BufferSize",
+                             "ns3::FabricNetDevice::DataRate",
+                             "ns3::FabricSwitch::EcnKmin",
+                             "ns3::SharedBufferMmu::Headroom",
+                             "ns3::FabricHost::Mtu"})
+    {
+        EXPECT_TRUE(Contains(r.output, std::string("--attr ") + name + "="));
+    }
+}
+
+// --- bad scenario files -------------------------------------------------------------------
+
+TEST_F(FabricRunTest, BadFlowWithoutBytes)
+{
+    // The second flow's mapping starts on line 13; the missing key is reported at the mapping.
+    ExpectBadScenario("scenario-flow-missing-bytes.yaml", 13, "workload.flows[1].bytes", "missing");
+}
+
+TEST_F(FabricRunTest, BadBufferUnit)
+{
+    ExpectBadScenario("scenario-bad-unit-buffer.yaml", 8, "switch.buffer", "4MiBB");
+}
+
+TEST_F(FabricRunTest, BadRateUnit)
+{
+    // "400Gbs" is on line 7 of the inline topology mapping.
+    ExpectBadScenario("scenario-bad-unit-rate.yaml", 7, "topology.rate", "400Gbs");
+}
+
+TEST_F(FabricRunTest, BadNegativeRate)
+{
+    ExpectBadScenario("scenario-negative-rate.yaml", 13, "workload.rate", "-100Gbps");
+}
+
+TEST_F(FabricRunTest, BadFlowFromHostNotInTopology)
+{
+    ExpectBadScenario("scenario-flow-unknown-host.yaml", 15, "workload.flows[1].src", "h99");
+}
+
+TEST_F(FabricRunTest, BadFlowFromUnknownNode)
+{
+    ExpectBadScenario("scenario-flow-unknown-node.yaml", 12, "workload.flows[0].src", "nosuchnode");
+}
+
+TEST_F(FabricRunTest, BadPriorityNine)
+{
+    ExpectBadScenario("scenario-priority-9.yaml", 13, "workload.priority", "9");
+}
+
+TEST_F(FabricRunTest, BadMisspelledTopLevelKey)
+{
+    // 'swich:' on line 7. The file has no 'switch:' at all, which is legal (every switch key
+    // has a default), so the only thing wrong is the unknown key.
+    ExpectBadScenario("scenario-unknown-key.yaml", 7, "swich", "unknown key");
+}
+
+TEST_F(FabricRunTest, BadMisspelledNestedKey)
+{
+    ExpectBadScenario("scenario-unknown-nested-key.yaml", 11, "switch.pfc.xofff", "unknown key");
+}
+
+TEST_F(FabricRunTest, BadMoreSendersThanHosts)
+{
+    // 8 senders on a 4-host star: at most 3 hosts besides the receiver.
+    ExpectBadScenario("scenario-too-many-senders.yaml", 11, "workload.senders", "4 hosts");
+}
+
+TEST_F(FabricRunTest, BadXonAboveXoff)
+{
+    ExpectBadScenario("scenario-xon-above-xoff.yaml", 12, "switch.pfc.xon", "XOFF");
+}
+
+TEST_F(FabricRunTest, BadKmaxBelowKmin)
+{
+    ExpectBadScenario("scenario-kmax-below-kmin.yaml", 12, "switch.ecn.kmax", "Kmin");
+}
+
+TEST_F(FabricRunTest, BadPmaxAboveOne)
+{
+    ExpectBadScenario("scenario-pmax-above-one.yaml", 12, "switch.ecn.pmax", "0..1");
+}
+
+TEST_F(FabricRunTest, BadUnknownWorkloadType)
+{
+    ExpectBadScenario("scenario-unknown-workload.yaml", 10, "workload.type", "alltoall");
+}
+
+TEST_F(FabricRunTest, BadYamlSyntax)
+{
+    // "buffer: 1MiB: 2" on line 8; a syntax error has no key, so the line is followed by the
+    // parser's message.
+    std::string file = "tests/data/bad/scenario-syntax-error.yaml";
+    ExpectBadInput({file}, file + ":8: ", "YAML syntax error");
+}
+
+TEST_F(FabricRunTest, BadHeadroomDoesNotFitBuffer)
+{
+    // Auto headroom at 400 Gb/s over 30 m is 5 frames of 4154 B = 20770 B per port (see
+    // scenario-config-test.cc); 4 ports x 20770 B = 83080 B > the 32 KiB buffer of line 11.
+    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "83080");
+}
+
+TEST_F(FabricRunTest, BadTopologyFileNotFound)
+{
+    ExpectBadScenario("scenario-topology-not-found.yaml", 4, "topology", "no/such/topology.yaml");
+}
+
+TEST_F(FabricRunTest, BadUnknownAttributeInFile)
+{
+    // The attributes: mapping of the file names an attribute no type has (line 14).
+    std::string file = "tests/data/bad/scenario-unknown-attribute.yaml";
+    ExpectBadInput({file}, file + ":14: ", "ns3::FabricSwitch::NoSuchAttribute");
+}
+
+TEST_F(FabricRunTest, BadScenarioFileMissing)
+{
+    // No file, so no line and no key: the message names the file and the reason.
+    std::string file = "tests/data/bad/no-such-scenario.yaml";
+    ExpectBadInput({file}, file + ": ", "cannot open");
+}
+
+// --- bad command lines --------------------------------------------------------------------
+
+TEST_F(FabricRunTest, BadSetWithoutValue)
+{
+    ExpectBadInput({"examples/incast.yaml", "--set", "foo"}, "--set: foo: ", "key=value");
+}
+
+TEST_F(FabricRunTest, BadSetIntoScalar)
+{
+    // seed is a number; it cannot hold a key.
+    ExpectBadInput(
+        {"examples/incast.yaml", "--set", "seed.x=1"}, "--set: seed.x: ", "not a mapping");
+}
+
+TEST_F(FabricRunTest, BadSetValueIsNotBlamedOnTheFile)
+{
+    // The bad value comes from the command line, so the message must not point at a line of
+    // the scenario file (line 1 of incast.yaml is a comment).
+    RunResult r = Run({"examples/incast.yaml",
+                       "--set",
+                       "switch.buffer=4MiBB",
+                       "--quiet",
+                       "--out",
+                       m_tmp.Path() + "/out"});
+    ASSERT_TRUE(r.exited) << r.output;
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_TRUE(Contains(r.output, "switch.buffer"));
+    EXPECT_TRUE(Contains(r.output, "4MiBB"));
+    EXPECT_FALSE(Contains(r.output, "examples/incast.yaml:1:")) << "blames line 1 of the file";
+}
+
+TEST_F(FabricRunTest, BadUnknownAttrName)
+{
+    ExpectBadInput({"examples/incast.yaml", "--attr", "ns3::FabricSwitch::NoSuchAttribute=1"},
+                   "ns3::FabricSwitch::NoSuchAttribute: ",
+                   "cannot set");
+}
+
+TEST_F(FabricRunTest, BadAttrValue)
+{
+    // A known attribute with a value its checker cannot parse is bad input too, not a crash.
+    ExpectBadInput({"examples/incast.yaml", "--attr", "ns3::FabricSwitch::EcnPmax=abc"},
+                   "ns3::FabricSwitch::EcnPmax",
+                   "abc");
+}
+
+// --- --set on a shipped example -----------------------------------------------------------
+
+TEST_F(FabricRunTest, SetOverridesIncastWorkload)
+{
+    std::string out = m_tmp.Path() + "/incast";
+    RunResult r = Run({"examples/incast.yaml",
+                       "--set",
+                       "workload.senders=4",
+                       "--set",
+                       "workload.bytes_per_sender=64KiB",
+                       "--out",
+                       out,
+                       "--quiet"});
+    ASSERT_TRUE(r.exited) << r.output;
+    ASSERT_EQ(r.status, 0) << r.output;
+
+    // flows.csv: one header and one row per sender, each 64 KiB = 65536 B, all delivered
+    // (PFC is on in the example, so nothing may be lost).
+    std::istringstream flows(ReadFile(out + "/flows.csv"));
+    std::string header;
+    std::getline(flows, header);
+    ASSERT_EQ(header.rfind("flow_id,src,dst,priority,bytes,", 0), 0u) << header;
+    int rows = 0;
+    for (std::string line; std::getline(flows, line);)
+    {
+        std::vector<std::string> cells;
+        std::stringstream ls(line);
+        for (std::string c; std::getline(ls, c, ',');)
+        {
+            cells.push_back(c);
+        }
+        ASSERT_GE(cells.size(), 10u) << line;
+        EXPECT_EQ(cells[2], "h0") << line;    // receiver: 0
+        EXPECT_EQ(cells[4], "65536") << line; // bytes
+        EXPECT_EQ(cells[9], "65536") << line; // delivered_bytes
+        ++rows;
+    }
+    EXPECT_EQ(rows, 4);
+
+    // hosts: auto sized the star to 4 senders + 1 receiver: links.csv has 5 host ports.
+    std::istringstream links(ReadFile(out + "/links.csv"));
+    int hostPorts = 0;
+    for (std::string line; std::getline(links, line);)
+    {
+        hostPorts += line.rfind("h", 0) == 0 ? 1 : 0;
+    }
+    EXPECT_EQ(hostPorts, 5);
+
+    nlohmann::json s = nlohmann::json::parse(ReadFile(out + "/summary.json"));
+    EXPECT_EQ(s["parameters"]["workload"]["senders"], "4");
+    EXPECT_EQ(s["parameters"]["workload"]["bytes_per_sender"], "64KiB");
+    EXPECT_EQ(s["parameters"]["switch"]["buffer"], "1MiB"); // untouched keys stay
+    EXPECT_EQ(s["flows_total"], 4);
+    EXPECT_EQ(s["counters"]["sent_bytes"], 4 * 65536);
+    EXPECT_EQ(s["counters"]["delivered_bytes"], 4 * 65536);
+}
+
+} // namespace

@@ -1,0 +1,327 @@
+// The scenario loader without running a simulation: the one-hop PFC headroom bound worked out
+// by hand, --set overrides (ApplyOverride), star sizing by "hosts: auto", the documented
+// defaults, and the workloads expanded into flows.
+
+#include "config-error.h"
+#include "scenario-config.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+RepoPath(const std::string& rel)
+{
+    return std::string(FABRIC_SOURCE_DIR) + "/" + rel;
+}
+
+ScenarioConfig
+Load(const std::string& rel, const std::vector<std::string>& overrides = {})
+{
+    return LoadScenario(RepoPath(rel), overrides, FABRIC_SOURCE_DIR);
+}
+
+/// The value an attribute ends with: the last (name, value) pair wins, as when applied in order.
+std::string
+Attr(const ScenarioConfig& cfg, const std::string& name)
+{
+    std::string value = "<unset>";
+    for (const auto& [n, v] : cfg.attributes)
+    {
+        if (n == name)
+        {
+            value = v;
+        }
+    }
+    return value;
+}
+
+// --- OneHopHeadroomBytes ------------------------------------------------------------------
+
+TEST(OneHopHeadroom, FourHundredGigThirtyMetres)
+{
+    // 400 Gb/s, 150 ns (30 m), 4154-byte frames (4096 B payload + 58 B of Ethernet, IPv4, UDP,
+    // BTH and ICRC), 24 B of preamble/SFD/FCS/IFG per frame on the wire:
+    //   frame time  = (4154 + 24) * 8 / 400e9 = 83.56 ns
+    //   pause frame = (60 + 24) * 8 / 400e9   =  1.68 ns
+    //   window      = 2 * 150 + 1.68          = 301.68 ns
+    //   frames      = ceil(301.68 / 83.56) + 1 = ceil(3.61) + 1 = 5  ->  5 * 4154 = 20770 B
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(150), 4154, 24), 20770u);
+}
+
+TEST(OneHopHeadroom, HundredGigTenMetres)
+{
+    // 100 Gb/s, 50 ns: frame time 4178 * 8 / 100e9 = 334.24 ns, pause 84 * 8 / 100e9 = 6.72 ns,
+    // window 106.72 ns -> ceil(0.32) + 1 = 2 frames = 8308 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("100Gbps"), NanoSeconds(50), 4154, 24), 8308u);
+}
+
+TEST(OneHopHeadroom, HundredMetresNeedsThirteenFrames)
+{
+    // 400 Gb/s, 500 ns: window 1001.68 ns / 83.56 ns = 11.99 -> 12 + 1 = 13 frames = 54002 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(500), 4154, 24), 54002u);
+}
+
+TEST(OneHopHeadroom, ZeroLengthCableStillHoldsTwoFrames)
+{
+    // Even back to back, the pause (1.68 ns) starts one frame late and one more is in flight.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), Time(0), 4154, 24), 2u * 4154);
+}
+
+TEST(OneHopHeadroom, WholeNumberOfFramesIsNotRoundedUp)
+{
+    // 8 Gb/s is one byte per ns. 1000-byte frames, no wire overhead: frame time 1000 ns, pause
+    // 60 ns. A 970 ns cable gives a window of exactly 2000 ns = 2 frames (+1 = 3); floating
+    // point must not turn 2.0 into 3. One more nanosecond of cable (2002 ns) needs 3 (+1 = 4).
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(970), 1000, 0), 3000u);
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(971), 1000, 0), 4000u);
+}
+
+TEST(OneHopHeadroom, AutoHeadroomOfTheIncastExample)
+{
+    // examples/incast.yaml: 400 Gbps, 30 m, mtu 4096 B, wire_overhead 24 B -> the 20770 B above.
+    ScenarioConfig cfg = Load("examples/incast.yaml");
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "20770B");
+    // An explicit --set value replaces the bound.
+    cfg = Load("examples/incast.yaml", {"switch.pfc.headroom=12345B"});
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "12345B");
+}
+
+// --- ApplyOverride ------------------------------------------------------------------------
+
+TEST(ApplyOverride, CreatesNestedKeys)
+{
+    YAML::Node doc = YAML::Load("name: x\n");
+    ApplyOverride(doc, "a.b.c=5");
+    ASSERT_TRUE(doc["a"].IsMap());
+    ASSERT_TRUE(doc["a"]["b"].IsMap());
+    EXPECT_EQ(doc["a"]["b"]["c"].as<int>(), 5);
+    EXPECT_EQ(doc["name"].as<std::string>(), "x");
+}
+
+TEST(ApplyOverride, KeepsSiblingsOfAnExistingMapping)
+{
+    YAML::Node doc = YAML::Load("switch:\n  buffer: 1MiB\n  pfc:\n    xoff: 48KiB\n");
+    ApplyOverride(doc, "switch.pfc.xon=8KiB");
+    ApplyOverride(doc, "switch.buffer=4MiB");
+    EXPECT_EQ(doc["switch"]["buffer"].as<std::string>(), "4MiB");
+    EXPECT_EQ(doc["switch"]["pfc"]["xoff"].as<std::string>(), "48KiB");
+    EXPECT_EQ(doc["switch"]["pfc"]["xon"].as<std::string>(), "8KiB");
+}
+
+TEST(ApplyOverride, ReplacesANullValueWithAMapping)
+{
+    YAML::Node doc = YAML::Load("trace:\n");
+    ApplyOverride(doc, "trace.pcap=true");
+    EXPECT_EQ(doc["trace"]["pcap"].as<std::string>(), "true");
+}
+
+TEST(ApplyOverride, ParsesTheValueAsYaml)
+{
+    YAML::Node doc = YAML::Load("{}");
+    ApplyOverride(doc, "switch.pfc.lossless=[3, 4]");
+    ASSERT_TRUE(doc["switch"]["pfc"]["lossless"].IsSequence());
+    EXPECT_EQ(doc["switch"]["pfc"]["lossless"].size(), 2u);
+    EXPECT_EQ(doc["switch"]["pfc"]["lossless"][1].as<int>(), 4);
+}
+
+TEST(ApplyOverride, RejectsMalformedAssignments)
+{
+    YAML::Node doc = YAML::Load("seed: 3\n");
+    for (const char* bad : {"foo", "=1", "a..b=1", "x.=1"})
+    {
+        SCOPED_TRACE(bad);
+        EXPECT_THROW(ApplyOverride(doc, bad), ConfigError);
+    }
+    try
+    {
+        ApplyOverride(doc, "seed.x=1");
+        ADD_FAILURE() << "a key under a scalar was accepted";
+    }
+    catch (const ConfigError& e)
+    {
+        EXPECT_EQ(e.Key(), "seed.x");
+        EXPECT_EQ(e.File(), "--set");
+    }
+    EXPECT_EQ(doc["seed"].as<int>(), 3); // the failed override left the document alone
+}
+
+TEST(ApplyOverride, OverridesReachTheAttributes)
+{
+    ScenarioConfig cfg = Load("examples/incast.yaml", {"switch.buffer=4MiB", "seed=9"});
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::BufferSize"), "4194304B");
+    EXPECT_EQ(cfg.seed, 9u);
+    // The recorded document (summary.json "parameters") holds the overridden value too.
+    EXPECT_EQ(cfg.document["switch"]["buffer"].as<std::string>(), "4MiB");
+}
+
+// --- topology sizing and workloads --------------------------------------------------------
+
+TEST(LoadScenario, HostsAutoSizesStarToSendersPlusOne)
+{
+    ScenarioConfig cfg = Load("examples/incast.yaml", {"workload.senders=5"});
+    EXPECT_EQ(cfg.topology.Hosts().size(), 6u);
+    EXPECT_EQ(cfg.topology.Switches().size(), 1u);
+    EXPECT_EQ(cfg.topology.links.size(), 6u);
+    ASSERT_EQ(cfg.flows.size(), 5u);
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        EXPECT_EQ(cfg.flows[i].src, i + 1);
+        EXPECT_EQ(cfg.flows[i].dst, 0u);
+        EXPECT_EQ(cfg.flows[i].bytes, 1024u * 1024);
+        EXPECT_EQ(cfg.flows[i].priority, 3);
+        EXPECT_EQ(cfg.flows[i].start, MicroSeconds(10));
+    }
+}
+
+TEST(LoadScenario, IncastSendersSkipTheReceiver)
+{
+    ScenarioConfig cfg =
+        Load("examples/incast.yaml", {"workload.senders=3", "workload.receiver=h2"});
+    ASSERT_EQ(cfg.flows.size(), 3u);
+    std::vector<uint32_t> srcs;
+    for (const FlowSpec& f : cfg.flows)
+    {
+        EXPECT_EQ(f.dst, 2u);
+        srcs.push_back(f.src);
+    }
+    EXPECT_EQ(srcs, (std::vector<uint32_t>{0, 1, 3}));
+}
+
+TEST(LoadScenario, DefaultSwitchBufferIs32MiB)
+{
+    // minimal.yaml has no switch: mapping at all; `fabric-run --help` documents
+    // "switch.buffer ... (default 32MiB)".
+    ScenarioConfig cfg = Load("tests/data/scenarios/minimal.yaml");
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::BufferSize"), "33554432B");
+}
+
+TEST(LoadScenario, DocumentedDefaults)
+{
+    // minimal.yaml gives no host, link, trace, seed or PFC keys (the buffer is set here so that
+    // this test does not depend on the one above): the values below are the defaults
+    // `fabric-run --help` documents.
+    ScenarioConfig cfg = Load("tests/data/scenarios/minimal.yaml", {"switch.buffer=1MiB"});
+    EXPECT_EQ(cfg.seed, 1u);
+    EXPECT_EQ(cfg.stopTime, MilliSeconds(10));
+    EXPECT_EQ(cfg.payloadMtu, 4096u);
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::XoffThreshold"), "262144B"); // 256 KiB
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::XonThreshold"), "131072B");  // xoff / 2
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::LosslessPriorities"), "8");  // {3}
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::PfcEnabled"), "true");
+    EXPECT_EQ(Attr(cfg, "ns3::FabricNetDevice::WireOverhead"), "24");
+    EXPECT_EQ(Attr(cfg, "ns3::FabricSwitch::EcnMarkPoint"), "enqueue");
+    EXPECT_EQ(cfg.trace.queueInterval, MicroSeconds(1));
+    EXPECT_EQ(cfg.trace.rateInterval, MicroSeconds(10));
+    EXPECT_FALSE(cfg.trace.pcap);
+    ASSERT_EQ(cfg.flows.size(), 2u);
+    EXPECT_EQ(cfg.flows[0].priority, 3);           // workload.priority
+    EXPECT_EQ(cfg.flows[0].start, Time(0));        // workload.start
+    EXPECT_EQ(cfg.flows[0].rate.GetBitRate(), 0u); // workload.rate: line
+}
+
+TEST(LoadScenario, PermutationIsADerangement)
+{
+    // clos2 k=4 has 4 leaves x 2 hosts = 8 hosts; every host sends once and receives once,
+    // never to itself.
+    for (const char* seed : {"seed=1", "seed=2", "seed=3"})
+    {
+        SCOPED_TRACE(seed);
+        ScenarioConfig cfg =
+            Load("tests/data/scenarios/clos2-all-to-all.yaml", {"workload.type=permutation", seed});
+        ASSERT_EQ(cfg.topology.Hosts().size(), 8u);
+        ASSERT_EQ(cfg.flows.size(), 8u);
+        std::set<uint32_t> dsts;
+        for (uint32_t i = 0; i < cfg.flows.size(); ++i)
+        {
+            EXPECT_EQ(cfg.flows[i].src, i);
+            EXPECT_NE(cfg.flows[i].dst, i);
+            dsts.insert(cfg.flows[i].dst);
+        }
+        EXPECT_EQ(dsts.size(), 8u);
+    }
+}
+
+TEST(LoadScenario, AllToAllWithJitteredStarts)
+{
+    // 8 hosts -> 8 x 7 = 56 flows of 16 KiB, each starting in [1 us, 1 us + 2 us].
+    ScenarioConfig cfg = Load("tests/data/scenarios/clos2-all-to-all.yaml");
+    ASSERT_EQ(cfg.flows.size(), 56u);
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    std::set<int64_t> starts;
+    for (const FlowSpec& f : cfg.flows)
+    {
+        EXPECT_NE(f.src, f.dst);
+        EXPECT_EQ(f.bytes, 16384u);
+        EXPECT_GE(f.start, MicroSeconds(1));
+        EXPECT_LE(f.start, MicroSeconds(3));
+        pairs.insert({f.src, f.dst});
+        starts.insert(f.start.GetPicoSeconds());
+    }
+    EXPECT_EQ(pairs.size(), 56u);
+    EXPECT_GT(starts.size(), 50u); // uniform over 2 us in ps: collisions are practically absent
+    // Same seed, same starts; another seed, other starts.
+    ScenarioConfig again = Load("tests/data/scenarios/clos2-all-to-all.yaml");
+    ScenarioConfig other = Load("tests/data/scenarios/clos2-all-to-all.yaml", {"seed=2"});
+    int same = 0;
+    int moved = 0;
+    for (size_t i = 0; i < cfg.flows.size(); ++i)
+    {
+        same += cfg.flows[i].start == again.flows[i].start ? 1 : 0;
+        moved += cfg.flows[i].start != other.flows[i].start ? 1 : 0;
+    }
+    EXPECT_EQ(same, 56);
+    EXPECT_GT(moved, 50);
+}
+
+TEST(LoadScenario, FlowsByIndexOrName)
+{
+    // The whole workload replaced from the command line; incast.yaml's star then has the
+    // default 8 senders + 1 hosts.
+    ScenarioConfig cfg =
+        Load("examples/incast.yaml",
+             {"workload={type: flows, flows: [{src: 2, dst: h0, bytes: 1KiB, priority: 5}]}"});
+    ASSERT_EQ(cfg.flows.size(), 1u);
+    EXPECT_EQ(cfg.flows[0].src, 2u);
+    EXPECT_EQ(cfg.flows[0].dst, 0u);
+    EXPECT_EQ(cfg.flows[0].bytes, 1024u);
+    EXPECT_EQ(cfg.flows[0].priority, 5);
+}
+
+TEST(LoadScenario, ErrorsCarryFileLineAndKey)
+{
+    // The same fixtures as the CLI tests, through the API: the ConfigError's fields.
+    struct Case
+    {
+        const char* file;
+        int line;
+        const char* key;
+    };
+    for (const Case& c : {Case{"scenario-bad-unit-buffer.yaml", 8, "switch.buffer"},
+                          Case{"scenario-priority-9.yaml", 13, "workload.priority"},
+                          Case{"scenario-xon-above-xoff.yaml", 12, "switch.pfc.xon"},
+                          Case{"scenario-flow-unknown-host.yaml", 15, "workload.flows[1].src"}})
+    {
+        SCOPED_TRACE(c.file);
+        try
+        {
+            Load(std::string("tests/data/bad/") + c.file);
+            ADD_FAILURE() << "accepted";
+        }
+        catch (const ConfigError& e)
+        {
+            EXPECT_EQ(e.Line(), c.line);
+            EXPECT_EQ(e.Key(), c.key);
+            EXPECT_NE(e.File().find(c.file), std::string::npos);
+        }
+    }
+}
+
+} // namespace
