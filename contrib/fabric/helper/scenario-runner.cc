@@ -204,6 +204,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
         {
             packetHops += net.GetDevice(n, p)->GetTxFrames();
+            pauses += net.GetDevice(n, p)->GetPfcFramesSent();
         }
         Ptr<FabricSwitch> sw = net.GetSwitch(n);
         if (!sw)
@@ -226,8 +227,6 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
             }
         }
     }
-    // PFC frames sent = control frames; count from the trace-independent device view is not
-    // kept, so use the pfc.csv-equivalent: XOFF frames are counted by the switches' MMUs.
     uint32_t finished = 0;
     Time lastFinish(0);
     for (const FlowRecord& f : table->All())
@@ -264,7 +263,8 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
                      {"dropped_bytes", cons.total.dropped},
                      {"in_flight_bytes", cons.total.inFlight},
                      {"headroom_violation_bytes", violations},
-                     {"ecn_marked_frames", ecnMarked}};
+                     {"ecn_marked_frames", ecnMarked},
+                     {"pfc_frames_sent", pauses}};
     s["conservation_ok"] = cons.Ok();
     s["unbalanced_flows"] = cons.unbalancedFlows;
     s["max_queue_bytes"] = maxQueues;

@@ -176,7 +176,7 @@ FabricHost::ServePort(uint32_t portIndex)
         dev->Enqueue(std::move(item));
         return;
     }
-    if (wake != Time::Max() && !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= wake.GetTimeStep()))
+    if (wake != Time::Max() && !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= static_cast<uint64_t>(wake.GetTimeStep())))
     {
         port.wakeup.Cancel();
         port.wakeup = Simulator::Schedule(wake - now, &FabricHost::ServePort, this, portIndex);

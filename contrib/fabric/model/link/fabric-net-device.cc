@@ -83,6 +83,8 @@ FabricNetDevice::DoDispose()
         q.clear();
     }
     m_control.clear();
+    m_completeEvent.Cancel();
+    m_resumeEvent.Cancel();
     m_frameHandler = FrameHandler();
     m_dequeueHandler = DequeueHandler();
     m_dropHandler = DequeueHandler();
@@ -115,15 +117,22 @@ FabricNetDevice::GetTotalQueueBytes() const
 }
 
 Time
+FabricNetDevice::BitsToTime(uint64_t bits) const
+{
+    uint64_t rate = m_rate.GetBitRate();
+    return PicoSeconds((bits * 1000000000000ULL + rate - 1) / rate);
+}
+
+Time
 FabricNetDevice::GetPauseQuantum() const
 {
-    return m_rate.CalculateBitsTxTime(512);
+    return BitsToTime(512);
 }
 
 Time
 FabricNetDevice::FrameTxTime(uint32_t bytes) const
 {
-    return m_rate.CalculateBytesTxTime(bytes + m_wireOverhead);
+    return BitsToTime(uint64_t(bytes + m_wireOverhead) * 8);
 }
 
 void
@@ -132,10 +141,7 @@ FabricNetDevice::Enqueue(QueuedFrame&& item)
     uint8_t prio = item.priority;
     m_queueBytes[prio] += item.bytes;
     m_queues[prio].push_back(std::move(item));
-    if (!m_busy)
-    {
-        TryTransmit();
-    }
+    TryTransmit();
 }
 
 void
@@ -151,11 +157,9 @@ FabricNetDevice::SendPause(uint8_t priority, uint16_t quanta)
     eth.SetLengthType(PfcPauseHeader::kEtherType);
     frame->AddHeader(eth);
     m_control.push_back(frame);
+    ++m_pfcFramesSent;
     m_pfcSentTrace(priority, quanta);
-    if (!m_busy)
-    {
-        TryTransmit();
-    }
+    TryTransmit();
 }
 
 int
@@ -241,8 +245,18 @@ FabricNetDevice::SetLinkUp(bool up)
 void
 FabricNetDevice::TryTransmit()
 {
-    if (m_busy || !m_channel || !m_linkUp)
+    if (!m_channel || !m_linkUp)
     {
+        return;
+    }
+    Time now = Simulator::Now();
+    if (now < m_busyUntil)
+    {
+        if (!m_completeEvent.IsRunning())
+        {
+            m_completeEvent =
+                Simulator::Schedule(m_busyUntil - now, &FabricNetDevice::TransmitComplete, this);
+        }
         return;
     }
     if (!m_control.empty())
@@ -282,20 +296,27 @@ FabricNetDevice::StartTransmission(Ptr<Packet> frame,
                                    uint32_t flowId,
                                    uint32_t payload)
 {
-    m_busy = true;
     m_txBytes += bytes;
     ++m_txFrames;
     m_onWire.emplace_back(flowId, payload);
     m_snifferTrace(frame);
     Time txTime = FrameTxTime(bytes);
+    m_busyUntil = Simulator::Now() + txTime;
     m_channel->Transmit(frame, this, txTime);
-    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    bool waiting = !m_control.empty() || !m_idleHandler.IsNull();
+    for (uint8_t p = 0; p < kFabricPriorities && !waiting; ++p)
+    {
+        waiting = !m_queues[p].empty();
+    }
+    if (waiting)
+    {
+        m_completeEvent = Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    }
 }
 
 void
 FabricNetDevice::TransmitComplete()
 {
-    m_busy = false;
     TryTransmit();
 }
 
@@ -316,7 +337,7 @@ FabricNetDevice::ScheduleResumeCheck()
     {
         return;
     }
-    if (m_resumeEvent.IsRunning() && m_resumeEvent.GetTs() <= earliest.GetTimeStep())
+    if (m_resumeEvent.IsRunning() && m_resumeEvent.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
     {
         return;
     }
@@ -381,11 +402,11 @@ FabricNetDevice::HandlePfcFrame(Ptr<Packet> frame)
         m_pausedUntil[p] = now + quantum * quanta;
         resumed |= quanta == 0;
     }
-    if (resumed && !m_busy)
+    if (resumed)
     {
         TryTransmit();
     }
-    else if (!m_busy)
+    else if (!IsBusy())
     {
         ScheduleResumeCheck();
     }

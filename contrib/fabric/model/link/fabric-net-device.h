@@ -94,7 +94,8 @@ class FabricNetDevice : public NetDevice
     bool IsPaused(uint8_t priority) const { return m_pausedUntil[priority] > Simulator::Now(); }
     /// End of the pause in force on a priority (in the past when not paused).
     Time GetPausedUntil(uint8_t priority) const { return m_pausedUntil[priority]; }
-    bool IsBusy() const { return m_busy; }
+    /// Whether a frame is being serialized right now.
+    bool IsBusy() const { return Simulator::Now() < m_busyUntil; }
     uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytes[priority]; }
     uint64_t GetTotalQueueBytes() const;
     const std::deque<QueuedFrame>& GetQueue(uint8_t priority) const { return m_queues[priority]; }
@@ -108,6 +109,7 @@ class FabricNetDevice : public NetDevice
     uint64_t GetTxBytes() const { return m_txBytes; }
     uint64_t GetRxBytes() const { return m_rxBytes; }
     uint64_t GetTxFrames() const { return m_txFrames; }
+    uint64_t GetPfcFramesSent() const { return m_pfcFramesSent; }
     uint64_t GetTxBytes(uint8_t priority) const { return m_txBytesPerPriority[priority]; }
     /// Frames sent by this device that are still propagating (flowId, payload bytes).
     const std::deque<std::pair<uint32_t, uint32_t>>& GetOnWire() const { return m_onWire; }
@@ -152,6 +154,8 @@ class FabricNetDevice : public NetDevice
     void TryTransmit();
     void StartTransmission(Ptr<Packet> frame, uint32_t bytes, uint32_t flowId, uint32_t payload);
     void TransmitComplete();
+    /// Serialization time without floating point: ceil(bits · 1e12 / rate) picoseconds.
+    Time BitsToTime(uint64_t bits) const;
     /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
     int SelectPriority();
     void HandlePfcFrame(Ptr<Packet> frame);
@@ -174,7 +178,11 @@ class FabricNetDevice : public NetDevice
     std::array<int64_t, kFabricPriorities> m_deficit{};
     uint8_t m_dwrrNext = 0;
     bool m_dwrrTurnStarted = false;
-    bool m_busy = false;
+    /// End of the current frame's serialization. The completion event is only scheduled when
+    /// something waits for it (a queued frame, a host that pulls): an idle switch port that
+    /// forwards one frame costs one event per hop, not two.
+    Time m_busyUntil;
+    EventId m_completeEvent;
     bool m_linkUp = true;
     EventId m_resumeEvent;
 
@@ -182,6 +190,7 @@ class FabricNetDevice : public NetDevice
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txFrames = 0;
+    uint64_t m_pfcFramesSent = 0;
     std::array<uint64_t, kFabricPriorities> m_txBytesPerPriority{};
 
     FrameHandler m_frameHandler;
