@@ -41,10 +41,12 @@ CheckConservation(const FabricNetwork& net)
         b.sent = f.sentBytes;
         b.delivered = f.deliveredBytes;
         b.dropped = f.droppedBytes;
+        b.discarded = f.discardedBytes;
         r.unbalancedFlows += b.Balanced() ? 0 : 1;
         r.total.sent += b.sent;
         r.total.delivered += b.delivered;
         r.total.dropped += b.dropped;
+        r.total.discarded += b.discarded;
         r.total.inFlight += b.inFlight;
     }
     return r;

@@ -15,8 +15,9 @@ struct FlowBalance
     uint64_t sent = 0;
     uint64_t delivered = 0;
     uint64_t dropped = 0;
-    uint64_t inFlight = 0; ///< counted in queues and on wires, not inferred
-    bool Balanced() const { return sent == delivered + dropped + inFlight; }
+    uint64_t discarded = 0; ///< reached the receiver and thrown away (duplicates, go-back-N)
+    uint64_t inFlight = 0;  ///< counted in queues and on wires, not inferred
+    bool Balanced() const { return sent == delivered + dropped + discarded + inFlight; }
 };
 
 struct ConservationReport

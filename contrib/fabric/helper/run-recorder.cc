@@ -4,7 +4,10 @@
 #include "ns3/trace-helper.h"
 #include "ns3/simulator.h"
 
+#include "roce/roce-congestion-control.h"
+
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -34,6 +37,7 @@ RunRecorder::Start()
     m_queues.Open(m_outDir + "/queues.csv", "time_ns,node,port,priority,bytes");
     m_pfc.Open(m_outDir + "/pfc.csv", "time_ns,node,port,priority,event,quanta");
     m_rates.Open(m_outDir + "/rates.csv", "time_ns,flow_id,src,rate_gbps");
+    m_cc.Open(m_outDir + "/cc.csv", "time_ns,flow_id,cc,rate_gbps,alpha");
 
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
@@ -117,6 +121,19 @@ RunRecorder::SampleRates()
                 << (delta * 8.0 / seconds / 1e9) << '\n';
         }
         m_lastDelivered[i] = f.deliveredBytes;
+        // The sender's congestion-control state: its allowed rate, and alpha for DCQCN.
+        auto cc = DynamicCast<RoceCongestionControl>(f.cc);
+        if (cc && !f.finished)
+        {
+            double v = cc->GetTraceValue();
+            m_cc.Row() << now << ',' << i << ',' << cc->GetName() << ','
+                       << cc->GetRate().GetBitRate() / 1e9 << ',';
+            if (!std::isnan(v))
+            {
+                m_cc.Row() << v;
+            }
+            m_cc.Row() << '\n';
+        }
     }
     m_rateEvent = Simulator::Schedule(m_config.rateInterval, &RunRecorder::SampleRates, this);
 }
@@ -138,6 +155,7 @@ RunRecorder::Finish()
     m_queues.Commit();
     m_pfc.Commit();
     m_rates.Commit();
+    m_cc.Commit();
     for (auto& f : m_pcaps)
     {
         f->Close();

@@ -45,6 +45,7 @@ class RunRecorder
     CsvWriter m_queues;
     CsvWriter m_pfc;
     CsvWriter m_rates;
+    CsvWriter m_cc;
     std::vector<SampledPort> m_sampled;
     std::vector<uint64_t> m_lastDelivered;
     std::vector<Ptr<PcapFileWrapper>> m_pcaps;

@@ -395,6 +395,73 @@ LoadScenario(const std::string& path,
     ecn.RejectUnknownKeys();
     sw.RejectUnknownKeys();
 
+    // Transport: raw flows, or RoCE RC queue pairs with loss recovery and congestion control.
+    cfg.transport = root.String("transport", "raw");
+    if (cfg.transport != "raw" && cfg.transport != "roce")
+    {
+        throw root.Error("transport", "expected raw or roce, got '" + cfg.transport + "'");
+    }
+    std::string cc = root.String("cc", "none");
+    if (cc != "none" && cc != "dcqcn")
+    {
+        throw root.Error("cc", "expected none or dcqcn, got '" + cc + "'");
+    }
+    if (cc != "none" && cfg.transport != "roce")
+    {
+        throw root.Error("cc", "congestion control needs transport: roce");
+    }
+    cfg.attributes.emplace_back("ns3::RdmaNic::CongestionControl",
+                                cc == "dcqcn" ? "ns3::DcqcnCongestionControl"
+                                              : "ns3::NoCongestionControl");
+    cfg.attributes.emplace_back("ns3::RdmaNic::Mtu", std::to_string(cfg.payloadMtu));
+    YamlFields roce = root.Child("roce");
+    // Scenario key → RdmaNic attribute, each value checked against the attribute's type.
+    const std::pair<const char*, const char*> roceKeys[] = {
+        {"recovery", "Recovery"},
+        {"ack_interval", "AckInterval"},
+        {"cnp_interval", "CnpInterval"},
+        {"cnp_priority", "CnpPriority"},
+        {"rto_low", "RtoLow"},
+        {"rto_high", "RtoHigh"},
+        {"rto_low_threshold", "RtoLowThreshold"},
+        {"window", "Window"},
+        {"base_rtt", "BaseRtt"},
+        {"request_interval", "RequestInterval"},
+        {"max_inflight_requests", "MaxInflightRequests"},
+    };
+    for (const auto& [key, attr] : roceKeys)
+    {
+        if (roce.Has(key))
+        {
+            std::string name = std::string("ns3::RdmaNic::") + attr;
+            std::string normalized;
+            std::string error;
+            if (!NormalizeAttributeValue(name, roce.String(key), &normalized, &error))
+            {
+                throw roce.Error(key, error);
+            }
+            cfg.attributes.emplace_back(name, normalized);
+        }
+    }
+    roce.RejectUnknownKeys();
+    YamlFields dcqcn = root.Child("dcqcn");
+    if (root.Has("dcqcn"))
+    {
+        // dcqcn: {AttributeName: value} for ns3::DcqcnCongestionControl (see --print-attributes).
+        for (const auto& kv : doc["dcqcn"])
+        {
+            std::string key = kv.first.Scalar();
+            std::string name = "ns3::DcqcnCongestionControl::" + key;
+            std::string normalized;
+            std::string error;
+            if (!NormalizeAttributeValue(name, dcqcn.String(key), &normalized, &error))
+            {
+                throw dcqcn.Error(key, error);
+            }
+            cfg.attributes.emplace_back(name, normalized);
+        }
+    }
+
     // Workload, expanded into flows.
     uint8_t prio = ReadPriority(work, "priority", 3);
     bool ecnCapable = work.Bool("ecn", true);
@@ -403,6 +470,11 @@ LoadScenario(const std::string& path,
     if (rateText != "line")
     {
         rate = work.Rate("rate");
+    }
+    std::string verb = work.String("verb", "write");
+    if (verb != "write" && verb != "send")
+    {
+        throw work.Error("verb", "expected write or send, got '" + verb + "'");
     }
     Time start = work.Duration("start", Time(0));
     Time jitter = work.Duration("start_jitter", Time(0));
@@ -439,7 +511,7 @@ LoadScenario(const std::string& path,
             {
                 continue;
             }
-            cfg.flows.push_back(FlowSpec{h, receiver, bytes, jittered(start), rate, prio, ecnCapable});
+            cfg.flows.push_back(FlowSpec{h, receiver, bytes, jittered(start), rate, prio, ecnCapable, verb});
             ++n;
         }
     }
@@ -471,7 +543,7 @@ LoadScenario(const std::string& path,
         }());
         for (uint32_t i = 0; i < nHosts; ++i)
         {
-            cfg.flows.push_back(FlowSpec{i, perm[i], bytes, jittered(start), rate, prio, ecnCapable});
+            cfg.flows.push_back(FlowSpec{i, perm[i], bytes, jittered(start), rate, prio, ecnCapable, verb});
         }
     }
     else if (type == "all-to-all")
@@ -487,7 +559,7 @@ LoadScenario(const std::string& path,
             {
                 if (s != d)
                 {
-                    cfg.flows.push_back(FlowSpec{s, d, bytes, jittered(start), rate, prio, ecnCapable});
+                    cfg.flows.push_back(FlowSpec{s, d, bytes, jittered(start), rate, prio, ecnCapable, verb});
                 }
             }
         }
@@ -519,6 +591,11 @@ LoadScenario(const std::string& path,
             fs.rate = r == "line" ? DataRate(0ULL) : f.Rate("rate");
             fs.priority = ReadPriority(f, "priority", prio);
             fs.ecn = f.Bool("ecn", ecnCapable);
+            fs.verb = f.String("verb", verb);
+            if (fs.verb != "write" && fs.verb != "send")
+            {
+                throw f.Error("verb", "expected write or send");
+            }
             f.RejectUnknownKeys();
             cfg.flows.push_back(fs);
         }
@@ -527,6 +604,32 @@ LoadScenario(const std::string& path,
     {
         throw work.Error("type", "unknown workload '" + type +
                                      "' (incast, permutation, all-to-all, flows)");
+    }
+    if (work.Has("lose"))
+    {
+        // lose: [{flow: 0, packet: 5}, ...] — first transmissions lost (retransmission studies).
+        YAML::Node list = work.Node("lose");
+        if (!list.IsSequence())
+        {
+            throw work.Error("lose", "expected a list of {flow, packet}");
+        }
+        for (size_t i = 0; i < list.size(); ++i)
+        {
+            YamlFields l(list[i], path, "workload.lose[" + std::to_string(i) + "]");
+            PacketLoss loss;
+            loss.flow = static_cast<uint32_t>(l.Uint("flow"));
+            loss.packet = static_cast<uint32_t>(l.Uint("packet"));
+            if (loss.flow >= cfg.flows.size())
+            {
+                throw l.Error("flow", "no flow " + std::to_string(loss.flow));
+            }
+            l.RejectUnknownKeys();
+            cfg.losses.push_back(loss);
+        }
+        if (cfg.transport != "roce")
+        {
+            throw work.Error("lose", "packet losses are recovered only with transport: roce");
+        }
     }
     work.RejectUnknownKeys();
 
@@ -658,6 +761,18 @@ ScenarioKeysHelp()
   switch.ecn.kmin / .kmax    marking thresholds (default per port speed: 100/400 KiB per 100 Gb/s)
   switch.ecn.pmax            probability at kmax (default 0.2)
   switch.ecn.mark_on         enqueue | dequeue (default enqueue)
+  transport                  raw (fixed-size flows, no reliability) | roce (RC queue pairs, default raw)
+  cc                         none | dcqcn (transport: roce)
+  roce.recovery              gbn | sr (go-back-N, or IRN-style selective repeat; default gbn)
+  roce.ack_interval          ACK every N in-order packets (default 1)
+  roce.cnp_interval          at most one CNP per QP per interval (default 50us)
+  roce.rto_low / .rto_high   retransmission timeouts (100us / 320us); rto_low_threshold (3 packets)
+  roce.window                selective-repeat window (default 0B = line rate x roce.base_rtt)
+  roce.request_interval      minimum time between message launches per NIC (default 18.6ns)
+  roce.max_inflight_requests outstanding messages per NIC (default 0 = unlimited)
+  dcqcn                      {Attribute: value} for ns3::DcqcnCongestionControl
+  workload.verb              write | send (RoCE, default write)
+  workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE)
   workload.type              incast | permutation | all-to-all | flows (default incast)
   workload.senders           incast: number of senders (default 8)
   workload.receiver          incast: receiving host (index or name, default 0)

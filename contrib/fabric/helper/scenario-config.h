@@ -26,6 +26,14 @@ struct FlowSpec
     DataRate rate{0ULL}; ///< 0 = line rate
     uint8_t priority = 3;
     bool ecn = true;
+    std::string verb = "write"; ///< RoCE: write or send
+};
+
+/// A packet to lose on its first transmission (retransmission studies).
+struct PacketLoss
+{
+    uint32_t flow = 0;
+    uint32_t packet = 0; ///< index within the message
 };
 
 /// A link failing or coming back at a given time.
@@ -60,6 +68,8 @@ struct ScenarioConfig
     std::vector<std::pair<std::string, std::string>> attributes;
     std::vector<FlowSpec> flows; ///< the workload, expanded to flows
     std::vector<LinkEvent> linkEvents;
+    std::string transport = "raw"; ///< raw (no reliability, no CC) or roce
+    std::vector<PacketLoss> losses;
     TraceConfig trace;
     Time stopTime = MilliSeconds(10);
     uint64_t seed = 1;

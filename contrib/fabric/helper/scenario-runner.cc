@@ -7,6 +7,7 @@
 #include "fabric-version.h"
 #include "run-recorder.h"
 
+#include "roce/rdma-nic.h"
 #include "trace/csv-writer.h"
 
 #include "ns3/config.h"
@@ -71,7 +72,8 @@ WriteFlows(const FabricNetwork& net, const ConservationReport& cons, const std::
 {
     CsvWriter out(path,
                   "flow_id,src,dst,priority,bytes,start_ns,finish_ns,fct_ns,sent_bytes,"
-                  "delivered_bytes,dropped_bytes,in_flight_bytes,ecn_marked_frames");
+                  "delivered_bytes,dropped_bytes,in_flight_bytes,ecn_marked_frames,"
+                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns");
     Ptr<FlowTable> table = net.GetFlowTable();
     for (uint32_t i = 0; i < table->GetN(); ++i)
     {
@@ -89,7 +91,13 @@ WriteFlows(const FabricNetwork& net, const ConservationReport& cons, const std::
             row << ',';
         }
         row << ',' << f.sentBytes << ',' << f.deliveredBytes << ',' << f.droppedBytes << ','
-            << cons.flows[i].inFlight << ',' << f.ecnMarkedFrames << '\n';
+            << cons.flows[i].inFlight << ',' << f.ecnMarkedFrames << ',' << f.retransmittedBytes
+            << ',' << f.discardedBytes << ',' << f.cnpsReceived << ',';
+        if (f.reliable && f.sentBytes > 0)
+        {
+            row << f.launch.GetNanoSeconds();
+        }
+        row << '\n';
     }
     out.Commit();
 }
@@ -134,6 +142,17 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         throw ConfigError(cfg.file, 0, "switch.buffer", e.what());
     }
     Ptr<FlowTable> table = net.GetFlowTable();
+    std::vector<Ptr<RdmaNic>> nics;
+    if (cfg.transport == "roce")
+    {
+        for (uint32_t h = 0; h < net.GetNHosts(); ++h)
+        {
+            Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
+            nic->Install(net.GetHost(h));
+            net.GetNode(net.NodeOfHost(h))->AggregateObject(nic);
+            nics.push_back(nic);
+        }
+    }
     for (const FlowSpec& fs : cfg.flows)
     {
         FlowRecord rec;
@@ -148,8 +167,20 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         // the QP number; it is what ECMP hashes.
         uint32_t id = table->GetN();
         rec.entropy = static_cast<uint16_t>(49152 + ((id * 2654435761u + cfg.seed) >> 7) % 16384);
+        rec.verb = fs.verb;
         table->Add(rec);
-        net.GetHost(fs.src)->StartFlowAt(id);
+        if (nics.empty())
+        {
+            net.GetHost(fs.src)->StartFlowAt(id);
+        }
+        else
+        {
+            nics[fs.src]->StartFlowAt(id);
+        }
+    }
+    for (const PacketLoss& loss : cfg.losses)
+    {
+        nics[table->Get(loss.flow).dst]->LoseFirstTransmission(loss.flow, loss.packet);
     }
     for (const LinkEvent& ev : cfg.linkEvents)
     {
@@ -258,7 +289,15 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     s["peak_rss_kb"] = usage.ru_maxrss;
     s["flows_total"] = table->GetN();
     s["flows_finished"] = finished;
+    uint64_t retransmitted = 0;
+    for (const FlowRecord& f : table->All())
+    {
+        retransmitted += f.retransmittedBytes;
+    }
+    s["transport"] = cfg.transport;
     s["counters"] = {{"sent_bytes", cons.total.sent},
+                     {"retransmitted_bytes", retransmitted},
+                     {"discarded_bytes", cons.total.discarded},
                      {"delivered_bytes", cons.total.delivered},
                      {"dropped_bytes", cons.total.dropped},
                      {"in_flight_bytes", cons.total.inFlight},

@@ -70,19 +70,14 @@ FabricHost::StartFlowAt(uint32_t flowId)
 }
 
 uint32_t
-FabricHost::SelectPort(const FlowRecord& flow) const
+FabricHost::EgressPortFor(uint32_t dstHost, uint16_t entropy) const
 {
-    if (m_ports.size() == 1 || flow.dst >= m_groupOfHost.size())
+    if (m_ports.size() == 1 || dstHost >= m_groupOfHost.size())
     {
         return 0;
     }
-    const std::vector<uint16_t>& group = m_groups[m_groupOfHost[flow.dst]];
-    if (group.empty())
-    {
-        return 0;
-    }
-    // A flow keeps one port: pick by its entropy, as a multi-port NIC's hashing would.
-    return group[flow.entropy % group.size()];
+    const std::vector<uint16_t>& group = m_groups[m_groupOfHost[dstHost]];
+    return group.empty() ? 0 : group[entropy % group.size()];
 }
 
 void
@@ -93,7 +88,7 @@ FabricHost::StartFlow(uint32_t flowId)
     {
         return;
     }
-    uint32_t portIndex = SelectPort(f);
+    uint32_t portIndex = EgressPortFor(f.dst, f.entropy);
     m_ports[portIndex].flows.push_back(ActiveFlow{flowId, f.bytes, 0, Simulator::Now()});
     ServePort(portIndex);
 }
@@ -196,8 +191,7 @@ FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
         ++m_misdelivered;
         return;
     }
-    uint32_t payload = info.frameBytes - kRoceFrameOverhead;
-    m_flows->Delivered(info.destQp, payload, info.ecn == 3);
+    m_flows->Delivered(info.destQp, RoceDataPayload(info), info.ecn == 3);
 }
 
 void

@@ -41,6 +41,11 @@ class FabricHost : public Object
     /// Equal-cost egress ports per destination host (same scheme as FabricSwitch).
     void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
 
+    /// The port a flow to \p dstHost with this entropy leaves by (multi-port hosts hash the
+    /// entropy over the equal-cost ports, as a multi-port NIC would).
+    uint32_t EgressPortFor(uint32_t dstHost, uint16_t entropy) const;
+    Ptr<FlowTable> GetFlowTable() const { return m_flows; }
+
     /// Schedules a flow already added to the FlowTable (this host is its source).
     void StartFlowAt(uint32_t flowId);
     uint32_t GetPayloadMtu() const { return m_mtu; }
@@ -71,7 +76,6 @@ class FabricHost : public Object
     void ServePort(uint32_t portIndex);
     void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
     void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
-    uint32_t SelectPort(const FlowRecord& flow) const;
 
     uint32_t m_hostIndex = 0;
     uint32_t m_mtu;

@@ -40,16 +40,39 @@ FlowTable::Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked)
 void
 FlowTable::CheckFinished(FlowRecord& f)
 {
-    uint64_t resolved = f.deliveredBytes + (f.reliable ? 0 : f.droppedBytes);
-    if (!f.finished && resolved >= f.bytes)
+    // A reliable flow finishes when its sender sees the last ACK (Completed); a raw flow when
+    // every byte has been delivered or lost.
+    if (!f.reliable && f.deliveredBytes + f.droppedBytes >= f.bytes)
     {
-        f.finished = true;
-        f.finish = Simulator::Now();
-        if (++m_finished == m_flows.size() && !m_allFinished.IsNull())
-        {
-            m_allFinished();
-        }
+        MarkFinished(f);
     }
+}
+
+void
+FlowTable::MarkFinished(FlowRecord& f)
+{
+    if (f.finished)
+    {
+        return;
+    }
+    f.finished = true;
+    f.finish = Simulator::Now();
+    if (++m_finished == m_flows.size() && !m_allFinished.IsNull())
+    {
+        m_allFinished();
+    }
+}
+
+void
+FlowTable::Completed(uint32_t id)
+{
+    MarkFinished(m_flows[id]);
+}
+
+void
+FlowTable::Discarded(uint32_t id, uint32_t payloadBytes)
+{
+    m_flows[id].discardedBytes += payloadBytes;
 }
 
 void

@@ -7,6 +7,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -26,12 +27,18 @@ struct FlowRecord
     uint16_t entropy = 0;    ///< UDP source port of its frames
     bool reliable = false;   ///< a transport recovers drops; raw flows end when every byte is
                              ///< delivered or dropped
+    std::string verb = "send"; ///< raw flows: send; RoCE: write or send
     // Sender side
     uint64_t sentBytes = 0; ///< payload bytes put on the wire (retransmissions included)
+    uint64_t retransmittedBytes = 0; ///< of sentBytes, bytes sent again
+    Time launch;                      ///< when the NIC started the message (after rate limits)
+    uint64_t cnpsReceived = 0;
+    Ptr<Object> cc;                   ///< the QP's congestion control, for traces (RoCE only)
     // Fabric
     uint64_t droppedBytes = 0;
     // Receiver side
-    uint64_t deliveredBytes = 0;
+    uint64_t deliveredBytes = 0;  ///< unique payload bytes accepted by the receiver
+    uint64_t discardedBytes = 0;  ///< arrived but thrown away: duplicates, go-back-N out-of-order
     uint64_t ecnMarkedFrames = 0;
     Time firstRx;
     Time lastRx;
@@ -57,6 +64,10 @@ class FlowTable : public Object
 
     /// Receiver side: payload of a flow arrived.
     void Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked);
+    /// Receiver side: payload arrived but was discarded (duplicate or out of order).
+    void Discarded(uint32_t id, uint32_t payloadBytes);
+    /// Sender side of a reliable flow: the last byte is acknowledged.
+    void Completed(uint32_t id);
     /// Fabric: payload of a flow was dropped (ids of no flow, e.g. control frames, are ignored).
     void Dropped(uint32_t id, uint32_t payloadBytes);
     /// Same, with the signature of FabricSwitch's "Drop" trace source (reason unused here).
@@ -70,6 +81,7 @@ class FlowTable : public Object
 
   private:
     void CheckFinished(FlowRecord& f);
+    void MarkFinished(FlowRecord& f);
 
     std::vector<FlowRecord> m_flows;
     uint32_t m_finished = 0;

@@ -1,6 +1,8 @@
 #include "frame-codec.h"
 
+#include "wire/aeth-header.h"
 #include "wire/bth-header.h"
+#include "wire/reth-header.h"
 #include "wire/icrc-trailer.h"
 
 #include "ns3/ethernet-header.h"
@@ -75,6 +77,27 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
         info->psn = Be24(bth + 9);
     }
     return true;
+}
+
+bool
+IsRoceDataOpcode(uint8_t opcode)
+{
+    return opcode <= RoceOpcode::RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+           (opcode >= RoceOpcode::RDMA_READ_RESPONSE_FIRST &&
+            opcode <= RoceOpcode::RDMA_READ_RESPONSE_ONLY);
+}
+
+uint32_t
+RoceDataPayload(const FrameInfo& info)
+{
+    if (!info.isRoce || !IsRoceDataOpcode(info.opcode))
+    {
+        return 0;
+    }
+    uint32_t extra = RoceOpcodeHasReth(info.opcode) ? RethHeader::kSize : 0;
+    extra += RoceOpcodeHasAeth(info.opcode) ? AethHeader::kSize : 0;
+    uint32_t overhead = kRoceFrameOverhead + extra;
+    return info.frameBytes > overhead ? info.frameBytes - overhead : 0;
 }
 
 Ipv4Address

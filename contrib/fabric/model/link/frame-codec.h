@@ -54,6 +54,11 @@ constexpr uint32_t kRoceFrameOverhead =
 /// Bytes a minimal Ethernet frame occupies in a buffer (PFC frames: 14 + 46).
 constexpr uint32_t kMinFrameBytes = 60;
 
+/// Whether a BTH opcode carries message data of a flow (RC SEND/WRITE packets, READ responses).
+bool IsRoceDataOpcode(uint8_t opcode);
+/// Payload bytes of a RoCE data frame (extension headers excluded), 0 for any other frame.
+uint32_t RoceDataPayload(const FrameInfo& info);
+
 /// Decodes the fields above; returns false for frames too short to carry them.
 bool ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info);
 

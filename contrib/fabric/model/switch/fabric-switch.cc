@@ -28,11 +28,11 @@ Mix32(uint32_t h)
     return h;
 }
 
-/// Payload bytes of a RoCEv2 data frame (0 for control frames: they carry no flow bytes).
+/// Flow of a frame for per-flow accounting: data frames only (ACKs, CNPs carry no flow bytes).
 inline uint32_t
-PayloadOf(const FrameInfo& info)
+FlowOf(const FrameInfo& info)
 {
-    return info.frameBytes > kRoceFrameOverhead ? info.frameBytes - kRoceFrameOverhead : 0;
+    return RoceDataPayload(info) > 0 ? info.destQp : kNoFlow;
 }
 } // namespace
 
@@ -184,7 +184,7 @@ FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
 {
     ++m_droppedFrames;
     m_droppedBytes += info.frameBytes;
-    m_dropTrace(info.isRoce ? info.destQp : kNoFlow, PayloadOf(info), reason);
+    m_dropTrace(FlowOf(info), RoceDataPayload(info), reason);
 }
 
 void
@@ -240,8 +240,8 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     QueuedFrame item;
     item.frame = frame;
     item.bytes = info.frameBytes;
-    item.payloadBytes = PayloadOf(info);
-    item.flowId = info.isRoce ? info.destQp : kNoFlow;
+    item.payloadBytes = RoceDataPayload(info);
+    item.flowId = FlowOf(info);
     item.inPort = static_cast<uint16_t>(inPort);
     item.priority = prio;
     out->Enqueue(std::move(item));

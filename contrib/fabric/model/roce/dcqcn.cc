@@ -1,0 +1,342 @@
+#include "dcqcn.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
+NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+
+TypeId
+DcqcnCongestionControl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DcqcnCongestionControl")
+            .SetParent<RoceCongestionControl>()
+            .SetGroupName("Fabric")
+            .AddConstructor<DcqcnCongestionControl>()
+            .AddAttribute("G",
+                          "Gain g of the alpha estimate: alpha <- (1-g) alpha + g on a CNP, "
+                          "alpha <- (1-g) alpha per AlphaTimer without one (paper: 1/256).",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("InitialAlpha",
+                          "Alpha of a QP that has not seen a CNP yet (paper: 1).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("AlphaTimer",
+                          "Alpha decays once per this period without a CNP; restarted by "
+                          "every CNP (paper: 55us, above the 50us CNP interval). 0 disables "
+                          "the decay.",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_alphaTimer),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RateIncreaseTimer",
+                          "Period of the rate-increase timer, restarted by every CNP (paper: "
+                          "55us; NIC rpg_time_reset: 300us). 0 disables timer increases.",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_increaseTimer),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ByteCounter",
+                          "Bytes sent per byte-counter rate-increase event (paper: 10MB; NIC "
+                          "rpg_byte_reset: 32767B). 0B disables byte-counter increases.",
+                          QueueSizeValue(QueueSize("10MB")),
+                          MakeQueueSizeAccessor(&DcqcnCongestionControl::m_byteCounterAttr),
+                          MakeQueueSizeChecker())
+            .AddAttribute("FastRecoveryStages",
+                          "F: increase events of each kind spent in fast recovery before "
+                          "additive increase; hyper increase once both counts exceed F "
+                          "(paper: 5; NIC rpg_threshold: 1).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&DcqcnCongestionControl::m_fastRecovery),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RateAI",
+                          "R_AI, target-rate step of additive increase (paper, 40G links: "
+                          "40Mbps; NIC rpg_ai_rate: 5Mbps).",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateAi),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHAI",
+                          "R_HAI, target-rate step of hyper increase, multiplied by the hyper "
+                          "stage i (DCQCN authors' simulator: 200Mbps; NIC rpg_hai_rate: "
+                          "50Mbps).",
+                          DataRateValue(DataRate("200Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateHai),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRate",
+                          "Floor of the current rate after a cut (HPCC simulator: 100Mbps; NIC "
+                          "rpg_min_rate: 1Mbps). Capped at the line rate.",
+                          DataRateValue(DataRate("100Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
+                          MakeDataRateChecker())
+            .AddAttribute("ClampTargetRate",
+                          "true: every CNP sets the target rate to the current rate (paper). "
+                          "false: only if a timer increase happened since the previous CNP "
+                          "(NIC default clamp_tgt_rate=0, clamp_tgt_rate_after_time_inc=1).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+DcqcnCongestionControl::DcqcnCongestionControl()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+DcqcnCongestionControl::~DcqcnCongestionControl()
+{
+    // The timers hold a raw pointer to this object: never let one fire after it is gone.
+    CancelTimers();
+}
+
+void
+DcqcnCongestionControl::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    CancelTimers();
+    RoceCongestionControl::DoDispose();
+}
+
+void
+DcqcnCongestionControl::CancelTimers()
+{
+    m_alphaEvent.Cancel();
+    m_increaseEvent.Cancel();
+}
+
+void
+DcqcnCongestionControl::Start(DataRate lineRate)
+{
+    NS_LOG_FUNCTION(this << lineRate);
+    NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0, "DCQCN needs a non-zero line rate");
+    NS_ABORT_MSG_IF(m_byteCounterAttr.GetUnit() != QueueSizeUnit::BYTES,
+                    "DcqcnCongestionControl::ByteCounter must be given in bytes, not packets");
+    CancelTimers();
+    m_lineRate = static_cast<double>(lineRate.GetBitRate());
+    m_rc = m_lineRate;
+    m_rt = m_lineRate;
+    m_alpha = m_initialAlpha;
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytes = 0;
+    m_running = true;
+    // Not rate limited until the first CNP: no timers, no byte counting.
+    m_limited = false;
+}
+
+void
+DcqcnCongestionControl::Stop()
+{
+    NS_LOG_FUNCTION(this);
+    CancelTimers();
+    m_running = false;
+    m_limited = false;
+}
+
+DataRate
+DcqcnCongestionControl::GetRate() const
+{
+    return DataRate(static_cast<uint64_t>(std::llround(m_rc)));
+}
+
+void
+DcqcnCongestionControl::OnCnp()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ASSERT_MSG(m_lineRate > 0, "DcqcnCongestionControl::OnCnp before Start");
+    if (!m_running)
+    {
+        // A CNP can still be in flight when the QP completes.
+        NS_LOG_LOGIC("CNP after Stop ignored");
+        return;
+    }
+    // The paper always remembers the pre-cut rate as the target. The NIC (clamp_tgt_rate=0)
+    // keeps the older, higher target when no timer increase happened since the previous cut,
+    // so a burst of CNPs does not also drag down the rate the QP recovers towards.
+    if (m_clampTargetRate || m_timerStage > 0)
+    {
+        m_rt = m_rc;
+    }
+    // The cut uses alpha as it stood before this CNP (paper's RP algorithm order).
+    const double floor = std::min(static_cast<double>(m_minRate.GetBitRate()), m_lineRate);
+    m_rc = std::max(floor, m_rc * (1.0 - m_alpha / 2.0));
+    m_alpha = (1.0 - m_g) * m_alpha + m_g;
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytes = 0;
+    m_limited = true;
+
+    // Both timers measure time since the latest CNP.
+    CancelTimers();
+    if (m_alphaTimer.IsStrictlyPositive())
+    {
+        m_alphaEvent =
+            Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimerExpired, this);
+    }
+    if (m_increaseTimer.IsStrictlyPositive())
+    {
+        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
+                                              &DcqcnCongestionControl::IncreaseTimerExpired,
+                                              this);
+    }
+    NS_LOG_DEBUG("CNP: Rc=" << m_rc << " Rt=" << m_rt << " alpha=" << m_alpha);
+}
+
+void
+DcqcnCongestionControl::OnBytesSent(uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    const uint64_t threshold = m_byteCounterAttr.GetValue();
+    if (!m_running || !m_limited || threshold == 0)
+    {
+        return;
+    }
+    m_bytes += bytes;
+    // One call may complete several byte-counter periods (large frames, small ByteCounter);
+    // the remainder carries over so every byte is counted exactly once.
+    while (m_limited && m_bytes >= threshold)
+    {
+        m_bytes -= threshold;
+        RateIncrease(IncreaseSource::BYTES);
+    }
+}
+
+std::string
+DcqcnCongestionControl::GetName() const
+{
+    return "dcqcn";
+}
+
+double
+DcqcnCongestionControl::GetTraceValue() const
+{
+    return m_alpha;
+}
+
+DataRate
+DcqcnCongestionControl::GetTargetRate() const
+{
+    return DataRate(static_cast<uint64_t>(std::llround(m_rt)));
+}
+
+double
+DcqcnCongestionControl::GetAlpha() const
+{
+    return m_alpha;
+}
+
+uint32_t
+DcqcnCongestionControl::GetTimerStage() const
+{
+    return m_timerStage;
+}
+
+uint32_t
+DcqcnCongestionControl::GetByteStage() const
+{
+    return m_byteStage;
+}
+
+uint64_t
+DcqcnCongestionControl::GetByteCount() const
+{
+    return m_bytes;
+}
+
+bool
+DcqcnCongestionControl::IsRateLimited() const
+{
+    return m_limited;
+}
+
+void
+DcqcnCongestionControl::AlphaTimerExpired()
+{
+    m_alpha = (1.0 - m_g) * m_alpha;
+    NS_LOG_DEBUG("alpha decay: " << m_alpha);
+    m_alphaEvent =
+        Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::AlphaTimerExpired, this);
+}
+
+void
+DcqcnCongestionControl::IncreaseTimerExpired()
+{
+    RateIncrease(IncreaseSource::TIMER);
+    if (m_limited)
+    {
+        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
+                                              &DcqcnCongestionControl::IncreaseTimerExpired,
+                                              this);
+    }
+}
+
+void
+DcqcnCongestionControl::RateIncrease(IncreaseSource source)
+{
+    // The stages count the events before this one: the first F events after a cut are fast
+    // recovery, the (F+1)-th is the first additive increase.
+    const uint32_t f = m_fastRecovery;
+    const uint32_t maxStage = std::max(m_timerStage, m_byteStage);
+    const uint32_t minStage = std::min(m_timerStage, m_byteStage);
+    if (maxStage < f)
+    {
+        // Fast recovery: close half the gap to the rate before the cut.
+        NS_LOG_LOGIC("fast recovery");
+    }
+    else if (minStage > f)
+    {
+        // Hyper increase: both the timer and the byte counter agree the path has been free for
+        // a while; probe faster and faster.
+        const double i = static_cast<double>(minStage - f);
+        m_rt = std::min(m_lineRate, m_rt + i * static_cast<double>(m_rateHai.GetBitRate()));
+        NS_LOG_LOGIC("hyper increase, i=" << i);
+    }
+    else
+    {
+        m_rt = std::min(m_lineRate, m_rt + static_cast<double>(m_rateAi.GetBitRate()));
+        NS_LOG_LOGIC("additive increase");
+    }
+    m_rc = (m_rt + m_rc) / 2.0;
+    if (source == IncreaseSource::TIMER)
+    {
+        ++m_timerStage;
+    }
+    else
+    {
+        ++m_byteStage;
+    }
+    NS_LOG_DEBUG("increase (" << (source == IncreaseSource::TIMER ? "timer" : "bytes")
+                              << ") T=" << m_timerStage << " BC=" << m_byteStage
+                              << " Rc=" << m_rc << " Rt=" << m_rt);
+    CheckRecovered();
+}
+
+void
+DcqcnCongestionControl::CheckRecovered()
+{
+    // Halving the gap only approaches the line rate; below 1 bit/s the rounded rate already is
+    // the line rate, so snap to it and stop the increase machinery (see class notes).
+    if (m_rt >= m_lineRate && m_lineRate - m_rc < 1.0)
+    {
+        m_rt = m_lineRate;
+        m_rc = m_lineRate;
+        m_limited = false;
+        m_bytes = 0;
+        m_increaseEvent.Cancel();
+        NS_LOG_DEBUG("recovered to line rate");
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,167 @@
+#ifndef FABRIC_DCQCN_H
+#define FABRIC_DCQCN_H
+
+#include "roce-congestion-control.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-size.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \brief DCQCN reaction point (RP) of one RoCE queue pair.
+ *
+ * Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015, §3 (the RP
+ * algorithm), with the state and parameters that Mellanox/NVIDIA ConnectX NICs expose (mlx5
+ * roce_rp / mlxconfig names given below).
+ *
+ * State: current rate Rc, target rate Rt, alpha, the timer stage T and byte stage BC (rate
+ * increase events counted since the last CNP) and the byte counter.
+ *
+ * - CNP: Rt <- Rc (see ClampTargetRate); Rc <- max(MinRate, Rc (1 - alpha/2));
+ *   alpha <- (1 - g) alpha + g; T = BC = 0, byte counter = 0; the rate-increase timer and the
+ *   alpha timer restart from now.
+ * - Alpha timer (every AlphaTimer without a CNP): alpha <- (1 - g) alpha.
+ * - Rate-increase event, raised by the increase timer (every RateIncreaseTimer) or by the byte
+ *   counter (every ByteCounter bytes sent). T and BC are compared as they stand *before* the
+ *   event is counted, so the first F events after a cut are fast recovery (as in QCN, the HPCC
+ *   simulator and the NIC's rpg_threshold):
+ *     max(T, BC) < F            fast recovery:  Rc <- (Rt + Rc) / 2
+ *     min(T, BC) > F            hyper increase: Rt <- Rt + i R_HAI, i = min(T, BC) - F;
+ *                                                Rc <- (Rt + Rc) / 2
+ *     otherwise                 additive incr.: Rt <- Rt + R_AI;  Rc <- (Rt + Rc) / 2
+ *   then the event is counted (T++ or BC++). Rt and Rc never exceed the line rate.
+ *
+ * Before the first CNP the QP is not rate limited: Rc = Rt = line rate and no timer runs (the
+ * HPCC simulator also arms DCQCN timers at the first CNP; the NIC only creates a rate limiter
+ * for a QP once it is notified). Once a QP has recovered to the line rate (Rt = Rc = line rate)
+ * the increase timer stops and sent bytes are no longer counted: further increase events could
+ * not change Rt or Rc, and the next CNP resets T, BC and the byte counter anyway. GetTimerStage()
+ * and GetByteStage() therefore stop advancing there. The alpha timer keeps running until Stop(),
+ * because alpha matters for the size of the next cut.
+ *
+ * Rates are kept as double bit/s internally so that repeated halving does not accumulate
+ * integer truncation; GetRate() rounds to the nearest bit/s.
+ *
+ * Defaults and their sources (paper = DCQCN SIGCOMM 2015; NIC = ConnectX-4 and later firmware
+ * defaults as dumped by mlxconfig; HPCC = alibaba-edu HPCC ns-3 simulator, rdma-hw.cc;
+ * authors' sim = the DCQCN authors' ns-3 simulator configuration, bobzhuyb/ns3-rdma):
+ *
+ * | Attribute          | Default    | Source / NIC equivalent                                    |
+ * |--------------------|------------|------------------------------------------------------------|
+ * | G                  | 1/256      | paper (g = 1/256). NIC DCE_TCP_G = 1019/1024, i.e.         |
+ * |                    |            | g = 5/1024, applied every DCE_TCP_RTT = 1 us.              |
+ * | InitialAlpha       | 1.0        | paper (alpha starts at 1). NIC INITIAL_ALPHA_VALUE =       |
+ * |                    |            | 1023/1024.                                                 |
+ * | AlphaTimer         | 55 us      | paper (K = 55 us, longer than the NP's 50 us CNP interval |
+ * |                    |            | so a flow that keeps getting CNPs never looks idle); HPCC  |
+ * |                    |            | AlphaResumInterval = 55 us.                                |
+ * | RateIncreaseTimer  | 55 us      | paper's tuned timer (project brief, DOMAIN.md §2). NIC     |
+ * |                    |            | RPG_TIME_RESET = 300 us; HPCC RPTimer = 1500 us.           |
+ * | ByteCounter        | 10MB       | paper (B = 10 MB, 10^7 bytes: at 40G the timer dominates). |
+ * |                    |            | NIC RPG_BYTE_RESET = 32767 B (set "32767B" to model it).   |
+ * | FastRecoveryStages | 5          | paper (F = 5), HPCC FastRecoveryTimes = 5. NIC             |
+ * |                    |            | RPG_THRESHOLD = 1.                                         |
+ * | RateAI             | 40Mbps     | paper's value for 40G links (authors' sim RATE_AI). NIC    |
+ * |                    |            | RPG_AI_RATE = 5 Mb/s. At 400G, recovery by AI alone is    |
+ * |                    |            | 10x slower relative to the link than in the paper.         |
+ * | RateHAI            | 200Mbps    | authors' sim RATE_HAI = 200 Mb/s (5 x R_AI). NIC           |
+ * |                    |            | RPG_HAI_RATE = 50 Mb/s.                                    |
+ * | MinRate            | 100Mbps    | HPCC and authors' sim MinRate. NIC RPG_MIN_RATE = 1 Mb/s.  |
+ * | ClampTargetRate    | true       | paper and authors' sim (CLAMP_TARGET_RATE 1): every CNP    |
+ * |                    |            | sets Rt <- Rc. NIC CLAMP_TGT_RATE = 0 with                 |
+ * |                    |            | CLAMP_TGT_RATE_AFTER_TIME_INC = 1 (also HPCC's default):   |
+ * |                    |            | set false to model it.                                     |
+ *
+ * Not modelled: the NIC's rate_reduce_monitor_period (at most one cut per 4 us; the NP's CNP
+ * interval already spaces CNPs), rate_to_set_on_first_cnp (0 = use the alpha cut) and
+ * rpg_min_dec_fac (50 %; with alpha <= 1 a cut is never deeper than 50 % anyway).
+ */
+class DcqcnCongestionControl : public RoceCongestionControl
+{
+  public:
+    static TypeId GetTypeId();
+    DcqcnCongestionControl();
+    ~DcqcnCongestionControl() override;
+
+    /// Rc = Rt = \p lineRate, alpha = InitialAlpha, counters zero, no timer running.
+    void Start(DataRate lineRate) override;
+    /// Cancels the timers; later CNPs and sent bytes are ignored until the next Start().
+    void Stop() override;
+    /// Current rate Rc.
+    DataRate GetRate() const override;
+    void OnCnp() override;
+    /// Drives the byte counter (only while the QP is rate limited, see the class notes).
+    void OnBytesSent(uint32_t bytes) override;
+    /// "dcqcn".
+    std::string GetName() const override;
+    /// Alpha.
+    double GetTraceValue() const override;
+
+    /// Target rate Rt.
+    DataRate GetTargetRate() const;
+    /// Alpha, the estimate of how congested the path is (0..1).
+    double GetAlpha() const;
+    /// T: rate-increase timer expiries since the last CNP.
+    uint32_t GetTimerStage() const;
+    /// BC: byte-counter rate-increase events since the last CNP.
+    uint32_t GetByteStage() const;
+    /// Bytes counted towards the next byte-counter event.
+    uint64_t GetByteCount() const;
+    /// Whether the rate limiter is active (a CNP arrived and the QP has not recovered yet).
+    bool IsRateLimited() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Which source raised a rate-increase event.
+    enum class IncreaseSource
+    {
+        TIMER,
+        BYTES
+    };
+
+    void AlphaTimerExpired();
+    void IncreaseTimerExpired();
+    /// Applies one increase event and counts it in T or BC.
+    void RateIncrease(IncreaseSource source);
+    /// Ends rate limiting once Rt and Rc have reached the line rate.
+    void CheckRecovered();
+    void CancelTimers();
+
+    // Attributes
+    double m_g;                  ///< alpha gain g
+    double m_initialAlpha;       ///< alpha at Start()
+    Time m_alphaTimer;           ///< alpha decay period K
+    Time m_increaseTimer;        ///< rate-increase timer period
+    QueueSize m_byteCounterAttr; ///< bytes per byte-counter event (as configured)
+    uint32_t m_fastRecovery;     ///< F
+    DataRate m_rateAi;           ///< R_AI
+    DataRate m_rateHai;          ///< R_HAI
+    DataRate m_minRate;          ///< floor of Rc after a cut
+    bool m_clampTargetRate;      ///< Rt <- Rc on every CNP (paper) or only after a timer increase
+
+    // State
+    double m_lineRate{0}; ///< bit/s, 0 until Start()
+    double m_rc{0};       ///< current rate, bit/s
+    double m_rt{0};       ///< target rate, bit/s
+    double m_alpha{1};
+    uint32_t m_timerStage{0}; ///< T
+    uint32_t m_byteStage{0};  ///< BC
+    uint64_t m_bytes{0};      ///< byte counter
+    bool m_running{false};    ///< between Start() and Stop()
+    bool m_limited{false};    ///< rate limiter active: CNP seen, not yet recovered
+    EventId m_alphaEvent;
+    EventId m_increaseEvent;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,741 @@
+#include "rdma-nic.h"
+
+#include "wire/aeth-header.h"
+#include "wire/bth-header.h"
+#include "wire/cnp-padding-header.h"
+#include "wire/icrc-trailer.h"
+#include "wire/reth-header.h"
+
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Fabric")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "Path MTU: payload bytes per packet (RoCE: 1024, 2048 or 4096).",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("Recovery",
+                          "Loss recovery: go-back-N (commodity RoCE NICs) or selective repeat "
+                          "(IRN-style).",
+                          EnumValue(GO_BACK_N),
+                          MakeEnumAccessor(&RdmaNic::m_recovery),
+                          MakeEnumChecker(GO_BACK_N, "gbn", SELECTIVE_REPEAT, "sr"))
+            .AddAttribute("AckInterval",
+                          "The receiver ACKs every this many in-order packets (and always the "
+                          "last packet of a message).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CnpInterval",
+                          "DCQCN notification point: at most one CNP per QP per interval "
+                          "(DCQCN paper: 50 us).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpPriority",
+                          "Priority CNPs are sent at (high, ahead of data).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("RtoLow",
+                          "Retransmission timeout while few packets are outstanding (IRN: "
+                          "100 us).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_rtoLow),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RtoHigh",
+                          "Retransmission timeout otherwise (IRN: 320 us; RoCE NICs: ms).",
+                          TimeValue(MicroSeconds(320)),
+                          MakeTimeAccessor(&RdmaNic::m_rtoHigh),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RtoLowThreshold",
+                          "At most this many outstanding packets use RtoLow.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&RdmaNic::m_rtoLowThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Window",
+                          "Selective repeat: bytes a QP may send beyond its first "
+                          "unacknowledged packet (0B = one bandwidth-delay product: line rate "
+                          "x BaseRtt).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&RdmaNic::m_window),
+                          MakeQueueSizeChecker())
+            .AddAttribute("BaseRtt",
+                          "Round-trip time the bandwidth-delay product window is sized for.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_baseRtt),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RequestInterval",
+                          "Minimum time between two message launches on this NIC (RoCE RC: "
+                          "18.6 ns, DOMAIN.md section 6).",
+                          TimeValue(PicoSeconds(18600)),
+                          MakeTimeAccessor(&RdmaNic::m_requestInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MaxInflightRequests",
+                          "Messages outstanding per NIC (a slot is held until the last ACK); "
+                          "0 = unlimited.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_maxInflightRequests),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CongestionControl",
+                          "Congestion control of each QP: ns3::NoCongestionControl or "
+                          "ns3::DcqcnCongestionControl.",
+                          TypeIdValue(NoCongestionControl::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_ccType),
+                          MakeTypeIdChecker());
+    return tid;
+}
+
+RdmaNic::RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    for (auto& [id, qp] : m_senders)
+    {
+        qp.rto.Cancel();
+        if (qp.cc)
+        {
+            qp.cc->Stop();
+        }
+    }
+    for (auto& p : m_ports)
+    {
+        p.wakeup.Cancel();
+        p.device = nullptr;
+    }
+    m_launchEvent.Cancel();
+    m_host = nullptr;
+    m_flows = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+RdmaNic::InitialPsn(uint32_t qp)
+{
+    // Spread starting PSNs over the 24-bit space; every 16th QP starts just below the wrap.
+    uint32_t h = qp * 2654435761u;
+    return (qp % 16 == 15) ? 0xFFFFFF - (qp % 64) : (h >> 8) & 0xFFFFFF;
+}
+
+void
+RdmaNic::Install(Ptr<FabricHost> host)
+{
+    m_host = host;
+    m_flows = host->GetFlowTable();
+    m_hostIndex = host->GetHostIndex();
+    for (uint32_t i = 0; i < host->GetNPorts(); ++i)
+    {
+        Ptr<FabricNetDevice> dev = host->GetPort(i);
+        dev->SetFrameHandler(MakeCallback(&RdmaNic::ReceiveFrame, this));
+        dev->SetIdleHandler(MakeCallback(&RdmaNic::PortIdle, this));
+        dev->SetDropHandler(MakeCallback(&RdmaNic::FrameLost, this));
+        Port p;
+        p.device = dev;
+        m_ports.push_back(std::move(p));
+    }
+}
+
+int64_t
+RdmaNic::AssignStreams(int64_t stream)
+{
+    return 0;
+}
+
+void
+RdmaNic::LoseFirstTransmission(uint32_t flowId, uint32_t index)
+{
+    m_loseOnce.emplace(flowId, index);
+}
+
+uint32_t
+RdmaNic::PortToward(uint32_t dstHost, uint16_t entropy) const
+{
+    return m_host->EgressPortFor(dstHost, entropy);
+}
+
+uint32_t
+RdmaNic::PayloadOf(const FlowRecord& f, uint32_t index) const
+{
+    uint64_t offset = uint64_t(index) * m_mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - offset));
+}
+
+void
+RdmaNic::StartFlowAt(uint32_t flowId)
+{
+    FlowRecord& f = m_flows->Get(flowId);
+    f.reliable = true;
+    Time at = f.start - Simulator::Now();
+    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &RdmaNic::Post, this, flowId);
+}
+
+void
+RdmaNic::Post(uint32_t flowId)
+{
+    m_pending.push_back(flowId);
+    TryLaunch();
+}
+
+void
+RdmaNic::TryLaunch()
+{
+    // Request-rate and slot limits: one launch per RequestInterval, MaxInflightRequests slots.
+    while (!m_pending.empty())
+    {
+        if (m_maxInflightRequests > 0 && m_inflightRequests >= m_maxInflightRequests)
+        {
+            return; // a completion will call us again
+        }
+        Time now = Simulator::Now();
+        if (!m_lastLaunch.IsNegative() && now < m_lastLaunch + m_requestInterval)
+        {
+            if (!m_launchEvent.IsRunning())
+            {
+                m_launchEvent = Simulator::Schedule(m_lastLaunch + m_requestInterval - now,
+                                                    &RdmaNic::TryLaunch,
+                                                    this);
+            }
+            return;
+        }
+        uint32_t flowId = m_pending.front();
+        m_pending.pop_front();
+        m_lastLaunch = now;
+        Launch(flowId);
+    }
+}
+
+void
+RdmaNic::Launch(uint32_t flowId)
+{
+    FlowRecord& f = m_flows->Get(flowId);
+    f.launch = Simulator::Now();
+    ++m_inflightRequests;
+    SenderQp& qp = m_senders[flowId];
+    qp.flow = flowId;
+    qp.port = PortToward(f.dst, f.entropy);
+    qp.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+    qp.startPsn = InitialPsn(flowId);
+    qp.nextSend = Simulator::Now();
+    qp.launched = true;
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        qp.sacked.assign(qp.packets, 0);
+    }
+    ObjectFactory factory;
+    factory.SetTypeId(m_ccType);
+    qp.cc = factory.Create<RoceCongestionControl>();
+    qp.cc->Start(m_ports[qp.port].device->GetDataRate());
+    f.cc = qp.cc;
+    if (qp.packets == 0)
+    {
+        Complete(qp);
+        return;
+    }
+    Activate(qp);
+}
+
+void
+RdmaNic::Activate(SenderQp& qp)
+{
+    Port& port = m_ports[qp.port];
+    if (std::find(port.qps.begin(), port.qps.end(), qp.flow) == port.qps.end())
+    {
+        port.qps.push_back(qp.flow);
+    }
+    ServePort(qp.port);
+}
+
+int64_t
+RdmaNic::NextPacket(SenderQp& qp)
+{
+    if (qp.done)
+    {
+        return -1;
+    }
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        while (!qp.resend.empty())
+        {
+            uint32_t i = qp.resend.front();
+            if (i >= qp.una && !qp.sacked[i])
+            {
+                return i;
+            }
+            qp.resend.pop_front(); // acknowledged meanwhile
+        }
+        uint64_t window = m_window.GetValue();
+        if (window == 0)
+        {
+            window = static_cast<uint64_t>(m_ports[qp.port].device->GetDataRate().GetBitRate() *
+                                           m_baseRtt.GetSeconds() / 8);
+        }
+        uint32_t windowPackets = std::max<uint32_t>(1, static_cast<uint32_t>(window / m_mtu));
+        uint32_t i = qp.nextIndex;
+        while (i < qp.packets && qp.sacked[i])
+        {
+            ++i;
+        }
+        qp.nextIndex = i;
+        if (i < qp.packets && i < qp.una + windowPackets)
+        {
+            return i;
+        }
+        return -1;
+    }
+    return qp.nextIndex < qp.packets ? int64_t(qp.nextIndex) : -1;
+}
+
+void
+RdmaNic::PortIdle(Ptr<FabricNetDevice> device)
+{
+    ServePort(device->GetIfIndex());
+}
+
+void
+RdmaNic::ServePort(uint32_t portIndex)
+{
+    Port& port = m_ports[portIndex];
+    Ptr<FabricNetDevice> dev = port.device;
+    if (dev->IsBusy() || !dev->IsLinkUp() || port.qps.empty())
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    Time wake = Time::Max();
+    size_t n = port.qps.size();
+    for (size_t k = 0; k < n; ++k)
+    {
+        size_t slot = (port.next + k) % port.qps.size();
+        uint32_t flowId = port.qps[slot];
+        SenderQp& qp = m_senders[flowId];
+        int64_t index = NextPacket(qp);
+        if (index < 0)
+        {
+            // Nothing to send until an ACK, NAK or timeout: leave the rotation.
+            port.qps.erase(port.qps.begin() + slot);
+            if (port.qps.empty())
+            {
+                return;
+            }
+            --k;
+            --n;
+            continue;
+        }
+        uint8_t prio = m_flows->Get(flowId).priority;
+        if (dev->IsPaused(prio))
+        {
+            wake = std::min(wake, dev->GetPausedUntil(prio));
+            continue;
+        }
+        if (qp.nextSend > now)
+        {
+            wake = std::min(wake, qp.nextSend);
+            continue;
+        }
+        if (dev->GetQueueBytes(prio) > 0)
+        {
+            continue; // its ACKs or CNPs go first; the port calls us when idle again
+        }
+        port.next = (slot + 1) % port.qps.size();
+        SendData(qp, static_cast<uint32_t>(index));
+        return;
+    }
+    if (wake != Time::Max() &&
+        !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= uint64_t(wake.GetTimeStep())))
+    {
+        port.wakeup.Cancel();
+        port.wakeup = Simulator::Schedule(wake - now, &RdmaNic::ServePort, this, portIndex);
+    }
+}
+
+void
+RdmaNic::SendData(SenderQp& qp, uint32_t index)
+{
+    FlowRecord& f = m_flows->Get(qp.flow);
+    Ptr<FabricNetDevice> dev = m_ports[qp.port].device;
+    uint32_t payload = PayloadOf(f, index);
+    bool first = index == 0;
+    bool last = index + 1 == qp.packets;
+    bool write = f.verb == "write";
+    RoceFrameSpec spec;
+    spec.srcMac = dev->GetMacAddress();
+    spec.dstMac = dev->GetPeer()->GetMacAddress();
+    spec.srcHost = m_hostIndex;
+    spec.dstHost = f.dst;
+    spec.srcPort = f.entropy;
+    spec.priority = f.priority;
+    spec.ecnCapable = f.ecnCapable;
+    if (write)
+    {
+        spec.opcode = first ? (last ? RoceOpcode::RDMA_WRITE_ONLY : RoceOpcode::RDMA_WRITE_FIRST)
+                            : (last ? RoceOpcode::RDMA_WRITE_LAST : RoceOpcode::RDMA_WRITE_MIDDLE);
+    }
+    else
+    {
+        spec.opcode = first ? (last ? RoceOpcode::SEND_ONLY : RoceOpcode::SEND_FIRST)
+                            : (last ? RoceOpcode::SEND_LAST : RoceOpcode::SEND_MIDDLE);
+    }
+    spec.destQp = qp.flow;
+    spec.psn = (qp.startPsn + index) & 0xFFFFFF;
+    spec.ackRequest = last || ((index + 1) % m_ackInterval == 0);
+    spec.payloadBytes = payload;
+    Ptr<Packet> inner;
+    if (RoceOpcodeHasReth(spec.opcode))
+    {
+        inner = Create<Packet>(payload);
+        inner->AddTrailer(IcrcTrailer());
+        RethHeader reth;
+        reth.SetVirtualAddress(0x10000000ull * (qp.flow + 1));
+        reth.SetRemoteKey(qp.flow);
+        reth.SetDmaLength(static_cast<uint32_t>(f.bytes));
+        inner->AddHeader(reth);
+    }
+    Ptr<Packet> frame = BuildRoceFrame(spec, inner);
+
+    if (index < qp.highestSent)
+    {
+        f.retransmittedBytes += payload;
+    }
+    qp.highestSent = std::max(qp.highestSent, index + 1);
+    if (m_recovery == SELECTIVE_REPEAT && !qp.resend.empty() && qp.resend.front() == index)
+    {
+        qp.resend.pop_front();
+    }
+    else if (index == qp.nextIndex)
+    {
+        qp.nextIndex = index + 1;
+    }
+    f.sentBytes += payload;
+    uint32_t bytes = frame->GetSize();
+    qp.cc->OnBytesSent(bytes);
+    DataRate rate = qp.cc->GetRate();
+    if (rate < dev->GetDataRate())
+    {
+        uint64_t bps = std::max<uint64_t>(1, rate.GetBitRate());
+        qp.nextSend = Simulator::Now() + PicoSeconds((uint64_t(bytes) * 8 * 1000000000000ULL) / bps);
+    }
+    if (!qp.rto.IsRunning())
+    {
+        ArmRto(qp);
+    }
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = bytes;
+    item.payloadBytes = payload;
+    item.flowId = qp.flow;
+    item.priority = f.priority;
+    dev->Enqueue(std::move(item));
+}
+
+void
+RdmaNic::SendControl(uint32_t port,
+                     uint32_t dstHost,
+                     uint32_t qpn,
+                     uint8_t opcode,
+                     uint32_t psn,
+                     uint8_t syndrome,
+                     uint32_t msn,
+                     uint8_t priority)
+{
+    Ptr<FabricNetDevice> dev = m_ports[port].device;
+    Ptr<Packet> inner = Create<Packet>();
+    inner->AddTrailer(IcrcTrailer());
+    if (opcode == RoceOpcode::CNP)
+    {
+        inner->AddHeader(CnpPaddingHeader());
+    }
+    else
+    {
+        AethHeader aeth;
+        aeth.SetSyndrome(syndrome);
+        aeth.SetMsn(msn);
+        inner->AddHeader(aeth);
+    }
+    RoceFrameSpec spec;
+    spec.srcMac = dev->GetMacAddress();
+    spec.dstMac = dev->GetPeer()->GetMacAddress();
+    spec.srcHost = m_hostIndex;
+    spec.dstHost = dstHost;
+    spec.srcPort = static_cast<uint16_t>(49152 + qpn % 16384);
+    spec.priority = priority;
+    spec.ecnCapable = false;
+    spec.opcode = opcode;
+    spec.destQp = qpn;
+    spec.psn = psn & 0xFFFFFF;
+    Ptr<Packet> frame = BuildRoceFrame(spec, inner);
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.priority = priority;
+    dev->Enqueue(std::move(item));
+}
+
+void
+RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+{
+    FrameInfo info;
+    if (!ParseFrame(frame, &info) || !info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex ||
+        !m_flows->Contains(info.destQp))
+    {
+        return;
+    }
+    if (IsRoceDataOpcode(info.opcode))
+    {
+        ReceiveData(info);
+    }
+    else if (info.opcode == RoceOpcode::ACKNOWLEDGE)
+    {
+        uint8_t b[kRoceFrameOverhead + AethHeader::kSize];
+        frame->CopyData(b, sizeof b);
+        const uint8_t* aeth = b + kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes;
+        uint32_t msn = (uint32_t(aeth[1]) << 16) | (uint32_t(aeth[2]) << 8) | aeth[3];
+        ReceiveAck(info, aeth[0], msn);
+    }
+    else if (info.opcode == RoceOpcode::CNP)
+    {
+        ReceiveCnp(info);
+    }
+}
+
+void
+RdmaNic::ReceiveData(const FrameInfo& info)
+{
+    const FlowRecord& f = m_flows->Get(info.destQp);
+    uint32_t payload = RoceDataPayload(info);
+    ReceiverQp& rq = m_receivers[info.destQp];
+    if (rq.packets == 0)
+    {
+        rq.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+        rq.startPsn = InitialPsn(info.destQp);
+        if (m_recovery == SELECTIVE_REPEAT)
+        {
+            rq.received.assign(rq.packets, 0);
+        }
+    }
+    uint32_t index = IndexOf(info.psn, rq.startPsn);
+    if (!m_loseOnce.empty() && m_loseOnce.erase({info.destQp, index}) > 0)
+    {
+        m_flows->Dropped(info.destQp, payload); // lost on the way, as the study asked
+        return;
+    }
+    uint32_t port = PortToward(f.src, f.entropy);
+    uint8_t ackPrio = f.priority;
+    // DCQCN notification point: one CNP per QP per CnpInterval for CE-marked packets.
+    if (info.ecn == 3)
+    {
+        Time now = Simulator::Now();
+        if (!rq.cnpSent || now - rq.lastCnp >= m_cnpInterval)
+        {
+            rq.cnpSent = true;
+            rq.lastCnp = now;
+            SendControl(port, f.src, info.destQp, RoceOpcode::CNP, info.psn, 0, 0, m_cnpPriority);
+        }
+    }
+    bool marked = info.ecn == 3;
+    if (index >= rq.packets)
+    {
+        m_flows->Discarded(info.destQp, payload); // beyond the message: a stale duplicate
+        return;
+    }
+    if (index == rq.expected)
+    {
+        m_flows->Delivered(info.destQp, payload, marked);
+        ++rq.expected;
+        if (m_recovery == SELECTIVE_REPEAT)
+        {
+            while (rq.expected < rq.packets && rq.received[rq.expected])
+            {
+                ++rq.expected;
+            }
+        }
+        rq.nakSent = false;
+        ++rq.unacked;
+        if (rq.unacked >= m_ackInterval || info.ackRequest || rq.expected == rq.packets)
+        {
+            rq.unacked = 0;
+            SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE,
+                        (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(),
+                        0, ackPrio);
+        }
+        return;
+    }
+    uint32_t expectedPsn = (rq.startPsn + rq.expected) & 0xFFFFFF;
+    if (index > rq.expected)
+    {
+        if (m_recovery == SELECTIVE_REPEAT)
+        {
+            if (!rq.received[index])
+            {
+                rq.received[index] = 1;
+                m_flows->Delivered(info.destQp, payload, marked);
+            }
+            else
+            {
+                m_flows->Discarded(info.destQp, payload);
+            }
+            // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
+            SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
+                        AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
+                        info.psn, ackPrio);
+            return;
+        }
+        m_flows->Discarded(info.destQp, payload);
+        if (!rq.nakSent)
+        {
+            rq.nakSent = true; // one NAK per gap
+            SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
+                        AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR), 0,
+                        ackPrio);
+        }
+        return;
+    }
+    // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
+    // ACK can move on.
+    m_flows->Discarded(info.destQp, payload);
+    SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE,
+                (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(), 0,
+                ackPrio);
+}
+
+void
+RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
+{
+    auto it = m_senders.find(info.destQp);
+    if (it == m_senders.end() || it->second.done)
+    {
+        return;
+    }
+    SenderQp& qp = it->second;
+    bool nak = (syndrome & 0xE0) == 0x60;
+    uint32_t index = IndexOf(info.psn, qp.startPsn);
+    // ACK: packets up to and including index are received. NAK: packets before index are.
+    uint32_t newUna = nak ? index : index + 1;
+    if (newUna > qp.packets)
+    {
+        return; // not a PSN of this message
+    }
+    if (newUna > qp.una)
+    {
+        qp.una = newUna;
+        qp.cc->OnAck(Time(0));
+        qp.rto.Cancel();
+        if (qp.una < qp.packets)
+        {
+            ArmRto(qp);
+        }
+    }
+    if (qp.una >= qp.packets)
+    {
+        Complete(qp);
+        return;
+    }
+    if (nak)
+    {
+        if (m_recovery == GO_BACK_N)
+        {
+            qp.nextIndex = qp.una; // resend everything from the gap
+        }
+        else
+        {
+            uint32_t ooo = IndexOf(msn, qp.startPsn);
+            if (ooo < qp.packets)
+            {
+                qp.sacked[ooo] = 1;
+                for (uint32_t j = std::max(qp.una, qp.scannedTo); j < ooo; ++j)
+                {
+                    if (!qp.sacked[j] && j < qp.highestSent)
+                    {
+                        qp.resend.push_back(j);
+                    }
+                }
+                qp.scannedTo = std::max(qp.scannedTo, ooo);
+            }
+        }
+    }
+    Activate(qp);
+}
+
+void
+RdmaNic::ReceiveCnp(const FrameInfo& info)
+{
+    auto it = m_senders.find(info.destQp);
+    if (it == m_senders.end() || it->second.done)
+    {
+        return;
+    }
+    m_flows->Get(info.destQp).cnpsReceived++;
+    it->second.cc->OnCnp();
+}
+
+void
+RdmaNic::ArmRto(SenderQp& qp)
+{
+    uint32_t outstanding = qp.highestSent > qp.una ? qp.highestSent - qp.una : 0;
+    Time rto = outstanding <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
+    qp.rto = Simulator::Schedule(rto, &RdmaNic::RtoExpired, this, qp.flow);
+}
+
+void
+RdmaNic::RtoExpired(uint32_t flowId)
+{
+    SenderQp& qp = m_senders[flowId];
+    if (qp.done)
+    {
+        return;
+    }
+    if (m_recovery == GO_BACK_N)
+    {
+        qp.nextIndex = qp.una;
+    }
+    else
+    {
+        qp.scannedTo = qp.una;
+        if (!qp.sacked[qp.una])
+        {
+            qp.resend.push_front(qp.una);
+        }
+    }
+    ArmRto(qp);
+    Activate(qp);
+}
+
+void
+RdmaNic::Complete(SenderQp& qp)
+{
+    qp.done = true;
+    qp.rto.Cancel();
+    qp.cc->Stop();
+    m_flows->Completed(qp.flow);
+    if (m_inflightRequests > 0)
+    {
+        --m_inflightRequests;
+    }
+    TryLaunch();
+}
+
+void
+RdmaNic::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+{
+    m_flows->Dropped(item.flowId, item.payloadBytes);
+}
+
+} // namespace ns3

@@ -1,0 +1,168 @@
+#ifndef FABRIC_RDMA_NIC_H
+#define FABRIC_RDMA_NIC_H
+
+#include "roce-congestion-control.h"
+
+#include "host/fabric-host.h"
+#include "host/flow-table.h"
+#include "link/fabric-net-device.h"
+#include "link/frame-codec.h"
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/queue-size.h"
+
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief A RoCEv2 NIC with reliable-connection queue pairs, loss recovery and DCQCN.
+ *
+ * Each flow of the FlowTable is one message (RDMA WRITE or SEND) on its own RC queue pair, QP
+ * number = flow id on both ends. The sender segments the message into MTU packets with 24-bit
+ * PSNs (starting at a per-QP offset, so wraparound happens in ordinary runs), paces each QP at
+ * the rate its congestion control allows and serves QPs round-robin, one frame at a time,
+ * pulled by the port (the NIC never exceeds line rate). Messages launch no closer than
+ * RequestInterval apart and at most MaxInflightRequests are outstanding per NIC.
+ *
+ * The receiver accepts in order, ACKs every AckInterval packets and on the last one, NAKs a
+ * PSN gap once, discards duplicates, and (DCQCN notification point) answers CE-marked packets
+ * with at most one CNP per QP per CnpInterval.
+ *
+ * Loss recovery (attribute Recovery):
+ *  - go-back-N: on a NAK or a timeout resend everything from the first unacknowledged PSN; the
+ *    receiver discards packets after a gap (what commodity RoCE NICs do);
+ *  - selective repeat (IRN-style): the receiver keeps out-of-order packets; its NAK carries the
+ *    cumulative ACK point in the BTH PSN and the out-of-order PSN that triggered it in the AETH
+ *    MSN; the sender resends only packets neither acknowledged nor reported received, and
+ *    keeps at most Window bytes beyond the first unacknowledged packet.
+ * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
+ * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
+ */
+class RdmaNic : public Object
+{
+  public:
+    enum Recovery
+    {
+        GO_BACK_N,
+        SELECTIVE_REPEAT
+    };
+
+    static TypeId GetTypeId();
+    RdmaNic();
+
+    /// Takes over the ports of \p host (its devices now call this NIC) and its flow table.
+    void Install(Ptr<FabricHost> host);
+    /// Posts flow \p flowId (this host is its source) at its start time.
+    void StartFlowAt(uint32_t flowId);
+    /// Tests and studies: lose the first transmission of packet \p index of flow \p flowId
+    /// at this (receiving) NIC, counted as a fabric drop.
+    void LoseFirstTransmission(uint32_t flowId, uint32_t index);
+    int64_t AssignStreams(int64_t stream);
+
+    uint32_t GetMtu() const { return m_mtu; }
+    Recovery GetRecovery() const { return m_recovery; }
+    /// First PSN of a QP (a function of its number, so wraparound is exercised).
+    static uint32_t InitialPsn(uint32_t qp);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct SenderQp
+    {
+        uint32_t flow = 0;
+        uint32_t port = 0;
+        uint32_t packets = 0;     ///< message length in packets
+        uint32_t startPsn = 0;
+        uint32_t nextIndex = 0;   ///< next new packet to send (go-back-N rewinds it)
+        uint32_t una = 0;         ///< first unacknowledged packet
+        uint32_t highestSent = 0; ///< one past the highest packet ever sent
+        std::vector<uint8_t> sacked; ///< selective repeat: reported received out of order
+        std::deque<uint32_t> resend; ///< selective repeat: packets to send again
+        uint32_t scannedTo = 0;      ///< selective repeat: NAK ranges already queued
+        Time nextSend;
+        bool launched = false;
+        bool done = false;
+        Ptr<RoceCongestionControl> cc;
+        EventId rto;
+    };
+    struct ReceiverQp
+    {
+        uint32_t packets = 0;
+        uint32_t startPsn = 0;
+        uint32_t expected = 0; ///< next in-order packet index
+        std::vector<uint8_t> received; ///< selective repeat: out-of-order packets held
+        bool nakSent = false;
+        uint32_t unacked = 0;
+        Time lastCnp = Time(-1);
+        bool cnpSent = false;
+    };
+    struct Port
+    {
+        Ptr<FabricNetDevice> device;
+        std::vector<uint32_t> qps; ///< QPs with something to send, round-robin
+        size_t next = 0;
+        EventId wakeup;
+    };
+
+    void Post(uint32_t flowId);
+    void TryLaunch();
+    void Launch(uint32_t flowId);
+    void PortIdle(Ptr<FabricNetDevice> device);
+    void ServePort(uint32_t port);
+    /// Packet index the QP would send now, or -1.
+    int64_t NextPacket(SenderQp& qp);
+    void SendData(SenderQp& qp, uint32_t index);
+    void SendControl(uint32_t port, uint32_t dstHost, uint32_t qp, uint8_t opcode, uint32_t psn,
+                     uint8_t syndrome, uint32_t msn, uint8_t priority);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void ReceiveData(const FrameInfo& info);
+    void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
+    void ReceiveCnp(const FrameInfo& info);
+    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void ArmRto(SenderQp& qp);
+    void RtoExpired(uint32_t flowId);
+    void Complete(SenderQp& qp);
+    void Activate(SenderQp& qp);
+    uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const { return (psn - startPsn) & 0xFFFFFF; }
+    uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
+    uint32_t PortToward(uint32_t dstHost, uint16_t entropy) const;
+
+    // Attributes
+    uint32_t m_mtu;
+    Recovery m_recovery;
+    uint32_t m_ackInterval;
+    Time m_cnpInterval;
+    uint8_t m_cnpPriority;
+    Time m_rtoLow;
+    Time m_rtoHigh;
+    uint32_t m_rtoLowThreshold;
+    QueueSize m_window;
+    Time m_baseRtt;
+    Time m_requestInterval;
+    uint32_t m_maxInflightRequests;
+    TypeId m_ccType;
+
+    Ptr<FabricHost> m_host;
+    Ptr<FlowTable> m_flows;
+    uint32_t m_hostIndex = 0;
+    std::vector<Port> m_ports;
+    std::unordered_map<uint32_t, SenderQp> m_senders;
+    std::unordered_map<uint32_t, ReceiverQp> m_receivers;
+    std::deque<uint32_t> m_pending; ///< posted messages waiting for a request slot
+    uint32_t m_inflightRequests = 0;
+    Time m_lastLaunch = Time(-1);
+    EventId m_launchEvent;
+    std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,75 @@
+#include "roce-congestion-control.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RoceCongestionControl);
+NS_OBJECT_ENSURE_REGISTERED(NoCongestionControl);
+
+TypeId
+RoceCongestionControl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceCongestionControl").SetParent<Object>().SetGroupName("Fabric");
+    return tid;
+}
+
+RoceCongestionControl::~RoceCongestionControl() = default;
+
+void
+RoceCongestionControl::OnAck(Time rtt)
+{
+}
+
+double
+RoceCongestionControl::GetTraceValue() const
+{
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+TypeId
+NoCongestionControl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::NoCongestionControl")
+                            .SetParent<RoceCongestionControl>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<NoCongestionControl>();
+    return tid;
+}
+
+void
+NoCongestionControl::Start(DataRate lineRate)
+{
+    m_lineRate = lineRate;
+}
+
+void
+NoCongestionControl::Stop()
+{
+}
+
+DataRate
+NoCongestionControl::GetRate() const
+{
+    return m_lineRate;
+}
+
+void
+NoCongestionControl::OnCnp()
+{
+}
+
+void
+NoCongestionControl::OnBytesSent(uint32_t bytes)
+{
+}
+
+std::string
+NoCongestionControl::GetName() const
+{
+    return "none";
+}
+
+} // namespace ns3
