@@ -166,7 +166,7 @@ TEST(ApplyOverride, OverridesReachTheAttributes)
 
 TEST(LoadScenario, HostsAutoSizesStarToSendersPlusOne)
 {
-    ScenarioConfig cfg = Load("examples/incast.yaml", {"workload.senders=5"});
+    ScenarioConfig cfg = Load("examples/incast.yaml", {"workload.senders=5", "workload.bytes_per_sender=1MiB"});
     EXPECT_EQ(cfg.topology.Hosts().size(), 6u);
     EXPECT_EQ(cfg.topology.Switches().size(), 1u);
     EXPECT_EQ(cfg.topology.links.size(), 6u);

@@ -61,16 +61,31 @@ class RunView:
         elif not self.queues:
             note(f"no queue samples for {self.port_label}")
         self.rates = rundata.load_rates(run_dir)
+        self.cc = rundata.load_cc(run_dir)
+        self.flow_labels = self._flow_labels(run_dir) if self.cc else {}
         events = rundata.load_pfc(run_dir)
         self.end_ns = rundata.run_end_ns(
             self.summary, [e.time_ns for e in events],
-            *[t for t, _ in self.queues.values()], *[t for t, _ in self.rates.values()])
+            *[t for t, _ in self.queues.values()], *[t for t, _ in self.rates.values()],
+            *[c.times_ns for c in self.cc.values()])
         self.pauses = rundata.pause_intervals(events, self.end_ns)
         self.scale = TimeScale(self.end_ns)
 
     @property
     def port_label(self) -> str:
         return f"{self.port[0]}:{self.port[1]}" if self.port else "?"
+
+    @staticmethod
+    def _flow_labels(run_dir: str) -> Dict[str, str]:
+        """flow_id -> "0 h1→h0" for the CC legend; bare ids when flows.csv is unusable."""
+        flows = rundata.load_flows(run_dir) or []
+        return {f.flow_id: f"{f.flow_id} {f.src}→{f.dst}" for f in flows}
+
+    @property
+    def cc_names(self) -> str:
+        """The algorithm(s) in cc.csv, e.g. "dcqcn", for titles."""
+        names = sorted({c.cc for c in self.cc.values() if c.cc})
+        return ", ".join(names) if names else "unknown algorithm"
 
 
 def step_total(series: Sequence[Tuple[List[int], List[float]]],
@@ -206,6 +221,66 @@ def draw_rates(ax, view: RunView) -> None:
     outside_legend(ax, ncol=2 if len(senders) > 8 and not many else 1)
 
 
+def flow_colors(view: RunView) -> Dict[str, str]:
+    """One colour per flow, shared by the CC-rate and alpha panels (which may plot different
+    subsets of flows, so the axes' own colour cycles would not line up)."""
+    cycle = plt.rcParams["axes.prop_cycle"].by_key().get("color") or ["tab:blue"]
+    return {fid: cycle[i % len(cycle)] for i, fid in enumerate(view.cc)}
+
+
+def mean_by_time(series: Sequence[Tuple[List[int], List[float]]]) -> Tuple[np.ndarray,
+                                                                           np.ndarray]:
+    """Mean over the flows sampled at each time stamp. cc.csv samples every active flow at the
+    same instants, so this is the mean over the flows active then."""
+    sums: Dict[int, List[float]] = {}
+    for times, values in series:
+        for t, v in zip(times, values):
+            if not np.isnan(v):
+                entry = sums.setdefault(t, [0.0, 0])
+                entry[0] += v
+                entry[1] += 1
+    grid = sorted(sums)
+    return (np.asarray(grid, dtype=float),
+            np.asarray([sums[t][0] / sums[t][1] for t in grid], dtype=float))
+
+
+def draw_cc_series(ax, view: RunView, field: str) -> None:
+    """Per-flow CC samples (field "rate_gbps" or "alpha") as steps holding until the next
+    sample. Beyond MAX_LEGEND_SENDERS flows the lines are thin and unlabelled, and the mean
+    over the active flows is drawn on top."""
+    scale = view.scale
+    colors = flow_colors(view)
+    flows = [c for c in view.cc.values()
+             if field == "rate_gbps" or c.has_alpha]
+    many = len(flows) > MAX_LEGEND_SENDERS
+    for c in flows:
+        values = np.asarray(getattr(c, field), dtype=float)
+        ax.step(scale(c.times_ns), values, where="post", color=colors[c.flow_id],
+                lw=0.7 if many else 1.1,
+                label=None if many else f"flow {view.flow_labels.get(c.flow_id, c.flow_id)}")
+    if many:
+        grid, mean = mean_by_time([(c.times_ns, getattr(c, field)) for c in flows])
+        ax.step(scale(grid), mean, where="post", color="black", lw=1.0, ls="--",
+                label=f"mean ({len(flows)} flows)")
+    ax.set_ylim(bottom=0)
+    ax.set_xlim(0, scale(view.end_ns) if view.end_ns else None)
+    ax.grid(alpha=0.3)
+    outside_legend(ax, ncol=2 if len(flows) > 8 and not many else 1)
+
+
+def draw_cc_rate(ax, view: RunView) -> None:
+    """The rate each flow's congestion control allows (not what it achieves: see rates)."""
+    draw_cc_series(ax, view, "rate_gbps")
+    ax.set_ylabel("CC rate (Gb/s)")
+
+
+def draw_cc_alpha(ax, view: RunView) -> None:
+    """DCQCN's alpha, its estimate of the fraction of marked packets (0..1)."""
+    draw_cc_series(ax, view, "alpha")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("alpha")
+
+
 def pfc_rows(pauses: Sequence[PauseInterval]) -> List[Tuple[str, int, int]]:
     """Rows of the timeline, naturally sorted; if too many, keep those paused longest."""
     paused: Dict[Tuple[str, int, int], int] = {}
@@ -302,9 +377,28 @@ def plot_pfc(view: RunView, out_dir: str) -> Optional[str]:
     return save(fig, out_dir, "pfc.png")
 
 
+def plot_cc(view: RunView, out_dir: str) -> Optional[str]:
+    """CC rate per flow on top; alpha below when the algorithm reports one."""
+    if not view.cc:
+        note("cc.png: no congestion-control samples, skipped")
+        return None
+    panels = [draw_cc_rate]
+    if any(c.has_alpha for c in view.cc.values()):
+        panels.append(draw_cc_alpha)
+    fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
+                             figsize=(10, 3.2 * len(panels) + 0.6), layout="constrained")
+    for draw, ax in zip(panels, axes[:, 0]):
+        draw(ax, view)
+    axes[-1, 0].set_xlabel(view.scale.label)
+    axes[0, 0].set_title(f"{view.scenario}: congestion-control ({view.cc_names}) rate per flow")
+    return save(fig, out_dir, "cc.png")
+
+
 def plot_incast(view: RunView, out_dir: str) -> Optional[str]:
-    """The demo figure: queue on top, rates below, one time axis."""
-    panels = [draw for draw, present in ((draw_queue, view.queues), (draw_rates, view.rates))
+    """The demo figure: queue on top, delivered rates below, then (RoCE runs) the CC rates;
+    one time axis."""
+    panels = [draw for draw, present in ((draw_queue, view.queues), (draw_rates, view.rates),
+                                         (draw_cc_rate, view.cc))
               if present]
     if not panels:
         note("incast.png: neither queue nor rate samples, skipped")
@@ -314,7 +408,11 @@ def plot_incast(view: RunView, out_dir: str) -> Optional[str]:
     for draw, ax in zip(panels, axes[:, 0]):
         draw(ax, view)
     axes[-1, 0].set_xlabel(view.scale.label)
-    axes[0, 0].set_title(f"{view.scenario}: queue at {view.port_label} and delivered rates")
+    parts = [f"queue at {view.port_label}"] if view.queues else []
+    parts += ["delivered rates"] if view.rates else []
+    parts += [f"CC rates ({view.cc_names})"] if view.cc else []
+    title = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    axes[0, 0].set_title(f"{view.scenario}: {title}")
     return save(fig, out_dir, "incast.png")
 
 
@@ -327,7 +425,7 @@ def make_plots(run_dir: str, out_dir: str, port: Optional[str] = None) -> List[s
         return []
     os.makedirs(out_dir, exist_ok=True)
     written = []
-    for plot in (plot_queue, plot_rates, plot_pfc, plot_incast):
+    for plot in (plot_queue, plot_rates, plot_pfc, plot_cc, plot_incast):
         try:
             path = plot(view, out_dir)
         except Exception as err:  # one bad figure must not cost the others
@@ -341,8 +439,8 @@ def make_plots(run_dir: str, out_dir: str, port: Optional[str] = None) -> List[s
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="plot", description="Draw queue.png, rates.png, pfc.png and incast.png from a "
-        "fabric-run output directory.")
+        prog="plot", description="Draw queue.png, rates.png, pfc.png, cc.png and incast.png "
+        "from a fabric-run output directory (each one its data supports).")
     parser.add_argument("run_dir", metavar="RUN_DIR", help="directory written by fabric-run --out")
     parser.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: RUN_DIR)")
     parser.add_argument("--port", metavar="NODE:PORT",

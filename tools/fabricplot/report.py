@@ -72,20 +72,27 @@ def flow_lines(flows: Optional[List[Flow]]) -> List[Tuple[str, str]]:
 
 
 def conservation_text(summary: dict) -> str:
-    """The simulator's verdict, cross-checked against its own counters."""
+    """The simulator's verdict, cross-checked against its own counters.
+
+    With RoCE a receiver throws away out-of-order data (go-back-N) that did arrive, so sent
+    bytes also cover discarded_bytes when the counters have it.
+    """
     verdict = summary.get("conservation_ok")
     counters = summary.get("counters") or {}
-    parts = [counters.get(k) for k in
-             ("sent_bytes", "delivered_bytes", "dropped_bytes", "in_flight_bytes")]
+    names = ["sent_bytes", "delivered_bytes", "dropped_bytes", "in_flight_bytes"]
+    if "discarded_bytes" in counters:
+        names.append("discarded_bytes")
+    parts = [counters.get(k) for k in names]
     balanced = None
     if all(isinstance(p, (int, float)) for p in parts):
-        balanced = parts[0] == parts[1] + parts[2] + parts[3]
+        balanced = parts[0] == sum(parts[1:])
     if verdict is None:
         text = "unknown"
     else:
         text = "ok" if verdict else "VIOLATED"
     if balanced is True:
-        text += " (sent = delivered + dropped + in flight)"
+        text += (" (sent = delivered + dropped + discarded + in flight)"
+                 if "discarded_bytes" in names else " (sent = delivered + dropped + in flight)")
     elif balanced is False:
         text += f" (counters do not balance: off by {parts[0] - sum(parts[1:]):,} B)"
     return text
@@ -110,6 +117,53 @@ def pfc_pauses(summary: dict, run_dir: str):
     return sum(1 for e in events if e.event == "XOFF_SENT") if events else MISSING
 
 
+def transport_text(summary: dict) -> str:
+    """"raw" or "roce", with the congestion control when the parameters name one."""
+    params = summary.get("parameters") if isinstance(summary.get("parameters"), dict) else {}
+    transport = summary.get("transport") or params.get("transport")
+    if not transport:
+        return MISSING
+    cc = params.get("cc")
+    return f"{transport} (cc {cc})" if cc and transport != "raw" else str(transport)
+
+
+def counter_or_flow_sum(counters: dict, counter_names: Sequence[str],
+                        flows: Optional[List[Flow]], field: str):
+    """A run total from summary.json's counters, else summed over flows.csv's column; None
+    when neither has it (runs from before the column existed)."""
+    for name in counter_names:
+        if isinstance(counters.get(name), (int, float)):
+            return counters[name]
+    values = [getattr(f, field) for f in flows or [] if getattr(f, field) is not None]
+    return sum(values) if values else None
+
+
+def roce_lines(summary: dict, flows: Optional[List[Flow]]) -> List[Tuple[str, str]]:
+    """Loss-recovery and congestion-notification totals, each only when the run has it."""
+    counters = summary.get("counters") or {}
+    lines = []
+    retransmitted = counter_or_flow_sum(counters, ["retransmitted_bytes"], flows,
+                                        "retransmitted_bytes")
+    if retransmitted is not None:
+        lines.append(("bytes retransmitted", fmt_bytes(retransmitted)))
+    discarded = counter_or_flow_sum(counters, ["discarded_bytes"], flows, "discarded_bytes")
+    if discarded is not None:
+        lines.append(("bytes discarded", fmt_bytes(discarded)))
+    cnps = counter_or_flow_sum(counters, ["cnps", "cnps_sent"], flows, "cnps")
+    if cnps is not None:
+        lines.append(("CNPs", f"{int(cnps):,}"))
+    if isinstance(counters.get("ecn_marked_frames"), (int, float)):
+        lines.append(("ECN-marked frames", f"{int(counters['ecn_marked_frames']):,}"))
+    waits = [f.launch_ns - f.start_ns for f in flows or [] if f.launch_ns is not None]
+    if waits and max(waits) > 0:
+        unlaunched = sum(1 for f in flows if f.launch_ns is None)
+        text = "{} / {}".format(fmt_time_ns(statistics.median(waits)), fmt_time_ns(max(waits)))
+        if unlaunched:
+            text += f" ({unlaunched} flow(s) never launched)"
+        lines.append(("launch wait median/max", text))
+    return lines
+
+
 def summary_lines(run_dir: str) -> Optional[List[Tuple[str, str]]]:
     """All (label, value) lines, or None when the directory holds nothing to summarise."""
     has_summary = os.path.isfile(os.path.join(run_dir, rundata.SUMMARY_JSON))
@@ -121,16 +175,22 @@ def summary_lines(run_dir: str) -> Optional[List[Tuple[str, str]]]:
     wall_s = summary.get("wall_s")
     sim_ns = summary.get("sim_time_ns")
     lines = [("run", run_dir), ("scenario", str(summary.get("scenario", MISSING))),
-             ("seed", str(summary.get("seed", MISSING)))]
+             ("seed", str(summary.get("seed", MISSING))),
+             ("transport", transport_text(summary))]
     lines += flow_lines(flows)
     lines += [("bytes sent", fmt_bytes(counters.get("sent_bytes"))),
               ("bytes delivered", fmt_bytes(counters.get("delivered_bytes"))),
               ("bytes dropped", fmt_bytes(counters.get("dropped_bytes"))),
               ("bytes in flight", fmt_bytes(counters.get("in_flight_bytes"))),
-              ("conservation", conservation_text(summary)),
+              ("conservation", conservation_text(summary))]
+    lines += roce_lines(summary, flows)
+    lines += [
               ("headroom violation", fmt_bytes(counters.get("headroom_violation_bytes"))),
               ("max queue", max_queue_text(summary)),
-              ("PFC pauses sent", str(pfc_pauses(summary, run_dir))),
+              ("PFC pauses sent", str(pfc_pauses(summary, run_dir)))]
+    if isinstance(counters.get("pfc_frames_sent"), (int, float)):
+        lines.append(("PFC frames sent", f"{int(counters['pfc_frames_sent']):,} (XOFF + XON)"))
+    lines += [
               ("sim time", fmt_time_ns(sim_ns)),
               ("wall time", f"{wall_s:.3f} s" if isinstance(wall_s, (int, float)) else MISSING),
               ("events", f"{summary['events']:,}" if isinstance(summary.get("events"), int)

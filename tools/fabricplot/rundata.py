@@ -8,6 +8,7 @@ counted, for the same reason: a run killed mid-write leaves a truncated last lin
 
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -19,6 +20,7 @@ PFC_CSV = "pfc.csv"
 FLOWS_CSV = "flows.csv"
 LINKS_CSV = "links.csv"
 RATES_CSV = "rates.csv"
+CC_CSV = "cc.csv"
 SUMMARY_JSON = "summary.json"
 
 # Events that start / end a pause, by the side of the link they are logged on. "sent" is the
@@ -298,7 +300,12 @@ def load_rates(run_dir: str) -> Dict[str, Tuple[List[int], List[float]]]:
 
 @dataclass(frozen=True)
 class Flow:
-    """One line of flows.csv; finish and fct are None for a flow still running at the end."""
+    """One line of flows.csv; finish and fct are None for a flow still running at the end.
+
+    The RoCE columns (retransmitted/discarded bytes, CNPs, launch time) are None when the file
+    lacks them (raw-transport runs of older versions) or leaves them empty (launch_ns of a
+    message the NIC never started).
+    """
     flow_id: str
     src: str
     dst: str
@@ -307,28 +314,91 @@ class Flow:
     finish_ns: Optional[int]
     fct_ns: Optional[int]
     dropped_bytes: int
+    retransmitted_bytes: Optional[int] = None
+    discarded_bytes: Optional[int] = None
+    cnps: Optional[int] = None
+    launch_ns: Optional[int] = None
+
+
+def _optional_int(text: str) -> Optional[int]:
+    return to_int(text) if text else None
 
 
 def load_flows(run_dir: str) -> Optional[List[Flow]]:
     """flows.csv as Flow records, or None when the file is unusable (distinct from no flows)."""
     rows = table_rows(os.path.join(run_dir, FLOWS_CSV),
                       ["flow_id", "src", "dst", "bytes", "start_ns", "finish_ns"],
-                      optional=["fct_ns", "dropped_bytes"])
+                      optional=["fct_ns", "dropped_bytes", "retransmitted_bytes",
+                                "discarded_bytes", "cnps", "launch_ns"])
     if rows is None:
         return None
     flows: List[Flow] = []
     skipped = SkipCounter(FLOWS_CSV)
-    for flow_id, src, dst, size_s, start_s, finish_s, fct_s, dropped_s in rows:
+    for (flow_id, src, dst, size_s, start_s, finish_s, fct_s, dropped_s, retx_s, discarded_s,
+         cnps_s, launch_s) in rows:
         try:
             start = to_int(start_s)
             finish = to_int(finish_s) if finish_s else None
             fct = to_int(fct_s) if fct_s else (finish - start if finish is not None else None)
             flows.append(Flow(flow_id, src, dst, to_int(size_s), start, finish, fct,
-                              to_int(dropped_s) if dropped_s else 0))
+                              to_int(dropped_s) if dropped_s else 0, _optional_int(retx_s),
+                              _optional_int(discarded_s), _optional_int(cnps_s),
+                              _optional_int(launch_s)))
         except ValueError:
             skipped.count += 1
     skipped.report()
     return flows
+
+
+@dataclass
+class CcSeries:
+    """cc.csv samples of one flow: the congestion control's allowed rate and, for algorithms
+    that have one (DCQCN), alpha — NaN where the sample has none."""
+    flow_id: str
+    cc: str
+    times_ns: List[int]
+    rate_gbps: List[float]
+    alpha: List[float]
+
+    @property
+    def has_alpha(self) -> bool:
+        return any(not math.isnan(a) for a in self.alpha)
+
+
+def load_cc(run_dir: str) -> Dict[str, CcSeries]:
+    """Congestion-control samples per flow {flow_id: CcSeries}, time-sorted; {} when cc.csv is
+    missing (raw transport, older runs), header-only or unusable. The cc and alpha columns are
+    optional."""
+    rows = table_rows(os.path.join(run_dir, CC_CSV), ["time_ns", "flow_id", "rate_gbps"],
+                      optional=["cc", "alpha"])
+    if rows is None:
+        return {}
+    series: Dict[str, CcSeries] = {}
+    skipped = SkipCounter(CC_CSV)
+    for time_s, flow_id, rate_s, cc, alpha_s in rows:
+        try:
+            t, rate = to_int(time_s), float(rate_s)
+            alpha = float(alpha_s) if alpha_s else math.nan
+        except ValueError:
+            skipped.count += 1
+            continue
+        if not math.isfinite(rate):
+            skipped.count += 1
+            continue
+        entry = series.setdefault(flow_id, CcSeries(flow_id, cc, [], [], []))
+        entry.times_ns.append(t)
+        entry.rate_gbps.append(rate)
+        entry.alpha.append(alpha if math.isfinite(alpha) else math.nan)
+    skipped.report()
+    for entry in series.values():
+        if any(b < a for a, b in zip(entry.times_ns, entry.times_ns[1:])):
+            order = sorted(range(len(entry.times_ns)), key=entry.times_ns.__getitem__)
+            entry.times_ns[:] = [entry.times_ns[i] for i in order]
+            entry.rate_gbps[:] = [entry.rate_gbps[i] for i in order]
+            entry.alpha[:] = [entry.alpha[i] for i in order]
+    if not series:
+        note(f"{CC_CSV}: no samples")
+    return dict(sorted(series.items(), key=lambda kv: natural_key(kv[0])))
 
 
 def parse_port(text: str) -> Tuple[str, int]:

@@ -64,6 +64,7 @@ FabricNetwork::Build(const TopologySpec& spec, uint32_t hashSalt, int64_t stream
             deviceFactory.Set("DataRate", DataRateValue(l.rate));
             Ptr<FabricNetDevice> dev = deviceFactory.Create<FabricNetDevice>();
             dev->SetAddress(Mac48Address::Allocate());
+            stream += dev->AssignStreams(stream);
             net.m_nodes.Get(node)->AddDevice(dev);
             uint32_t port = static_cast<uint32_t>(net.m_devices[node].size());
             dev->SetIfIndex(port);

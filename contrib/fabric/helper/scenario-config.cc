@@ -235,6 +235,12 @@ LoadScenario(const std::string& path,
     linkDefaults.rate = link.Rate("rate", linkDefaults.rate);
     linkDefaults.delay = link.DelayOrCable("delay", "cable", linkDefaults.delay);
     uint64_t wireOverhead = link.Bytes("wire_overhead", 24);
+    double lossRate = link.Double("loss_rate", 0.0);
+    if (lossRate < 0 || lossRate > 1)
+    {
+        throw link.Error("loss_rate", "a probability within 0..1");
+    }
+    cfg.attributes.emplace_back("ns3::FabricNetDevice::LossRate", std::to_string(lossRate));
     link.RejectUnknownKeys();
     cfg.attributes.emplace_back("ns3::FabricNetDevice::WireOverhead", std::to_string(wireOverhead));
 
@@ -744,6 +750,7 @@ ScenarioKeysHelp()
       for star, hosts: auto sizes it to workload.senders + 1
   link.rate                  default link rate (400Gbps, 50GB/s, ...)
   link.cable | link.delay    default cable length (30m, 5 ns/m) or propagation delay
+  link.loss_rate             probability a frame is lost on a cable (every link, both ways; default 0)
   link.wire_overhead         preamble+SFD+FCS+IFG bytes per frame (default 24B; 0 for ideal formulas)
   host.mtu                   payload bytes per frame (default 4096B)
   switch.buffer              shared buffer per switch: 1MiB, 4MiB, ... or infinite (default 32MiB)

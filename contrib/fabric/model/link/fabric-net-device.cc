@@ -4,6 +4,7 @@
 
 #include "wire/pfc-pause-header.h"
 
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
@@ -51,6 +52,12 @@ FabricNetDevice::GetTypeId()
                           UintegerValue(9216),
                           MakeUintegerAccessor(&FabricNetDevice::m_dwrrQuantum),
                           MakeUintegerChecker<uint32_t>(64))
+            .AddAttribute("LossRate",
+                          "Probability that a frame arriving on this port is lost on the cable "
+                          "(bit errors); PFC frames excepted. Lost frames are counted as drops.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&FabricNetDevice::m_lossRate),
+                          MakeDoubleChecker<double>(0.0, 1.0))
             .AddTraceSource("PfcReceived",
                             "A PFC frame arrived: priority and pause quanta (0 = resume).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcReceivedTrace),
@@ -67,8 +74,16 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
+    : m_lossRng(CreateObject<UniformRandomVariable>())
 {
     m_pausedUntil.fill(Time(0));
+}
+
+int64_t
+FabricNetDevice::AssignStreams(int64_t stream)
+{
+    m_lossRng->SetStream(stream);
+    return 1;
 }
 
 FabricNetDevice::~FabricNetDevice() = default;
@@ -350,7 +365,15 @@ FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
 {
     std::pair<uint32_t, uint32_t> sent = GetPeer()->m_onWire.front();
     GetPeer()->m_onWire.pop_front();
-    if (!m_linkUp)
+    bool lost = false;
+    if (m_lossRate > 0 && m_lossRng->GetValue() < m_lossRate)
+    {
+        uint8_t type[14];
+        frame->CopyData(type, 14);
+        lost = ((type[12] << 8) | type[13]) != PfcPauseHeader::kEtherType;
+        m_lostFrames += lost ? 1 : 0;
+    }
+    if (!m_linkUp || lost)
     {
         if (!m_dropHandler.IsNull())
         {

@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -114,6 +115,10 @@ class FabricNetDevice : public NetDevice
     /// Frames sent by this device that are still propagating (flowId, payload bytes).
     const std::deque<std::pair<uint32_t, uint32_t>>& GetOnWire() const { return m_onWire; }
 
+    /// Fixes the random stream of the loss model (determinism across runs).
+    int64_t AssignStreams(int64_t stream);
+    uint64_t GetLostFrames() const { return m_lostFrames; }
+
     /// Called by the channel when a frame has fully arrived.
     void ReceiveFromChannel(Ptr<Packet> frame);
 
@@ -170,6 +175,9 @@ class FabricNetDevice : public NetDevice
     uint32_t m_wireOverhead = 24;
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
+    double m_lossRate = 0;
+    Ptr<UniformRandomVariable> m_lossRng;
+    uint64_t m_lostFrames = 0;
 
     std::array<std::deque<QueuedFrame>, kFabricPriorities> m_queues;
     std::array<uint64_t, kFabricPriorities> m_queueBytes{};

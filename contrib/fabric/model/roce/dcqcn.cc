@@ -187,9 +187,8 @@ DcqcnCongestionControl::OnCnp()
     }
     if (m_increaseTimer.IsStrictlyPositive())
     {
-        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
-                                              &DcqcnCongestionControl::IncreaseTimerExpired,
-                                              this);
+        m_increaseEvent = Simulator::Schedule(
+            m_increaseTimer, &DcqcnCongestionControl::IncreaseTimerExpired, this);
     }
     NS_LOG_DEBUG("CNP: Rc=" << m_rc << " Rt=" << m_rt << " alpha=" << m_alpha);
 }
@@ -276,9 +275,8 @@ DcqcnCongestionControl::IncreaseTimerExpired()
     RateIncrease(IncreaseSource::TIMER);
     if (m_limited)
     {
-        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
-                                              &DcqcnCongestionControl::IncreaseTimerExpired,
-                                              this);
+        m_increaseEvent = Simulator::Schedule(
+            m_increaseTimer, &DcqcnCongestionControl::IncreaseTimerExpired, this);
     }
 }
 
@@ -318,8 +316,8 @@ DcqcnCongestionControl::RateIncrease(IncreaseSource source)
         ++m_byteStage;
     }
     NS_LOG_DEBUG("increase (" << (source == IncreaseSource::TIMER ? "timer" : "bytes")
-                              << ") T=" << m_timerStage << " BC=" << m_byteStage
-                              << " Rc=" << m_rc << " Rt=" << m_rt);
+                              << ") T=" << m_timerStage << " BC=" << m_byteStage << " Rc=" << m_rc
+                              << " Rt=" << m_rt);
     CheckRecovered();
 }
 
