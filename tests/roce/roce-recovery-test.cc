@@ -35,7 +35,7 @@ class RoceRecovery : public SimTest
     };
 
     Result Run(const std::string& recovery, uint32_t packets, std::vector<uint32_t> lost,
-               uint32_t flowsBefore = 0)
+               uint32_t flowsBefore = 0, RdmaVerb verb = RdmaVerb::WRITE)
     {
         Set("ns3::RdmaNic::Recovery", recovery);
         Set("ns3::RdmaNic::Mtu", std::to_string(kMtu));
@@ -64,8 +64,14 @@ class RoceRecovery : public SimTest
         rec.bytes = uint64_t(packets) * kMtu;
         rec.priority = 3;
         rec.entropy = 50000;
+        rec.verb = verb;
+        // A READ is posted by the reader (src) and its data arrives there: h0 reads from h1.
+        if (verb == RdmaVerb::READ)
+        {
+            std::swap(rec.src, rec.dst);
+        }
         uint32_t id = net.GetFlowTable()->Add(rec);
-        nics[1]->StartFlowAt(id);
+        nics[rec.src]->StartFlowAt(id);
         for (uint32_t k : lost)
         {
             nics[0]->LoseFirstTransmission(id, k);
@@ -163,6 +169,34 @@ TEST_F(RoceRecovery, PsnWrapsAroundMidMessage)
         TearDown();
         SetUp();
     }
+}
+
+TEST_F(RoceRecovery, ReadCompletesAtTheRequesterAfterOneRequestAndTheResponses)
+{
+    // h0 reads 16 packets from h1: the request (BTH + RETH: 74 B + 24 B) crosses two links,
+    // then the responses stream back at line rate; the last one completes the READ.
+    Result r = Run("gbn", 16, {}, 0, RdmaVerb::READ);
+    double tf = FrameSeconds(kMtu + kRoceFrameOverhead + 4, 24, kRate); // + AETH on some; bound
+    double treq = FrameSeconds(kRoceFrameOverhead + 16, 24, kRate);
+    double expected = 2 * (treq + kD) + 16 * tf + tf + 2 * kD;
+    EXPECT_TRUE(r.flow.finished);
+    EXPECT_EQ(r.flow.deliveredBytes, 16u * kMtu);
+    EXPECT_EQ(r.flow.retransmittedBytes, 0u);
+    EXPECT_NEAR(r.flow.finish.GetSeconds(), expected, tf);
+    EXPECT_TRUE(r.conserved);
+}
+
+TEST_F(RoceRecovery, ReadGapIsRecoveredByReRequestFromTheMissingPsn)
+{
+    Result r = Run("gbn", 64, {5}, 0, RdmaVerb::READ);
+    EXPECT_TRUE(r.flow.finished);
+    EXPECT_EQ(r.flow.deliveredBytes, 64u * kMtu);
+    EXPECT_EQ(r.flow.droppedBytes, kMtu);
+    // Go-back-N from packet 5: everything the responder sent before the re-request arrived
+    // is sent again; those after the gap were discarded by the requester.
+    EXPECT_GT(r.flow.retransmittedBytes, 0u);
+    EXPECT_EQ(r.flow.retransmittedBytes, r.flow.discardedBytes + kMtu);
+    EXPECT_TRUE(r.conserved);
 }
 
 } // namespace

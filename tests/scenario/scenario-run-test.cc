@@ -9,6 +9,8 @@
 // Runs go through the fabric-run binary (one process per run) so that ns-3's global attribute
 // defaults set by one run cannot leak into another or into the other suites of this binary.
 
+#include "../test-files.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +27,10 @@
 namespace
 {
 
+using ns3::test::Csv;
+using ns3::test::ReadCsv;
+using ns3::test::ReadFile;
+using ns3::test::ShellQuote;
 namespace fs = std::filesystem;
 
 const std::string kSourceDir = FABRIC_SOURCE_DIR;
@@ -35,78 +41,6 @@ const char* const kTshark = "/usr/bin/tshark";
 /// + ICRC 4 (the FCS is counted as wire overhead, not stored).
 constexpr uint64_t kPayload = 4096;
 constexpr uint64_t kFrame = kPayload + 14 + 20 + 8 + 12 + 4;
-
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string
-ShellQuote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-    {
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return q + "'";
-}
-
-/// A CSV file as rows of named cells.
-struct Csv
-{
-    std::vector<std::string> columns;
-    std::vector<std::map<std::string, std::string>> rows;
-
-    uint64_t U(size_t row, const std::string& col) const
-    {
-        return std::stoull(rows.at(row).at(col));
-    }
-};
-
-Csv
-ReadCsv(const std::string& path)
-{
-    Csv csv;
-    std::istringstream in(ReadFile(path));
-    std::string line;
-    if (!std::getline(in, line))
-    {
-        ADD_FAILURE() << path << " is empty or missing";
-        return csv;
-    }
-    auto split = [](const std::string& l)
-    {
-        std::vector<std::string> cells;
-        std::stringstream ss(l);
-        for (std::string c; std::getline(ss, c, ',');)
-        {
-            cells.push_back(c);
-        }
-        if (!l.empty() && l.back() == ',')
-        {
-            cells.emplace_back(); // getline drops a trailing empty cell
-        }
-        return cells;
-    };
-    csv.columns = split(line);
-    while (std::getline(in, line))
-    {
-        std::vector<std::string> cells = split(line);
-        EXPECT_EQ(cells.size(), csv.columns.size()) << path << ": " << line;
-        std::map<std::string, std::string> row;
-        for (size_t i = 0; i < cells.size() && i < csv.columns.size(); ++i)
-        {
-            row[csv.columns[i]] = cells[i];
-        }
-        csv.rows.push_back(std::move(row));
-    }
-    return csv;
-}
 
 /// summary.json without the fields that measure the machine rather than the simulation.
 nlohmann::json

@@ -244,10 +244,11 @@ def mean_by_time(series: Sequence[Tuple[List[int], List[float]]]) -> Tuple[np.nd
             np.asarray([sums[t][0] / sums[t][1] for t in grid], dtype=float))
 
 
-def draw_cc_series(ax, view: RunView, field: str) -> None:
+def draw_cc_series(ax, view: RunView, field: str, label_flows: bool = True) -> None:
     """Per-flow CC samples (field "rate_gbps" or "alpha") as steps holding until the next
     sample. Beyond MAX_LEGEND_SENDERS flows the lines are thin and unlabelled, and the mean
-    over the active flows is drawn on top."""
+    over the active flows is drawn on top. label_flows=False leaves the per-flow legend to
+    another panel with the same colours."""
     scale = view.scale
     colors = flow_colors(view)
     flows = [c for c in view.cc.values()
@@ -257,7 +258,8 @@ def draw_cc_series(ax, view: RunView, field: str) -> None:
         values = np.asarray(getattr(c, field), dtype=float)
         ax.step(scale(c.times_ns), values, where="post", color=colors[c.flow_id],
                 lw=0.7 if many else 1.1,
-                label=None if many else f"flow {view.flow_labels.get(c.flow_id, c.flow_id)}")
+                label=None if many or not label_flows
+                else f"flow {view.flow_labels.get(c.flow_id, c.flow_id)}")
     if many:
         grid, mean = mean_by_time([(c.times_ns, getattr(c, field)) for c in flows])
         ax.step(scale(grid), mean, where="post", color="black", lw=1.0, ls="--",
@@ -276,7 +278,7 @@ def draw_cc_rate(ax, view: RunView) -> None:
 
 def draw_cc_alpha(ax, view: RunView) -> None:
     """DCQCN's alpha, its estimate of the fraction of marked packets (0..1)."""
-    draw_cc_series(ax, view, "alpha")
+    draw_cc_series(ax, view, "alpha", label_flows=False)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("alpha")
 

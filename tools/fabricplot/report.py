@@ -1,6 +1,7 @@
 """Text summary of one fabric-run output directory (the implementation of tools/summary).
 
-It reads summary.json for the run's counters and flows.csv for flow completion times, and
+It reads summary.json for the run's counters and flows.csv for flow completion times (and, for
+RoCE runs, retransmitted/discarded bytes and CNPs when the counters lack them), and
 prints one aligned "label  value" line per figure, so runs can be compared by eye or by diff.
 """
 
@@ -104,17 +105,23 @@ def max_queue_text(summary: dict) -> str:
     if not entries:
         return MISSING
     best = max(entries, key=lambda m: m.get("bytes", 0))
-    return "{} at {}:{} priority {}".format(fmt_bytes(best.get("bytes")), best.get("node", "?"),
-                                            best.get("port", "?"), best.get("priority", "?"))
+    text = "{} at {}:{}".format(fmt_bytes(best.get("bytes")), best.get("node", "?"),
+                                best.get("port", "?"))
+    if "priority" in best:  # per-port entries (newer simulators) have no priority
+        text += f" priority {best['priority']}"
+    return text
 
 
 def pfc_pauses(summary: dict, run_dir: str):
-    """Pauses sent, from the counters or else counted in pfc.csv."""
+    """Pauses sent, from the counters or else counted in pfc.csv (0 for a header-only file,
+    "-" when the file is missing or unusable)."""
     counters = summary.get("counters") or {}
     if "pfc_pauses_sent" in counters:
         return counters["pfc_pauses_sent"]
-    events = rundata.load_pfc(run_dir)
-    return sum(1 for e in events if e.event == "XOFF_SENT") if events else MISSING
+    rows = rundata.table_rows(os.path.join(run_dir, rundata.PFC_CSV), ["event"])
+    if rows is None:
+        return MISSING
+    return sum(1 for (event,) in rows if event.upper() == "XOFF_SENT")
 
 
 def transport_text(summary: dict) -> str:
@@ -184,14 +191,12 @@ def summary_lines(run_dir: str) -> Optional[List[Tuple[str, str]]]:
               ("bytes in flight", fmt_bytes(counters.get("in_flight_bytes"))),
               ("conservation", conservation_text(summary))]
     lines += roce_lines(summary, flows)
-    lines += [
-              ("headroom violation", fmt_bytes(counters.get("headroom_violation_bytes"))),
+    lines += [("headroom violation", fmt_bytes(counters.get("headroom_violation_bytes"))),
               ("max queue", max_queue_text(summary)),
               ("PFC pauses sent", str(pfc_pauses(summary, run_dir)))]
     if isinstance(counters.get("pfc_frames_sent"), (int, float)):
-        lines.append(("PFC frames sent", f"{int(counters['pfc_frames_sent']):,} (XOFF + XON)"))
-    lines += [
-              ("sim time", fmt_time_ns(sim_ns)),
+        lines.append(("PFC frames sent", f"{int(counters['pfc_frames_sent']):,} (incl. XON)"))
+    lines += [("sim time", fmt_time_ns(sim_ns)),
               ("wall time", f"{wall_s:.3f} s" if isinstance(wall_s, (int, float)) else MISSING),
               ("events", f"{summary['events']:,}" if isinstance(summary.get("events"), int)
                else MISSING),

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """Self-test of tools/plot, tools/summary and bench/run-bench, without the simulator.
 
+Synthetic runs come in the older raw-transport format (no cc.csv, no RoCE columns) and as RoCE
+runs with cc.csv (DCQCN with alpha, or cc "none" without), so both must keep working.
+
 It writes synthetic run directories (fabricplot.synth) and a fake fabric-run into a temporary
 directory, runs the real scripts on them as subprocesses (so shebangs, exec bits and argument
 parsing are tested too) and checks their outputs. Exits non-zero on the first failure.
@@ -8,9 +11,11 @@ parsing are tested too) and checks their outputs. Exits non-zero on the first fa
     /usr/bin/python3 tools/fabricplot/selftest.py [-v]
 """
 
+import csv
 import json
 import os
 import re
+import struct
 import shutil
 import subprocess
 import sys
@@ -23,6 +28,7 @@ SUMMARY = os.path.join(TOOLS_DIR, "summary")
 RUN_BENCH = os.path.join(REPO_DIR, "bench", "run-bench")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ALL_PNGS = ("queue.png", "rates.png", "pfc.png", "incast.png")
+ROCE_PNGS = ALL_PNGS + ("cc.png",)
 
 sys.path.insert(0, TOOLS_DIR)
 from fabricplot import synth  # noqa: E402
@@ -77,6 +83,23 @@ def check_pngs(directory, names, stdout):
         check(path in stdout.split("\n"), f"{path} not printed by plot")
 
 
+def png_height(path):
+    """Pixel height from the PNG's IHDR chunk: tells how many panels a figure got."""
+    with open(path, "rb") as handle:
+        return struct.unpack(">I", handle.read(24)[20:24])[0]
+
+
+def summary_value(stdout, label):
+    """The value printed after a label, or None when the line is absent."""
+    match = re.search(rf"^{re.escape(label)}\s\s+(.*)$", stdout, re.M)
+    return match.group(1) if match else None
+
+
+def flows_column_sum(run_dir, column):
+    with open(os.path.join(run_dir, "flows.csv"), newline="") as handle:
+        return sum(int(row[column]) for row in csv.DictReader(handle) if row[column])
+
+
 def summary_flow_count(stdout):
     match = re.search(r"^flows\s+(\d+)", stdout, re.M)
     return int(match.group(1)) if match else None
@@ -94,6 +117,66 @@ def test_full_run(tmp, verbose):
     check(re.search(r"^FCT min/median/max\s+[\d.]+ / [\d.]+ / [\d.]+ µs", out, re.M),
           f"summary FCT line wrong:\n{out}")
     check("at sw0:8 priority 3" in out, f"summary max queue wrong:\n{out}")
+    # A raw run of the older format: no cc.csv, no RoCE columns, so no RoCE lines.
+    check(not os.path.exists(os.path.join(run_dir, "cc.png")), "cc.png without cc.csv")
+    check("cc.csv: not found" in proc.stderr, "no note for the missing cc.csv")
+    for label in ("bytes retransmitted", "bytes discarded", "CNPs", "PFC frames sent"):
+        check(summary_value(out, label) is None, f"{label} shown for a raw run:\n{out}")
+
+
+def test_roce_runs(tmp, verbose):
+    """RoCE runs: cc.png (alpha panel only with DCQCN), CC rates as incast.png's third row,
+    and the summary's transport, loss and CNP lines, from the counters or else flows.csv."""
+    raw = os.path.join(tmp, "roce-raw")
+    synth.write_run(raw, senders=8)
+    run([PLOT, raw], verbose=verbose)
+    heights = {}
+    for cc in ("dcqcn", "none"):
+        run_dir = os.path.join(tmp, f"roce-{cc}")
+        synth.write_run(run_dir, senders=8, transport="roce", cc=cc)
+        proc = run([PLOT, run_dir], verbose=verbose)
+        check_pngs(run_dir, ROCE_PNGS, proc.stdout)
+        heights[cc] = png_height(os.path.join(run_dir, "cc.png"))
+        check(png_height(os.path.join(run_dir, "incast.png"))
+              > png_height(os.path.join(raw, "incast.png")),
+              f"incast.png of a {cc} run has no CC-rate row")
+        out = run([SUMMARY, run_dir], verbose=verbose).stdout
+        check(summary_value(out, "transport") == f"roce (cc {cc})", f"transport wrong:\n{out}")
+        check(summary_value(out, "bytes retransmitted") == "5,120 B (5.00 KiB)",
+              f"retransmitted bytes wrong:\n{out}")
+        check(summary_value(out, "bytes discarded") == "4,096 B (4.00 KiB)",
+              f"discarded bytes wrong:\n{out}")
+        cnps = flows_column_sum(run_dir, "cnps")
+        check(cnps > 0 and summary_value(out, "CNPs") == f"{cnps:,}", f"CNPs wrong:\n{out}")
+        check(re.search(r"^conservation\s+ok \(sent = delivered \+ dropped \+ discarded",
+                        out, re.M), f"conservation ignores discarded bytes:\n{out}")
+        check(summary_value(out, "launch wait median/max") == "0 ns / 300 ns",
+              f"launch wait wrong:\n{out}")
+        check(re.search(r"^PFC frames sent\s+\d", out, re.M), f"no PFC frames line:\n{out}")
+    check(heights["dcqcn"] > heights["none"], "cc.png: alpha panel missing for DCQCN, or "
+          "drawn for cc none")
+
+    # Without the counters the totals come from flows.csv's columns.
+    no_counters = shutil.copytree(os.path.join(tmp, "roce-dcqcn"),
+                                  os.path.join(tmp, "roce-no-counters"))
+    path = os.path.join(no_counters, "summary.json")
+    with open(path) as handle:
+        data = json.load(handle)
+    del data["counters"]
+    with open(path, "w") as handle:
+        json.dump(data, handle)
+    out = run([SUMMARY, no_counters], verbose=verbose).stdout
+    check(summary_value(out, "bytes retransmitted") == "5,120 B (5.00 KiB)" and
+          summary_value(out, "bytes discarded") == "4,096 B (4.00 KiB)",
+          f"flows.csv sums not used:\n{out}")
+
+    # More than 12 flows: no per-flow legend, still both panels.
+    wide = os.path.join(tmp, "roce-wide")
+    synth.write_run(wide, senders=20, flow_bytes=100_000, stop_ns=200_000, transport="roce",
+                    cc="dcqcn")
+    proc = run([PLOT, wide], verbose=verbose)
+    check_pngs(wide, ROCE_PNGS, proc.stdout)
+    check(png_height(os.path.join(wide, "cc.png")) == heights["dcqcn"], "wide cc.png panels")
 
 
 def test_many_senders_and_options(tmp, verbose):
@@ -142,6 +225,42 @@ def test_degraded_runs(tmp, verbose):
     check_pngs(no_summary, ALL_PNGS, proc.stdout)  # bottleneck found from queues.csv
     out = run([SUMMARY, no_summary], verbose=verbose).stdout
     check(summary_flow_count(out) == 5, f"summary without summary.json:\n{out}")
+
+    roce = os.path.join(tmp, "roce-base")
+    synth.write_run(roce, senders=4, transport="roce", cc="dcqcn")
+    for name, content in (("cc-header", "time_ns,flow_id,cc,rate_gbps,alpha\n"),
+                          ("cc-zero", ""),
+                          ("cc-wrong-columns", "time,flow,rate\n1,2,3\n")):
+        broken = shutil.copytree(roce, os.path.join(tmp, name))
+        with open(os.path.join(broken, "cc.csv"), "w") as handle:
+            handle.write(content)
+        proc = run([PLOT, broken], verbose=verbose)
+        check_pngs(broken, ALL_PNGS, proc.stdout)
+        check(not os.path.exists(os.path.join(broken, "cc.png")), f"{name}: cc.png from no data")
+        check("cc.png: no congestion-control samples" in proc.stderr, f"{name}: no note")
+
+    # No alpha column, malformed rows, no flows.csv (bare flow ids in the legend), a flow the
+    # NIC never launched (empty launch_ns), and old summary counters.
+    odd = shutil.copytree(roce, os.path.join(tmp, "cc-odd"))
+    with open(os.path.join(odd, "cc.csv"), "w") as handle:
+        handle.write("time_ns,flow_id,rate_gbps\n10000,0,50\n20000,0,25\n10000,1,50\n"
+                     "garbage\n30000,1,fast\n30000,1,nan\n20000,1,12.5\n")
+    proc = run([PLOT, odd, "--out", os.path.join(tmp, "cc-odd-plots")], verbose=verbose)
+    check_pngs(os.path.join(tmp, "cc-odd-plots"), ("cc.png",), proc.stdout)
+    check(png_height(os.path.join(tmp, "cc-odd-plots", "cc.png")) <
+          png_height(os.path.join(tmp, "roce-dcqcn", "cc.png")), "alpha panel without alpha")
+    check("cc.csv: skipped 2 malformed row(s)" in proc.stderr, "malformed cc rows not counted")
+    with open(os.path.join(odd, "flows.csv"), newline="") as handle:
+        rows = list(csv.reader(handle))
+    rows[1][-1] = ""
+    rows[2][-3:] = ["", "", ""]
+    with open(os.path.join(odd, "flows.csv"), "w", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    out = run([SUMMARY, odd], verbose=verbose).stdout
+    check(summary_value(out, "CNPs") is not None, f"CNPs line missing:\n{out}")
+    os.remove(os.path.join(odd, "flows.csv"))
+    proc = run([PLOT, odd], verbose=verbose)
+    check("/cc.png" in proc.stdout, "cc.png not drawn without flows.csv")
 
     bare = os.path.join(tmp, "bare")
     os.mkdir(bare)
@@ -201,7 +320,8 @@ def test_run_bench(tmp, verbose):
               "results written despite a failure")
 
 
-TESTS = [test_full_run, test_many_senders_and_options, test_degraded_runs, test_run_bench]
+TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
+         test_run_bench]
 
 
 def main() -> int:

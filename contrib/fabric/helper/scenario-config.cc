@@ -477,10 +477,14 @@ LoadScenario(const std::string& path,
     {
         rate = work.Rate("rate");
     }
-    std::string verb = work.String("verb", "write");
-    if (verb != "write" && verb != "send")
+    RdmaVerb verb;
+    if (!ParseRdmaVerb(work.String("verb", "write"), &verb))
     {
-        throw work.Error("verb", "expected write or send, got '" + verb + "'");
+        throw work.Error("verb", "expected write, send or read, got '" + work.String("verb") + "'");
+    }
+    if (verb == RdmaVerb::READ && cfg.transport != "roce")
+    {
+        throw work.Error("verb", "read needs transport: roce");
     }
     Time start = work.Duration("start", Time(0));
     Time jitter = work.Duration("start_jitter", Time(0));
@@ -597,10 +601,14 @@ LoadScenario(const std::string& path,
             fs.rate = r == "line" ? DataRate(0ULL) : f.Rate("rate");
             fs.priority = ReadPriority(f, "priority", prio);
             fs.ecn = f.Bool("ecn", ecnCapable);
-            fs.verb = f.String("verb", verb);
-            if (fs.verb != "write" && fs.verb != "send")
+            fs.verb = verb;
+            if (f.Has("verb") && !ParseRdmaVerb(f.String("verb"), &fs.verb))
             {
-                throw f.Error("verb", "expected write or send");
+                throw f.Error("verb", "expected write, send or read");
+            }
+            if (fs.verb == RdmaVerb::READ && cfg.transport != "roce")
+            {
+                throw f.Error("verb", "read needs transport: roce");
             }
             f.RejectUnknownKeys();
             cfg.flows.push_back(fs);
@@ -778,7 +786,7 @@ ScenarioKeysHelp()
   roce.request_interval      minimum time between message launches per NIC (default 18.6ns)
   roce.max_inflight_requests outstanding messages per NIC (default 0 = unlimited)
   dcqcn                      {Attribute: value} for ns3::DcqcnCongestionControl
-  workload.verb              write | send (RoCE, default write)
+  workload.verb              write | send | read (RoCE, default write; read: src reads from dst)
   workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE)
   workload.type              incast | permutation | all-to-all | flows (default incast)
   workload.senders           incast: number of senders (default 8)

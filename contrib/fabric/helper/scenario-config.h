@@ -3,6 +3,8 @@
 
 #include "topology-spec.h"
 
+#include "host/flow-table.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
@@ -26,7 +28,7 @@ struct FlowSpec
     DataRate rate{0ULL}; ///< 0 = line rate
     uint8_t priority = 3;
     bool ecn = true;
-    std::string verb = "write"; ///< RoCE: write or send
+    RdmaVerb verb = RdmaVerb::WRITE; ///< RoCE: write, send or read
 };
 
 /// A packet to lose on its first transmission (retransmission studies).

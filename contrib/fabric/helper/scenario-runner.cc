@@ -180,7 +180,9 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     }
     for (const PacketLoss& loss : cfg.losses)
     {
-        nics[table->Get(loss.flow).dst]->LoseFirstTransmission(loss.flow, loss.packet);
+        const FlowRecord& f = table->Get(loss.flow);
+        uint32_t sink = f.verb == RdmaVerb::READ ? f.src : f.dst; // where the data arrives
+        nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);
     }
     for (const LinkEvent& ev : cfg.linkEvents)
     {

@@ -7,6 +7,28 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(FlowTable);
 
+bool
+ParseRdmaVerb(const std::string& text, RdmaVerb* verb)
+{
+    if (text == "send")
+    {
+        *verb = RdmaVerb::SEND;
+    }
+    else if (text == "write")
+    {
+        *verb = RdmaVerb::WRITE;
+    }
+    else if (text == "read")
+    {
+        *verb = RdmaVerb::READ;
+    }
+    else
+    {
+        return false;
+    }
+    return true;
+}
+
 TypeId
 FlowTable::GetTypeId()
 {

@@ -13,6 +13,17 @@
 namespace ns3
 {
 
+/// The RDMA operation that moves a flow's bytes (raw flows are sent as SENDs).
+enum class RdmaVerb : uint8_t
+{
+    SEND,
+    WRITE,
+    READ ///< src reads from dst: the data moves dst → src
+};
+
+/// Parses "send", "write", "read"; returns false for anything else.
+bool ParseRdmaVerb(const std::string& text, RdmaVerb* verb);
+
 /// One flow of a run: what the workload asked for and what happened to its bytes.
 struct FlowRecord
 {
@@ -27,7 +38,7 @@ struct FlowRecord
     uint16_t entropy = 0;    ///< UDP source port of its frames
     bool reliable = false;   ///< a transport recovers drops; raw flows end when every byte is
                              ///< delivered or dropped
-    std::string verb = "send"; ///< raw flows: send; RoCE: write or send
+    RdmaVerb verb = RdmaVerb::SEND;
     // Sender side
     uint64_t sentBytes = 0; ///< payload bytes put on the wire (retransmissions included)
     uint64_t retransmittedBytes = 0; ///< of sentBytes, bytes sent again

@@ -229,9 +229,14 @@ RdmaNic::Launch(uint32_t flowId)
     FlowRecord& f = m_flows->Get(flowId);
     f.launch = Simulator::Now();
     ++m_inflightRequests;
+    if (f.verb == RdmaVerb::READ)
+    {
+        SendReadRequest(flowId, 0);
+        return;
+    }
     SenderQp& qp = m_senders[flowId];
     qp.flow = flowId;
-    qp.port = PortToward(f.dst, f.entropy);
+    qp.port = PortToward(DataSink(f), f.entropy);
     qp.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
     qp.startPsn = InitialPsn(flowId);
     qp.nextSend = Simulator::Now();
@@ -375,16 +380,23 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     uint32_t payload = PayloadOf(f, index);
     bool first = index == 0;
     bool last = index + 1 == qp.packets;
-    bool write = f.verb == "write";
+    bool write = f.verb == RdmaVerb::WRITE;
     RoceFrameSpec spec;
     spec.srcMac = dev->GetMacAddress();
     spec.dstMac = dev->GetPeer()->GetMacAddress();
     spec.srcHost = m_hostIndex;
-    spec.dstHost = f.dst;
+    spec.dstHost = DataSink(f);
     spec.srcPort = f.entropy;
     spec.priority = f.priority;
     spec.ecnCapable = f.ecnCapable;
-    if (write)
+    if (qp.responder)
+    {
+        spec.opcode = first ? (last ? RoceOpcode::RDMA_READ_RESPONSE_ONLY
+                                    : RoceOpcode::RDMA_READ_RESPONSE_FIRST)
+                            : (last ? RoceOpcode::RDMA_READ_RESPONSE_LAST
+                                    : RoceOpcode::RDMA_READ_RESPONSE_MIDDLE);
+    }
+    else if (write)
     {
         spec.opcode = first ? (last ? RoceOpcode::RDMA_WRITE_ONLY : RoceOpcode::RDMA_WRITE_FIRST)
                             : (last ? RoceOpcode::RDMA_WRITE_LAST : RoceOpcode::RDMA_WRITE_MIDDLE);
@@ -399,7 +411,16 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     spec.ackRequest = last || ((index + 1) % m_ackInterval == 0);
     spec.payloadBytes = payload;
     Ptr<Packet> inner;
-    if (RoceOpcodeHasReth(spec.opcode))
+    if (RoceOpcodeHasAeth(spec.opcode))
+    {
+        inner = Create<Packet>(payload);
+        inner->AddTrailer(IcrcTrailer());
+        AethHeader aeth;
+        aeth.SetSyndrome(AethHeader::MakeAckSyndrome());
+        aeth.SetMsn(1);
+        inner->AddHeader(aeth);
+    }
+    else if (RoceOpcodeHasReth(spec.opcode))
     {
         inner = Create<Packet>(payload);
         inner->AddTrailer(IcrcTrailer());
@@ -433,7 +454,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
         uint64_t bps = std::max<uint64_t>(1, rate.GetBitRate());
         qp.nextSend = Simulator::Now() + PicoSeconds((uint64_t(bytes) * 8 * 1000000000000ULL) / bps);
     }
-    if (!qp.rto.IsRunning())
+    if (!qp.rto.IsRunning() && !qp.responder)
     {
         ArmRto(qp);
     }
@@ -462,6 +483,14 @@ RdmaNic::SendControl(uint32_t port,
     if (opcode == RoceOpcode::CNP)
     {
         inner->AddHeader(CnpPaddingHeader());
+    }
+    else if (opcode == RoceOpcode::RDMA_READ_REQUEST)
+    {
+        RethHeader reth;
+        reth.SetVirtualAddress(0x10000000ull * (qpn + 1));
+        reth.SetRemoteKey(qpn);
+        reth.SetDmaLength(msn); // for a request, the bytes asked for
+        inner->AddHeader(reth);
     }
     else
     {
@@ -514,6 +543,63 @@ RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     {
         ReceiveCnp(info);
     }
+    else if (info.opcode == RoceOpcode::RDMA_READ_REQUEST)
+    {
+        ReceiveReadRequest(info);
+    }
+}
+
+void
+RdmaNic::SendReadRequest(uint32_t flowId, uint32_t index)
+{
+    const FlowRecord& f = m_flows->Get(flowId);
+    uint64_t remaining = f.bytes - std::min<uint64_t>(f.bytes, uint64_t(index) * m_mtu);
+    SendControl(PortToward(f.dst, f.entropy), f.dst, flowId, RoceOpcode::RDMA_READ_REQUEST,
+                InitialPsn(flowId) + index, 0, static_cast<uint32_t>(remaining), f.priority);
+    ReceiverQp& rq = m_receivers[flowId];
+    rq.readTimeout.Cancel();
+    rq.readTimeout = Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, flowId);
+}
+
+void
+RdmaNic::ReadTimeout(uint32_t flowId)
+{
+    ReceiverQp& rq = m_receivers[flowId];
+    if (rq.packets > 0 && rq.expected >= rq.packets)
+    {
+        return;
+    }
+    rq.nakSent = false;
+    SendReadRequest(flowId, rq.expected);
+}
+
+void
+RdmaNic::ReceiveReadRequest(const FrameInfo& info)
+{
+    const FlowRecord& f = m_flows->Get(info.destQp);
+    SenderQp& qp = m_senders[info.destQp];
+    if (!qp.launched)
+    {
+        qp.flow = info.destQp;
+        qp.responder = true;
+        qp.port = PortToward(f.src, f.entropy);
+        qp.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+        qp.startPsn = InitialPsn(info.destQp);
+        qp.nextSend = Simulator::Now();
+        qp.launched = true;
+        ObjectFactory factory;
+        factory.SetTypeId(m_ccType);
+        qp.cc = factory.Create<RoceCongestionControl>();
+        qp.cc->Start(m_ports[qp.port].device->GetDataRate());
+        m_flows->Get(info.destQp).cc = qp.cc;
+    }
+    // A repeated request restarts the responses from the PSN it names (go-back-N).
+    uint32_t index = IndexOf(info.psn, qp.startPsn);
+    if (index < qp.packets)
+    {
+        qp.nextIndex = index;
+        Activate(qp);
+    }
 }
 
 void
@@ -537,7 +623,9 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         m_flows->Dropped(info.destQp, payload); // lost on the way, as the study asked
         return;
     }
-    uint32_t port = PortToward(f.src, f.entropy);
+    const uint32_t peer = DataSource(f);
+    const bool read = f.verb == RdmaVerb::READ;
+    uint32_t port = PortToward(peer, f.entropy);
     uint8_t ackPrio = f.priority;
     // DCQCN notification point: one CNP per QP per CnpInterval for CE-marked packets.
     if (info.ecn == 3)
@@ -547,7 +635,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         {
             rq.cnpSent = true;
             rq.lastCnp = now;
-            SendControl(port, f.src, info.destQp, RoceOpcode::CNP, info.psn, 0, 0, m_cnpPriority);
+            SendControl(port, peer, info.destQp, RoceOpcode::CNP, info.psn, 0, 0, m_cnpPriority);
         }
     }
     bool marked = info.ecn == 3;
@@ -568,17 +656,42 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             }
         }
         rq.nakSent = false;
+        if (read)
+        {
+            // READ responses are their own acknowledgement: the requester completes.
+            rq.readTimeout.Cancel();
+            if (rq.expected == rq.packets)
+            {
+                FinishMessage(info.destQp);
+            }
+            else
+            {
+                rq.readTimeout =
+                    Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, info.destQp);
+            }
+            return;
+        }
         ++rq.unacked;
         if (rq.unacked >= m_ackInterval || info.ackRequest || rq.expected == rq.packets)
         {
             rq.unacked = 0;
-            SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE,
+            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE,
                         (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(),
                         0, ackPrio);
         }
         return;
     }
     uint32_t expectedPsn = (rq.startPsn + rq.expected) & 0xFFFFFF;
+    if (read)
+    {
+        m_flows->Discarded(info.destQp, payload);
+        if (index > rq.expected && !rq.nakSent)
+        {
+            rq.nakSent = true; // one re-request per gap
+            SendReadRequest(info.destQp, rq.expected);
+        }
+        return;
+    }
     if (index > rq.expected)
     {
         if (m_recovery == SELECTIVE_REPEAT)
@@ -593,7 +706,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
                 m_flows->Discarded(info.destQp, payload);
             }
             // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
-            SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
+            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
                         info.psn, ackPrio);
             return;
@@ -602,7 +715,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         if (!rq.nakSent)
         {
             rq.nakSent = true; // one NAK per gap
-            SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
+            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR), 0,
                         ackPrio);
         }
@@ -611,7 +724,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
     // ACK can move on.
     m_flows->Discarded(info.destQp, payload);
-    SendControl(port, f.src, info.destQp, RoceOpcode::ACKNOWLEDGE,
+    SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE,
                 (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(), 0,
                 ackPrio);
 }
@@ -724,7 +837,13 @@ RdmaNic::Complete(SenderQp& qp)
     qp.done = true;
     qp.rto.Cancel();
     qp.cc->Stop();
-    m_flows->Completed(qp.flow);
+    FinishMessage(qp.flow);
+}
+
+void
+RdmaNic::FinishMessage(uint32_t flowId)
+{
+    m_flows->Completed(flowId);
     if (m_inflightRequests > 0)
     {
         --m_inflightRequests;

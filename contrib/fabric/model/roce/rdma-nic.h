@@ -35,6 +35,12 @@ namespace ns3
  * PSN gap once, discards duplicates, and (DCQCN notification point) answers CE-marked packets
  * with at most one CNP per QP per CnpInterval.
  *
+ * RDMA READ: the flow's src posts a READ request (BTH + RETH) to dst, whose NIC answers with
+ * READ RESPONSE packets paced by its own congestion control (the data sender reacts to CNPs).
+ * The responses are the acknowledgement: on a gap or a timeout the requester re-issues the
+ * request from the first missing PSN (go-back-N, as RC READ recovery works on real NICs), and
+ * the message completes at the requester when the last response arrives.
+ *
  * Loss recovery (attribute Recovery):
  *  - go-back-N: on a NAK or a timeout resend everything from the first unacknowledged PSN; the
  *    receiver discards packets after a gap (what commodity RoCE NICs do);
@@ -90,6 +96,7 @@ class RdmaNic : public Object
         Time nextSend;
         bool launched = false;
         bool done = false;
+        bool responder = false; ///< READ: this QP sends responses, the requester recovers
         Ptr<RoceCongestionControl> cc;
         EventId rto;
     };
@@ -103,6 +110,7 @@ class RdmaNic : public Object
         uint32_t unacked = 0;
         Time lastCnp = Time(-1);
         bool cnpSent = false;
+        EventId readTimeout; ///< READ requester: re-request when responses stop
     };
     struct Port
     {
@@ -126,10 +134,19 @@ class RdmaNic : public Object
     void ReceiveData(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
     void ReceiveCnp(const FrameInfo& info);
+    void ReceiveReadRequest(const FrameInfo& info);
+    /// READ requester: ask for the message from packet \p index on.
+    void SendReadRequest(uint32_t flowId, uint32_t index);
+    void ReadTimeout(uint32_t flowId);
+    /// Host that sends the data of a flow (dst for READ) and host that receives it.
+    static uint32_t DataSource(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.dst : f.src; }
+    static uint32_t DataSink(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.src : f.dst; }
     void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
     void ArmRto(SenderQp& qp);
     void RtoExpired(uint32_t flowId);
     void Complete(SenderQp& qp);
+    /// The message is done at the NIC that posted it: completion and a free request slot.
+    void FinishMessage(uint32_t flowId);
     void Activate(SenderQp& qp);
     uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const { return (psn - startPsn) & 0xFFFFFF; }
     uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;

@@ -1,0 +1,94 @@
+#ifndef FABRIC_TESTS_TEST_FILES_H
+#define FABRIC_TESTS_TEST_FILES_H
+
+// File and process helpers shared by the suites that run fabric-run and read its traces.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace test
+{
+
+inline std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+inline std::string
+ShellQuote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+    {
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return q + "'";
+}
+
+/// A CSV file as rows of named cells.
+struct Csv
+{
+    std::vector<std::string> columns;
+    std::vector<std::map<std::string, std::string>> rows;
+
+    uint64_t U(size_t row, const std::string& col) const
+    {
+        return std::stoull(rows.at(row).at(col));
+    }
+};
+
+inline Csv
+ReadCsv(const std::string& path)
+{
+    Csv csv;
+    std::istringstream in(ReadFile(path));
+    std::string line;
+    if (!std::getline(in, line))
+    {
+        ADD_FAILURE() << path << " is empty or missing";
+        return csv;
+    }
+    auto split = [](const std::string& l)
+    {
+        std::vector<std::string> cells;
+        std::stringstream ss(l);
+        for (std::string c; std::getline(ss, c, ',');)
+        {
+            cells.push_back(c);
+        }
+        if (!l.empty() && l.back() == ',')
+        {
+            cells.emplace_back(); // getline drops a trailing empty cell
+        }
+        return cells;
+    };
+    csv.columns = split(line);
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> cells = split(line);
+        EXPECT_EQ(cells.size(), csv.columns.size()) << path << ": " << line;
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < cells.size() && i < csv.columns.size(); ++i)
+        {
+            row[csv.columns[i]] = cells[i];
+        }
+        csv.rows.push_back(std::move(row));
+    }
+    return csv;
+}
+
+} // namespace test
+} // namespace ns3
+
+#endif
