@@ -601,6 +601,37 @@ LoadScenario(const std::string& path,
             fs.rate = r == "line" ? DataRate(0ULL) : f.Rate("rate");
             fs.priority = ReadPriority(f, "priority", prio);
             fs.ecn = f.Bool("ecn", ecnCapable);
+            if (f.Has("rate_schedule"))
+            {
+                // rate_schedule: [{at: 20us, rate: 45GB/s}, ...] — times after the flow's start.
+                YAML::Node sched = f.Node("rate_schedule");
+                if (!sched.IsSequence())
+                {
+                    throw f.Error("rate_schedule", "expected a list of {at, rate}");
+                }
+                for (size_t j = 0; j < sched.size(); ++j)
+                {
+                    YamlFields e(sched[j], path, f.KeyPath("rate_schedule") + "[" +
+                                                     std::to_string(j) + "]");
+                    Time at = e.Duration("at");
+                    if (!fs.rateSchedule.empty() && at < fs.rateSchedule.back().first)
+                    {
+                        throw e.Error("at", "rate changes must be in time order");
+                    }
+                    fs.rateSchedule.emplace_back(at, e.Rate("rate"));
+                    e.RejectUnknownKeys();
+                }
+            }
+            fs.period = f.Duration("period", Time(0));
+            fs.onTime = f.Duration("on_time", fs.period);
+            if (fs.period.IsStrictlyPositive() && (fs.onTime.IsZero() || fs.onTime > fs.period))
+            {
+                throw f.Error("on_time", "must be within (0, period]");
+            }
+            if (cfg.transport == "roce" && (fs.period.IsStrictlyPositive() || !fs.rateSchedule.empty()))
+            {
+                throw f.Error("period", "periodic and scripted-rate flows are raw flows (transport: raw)");
+            }
             fs.verb = verb;
             if (f.Has("verb") && !ParseRdmaVerb(f.String("verb"), &fs.verb))
             {
@@ -793,7 +824,8 @@ ScenarioKeysHelp()
   workload.receiver          incast: receiving host (index or name, default 0)
   workload.bytes_per_sender  incast: bytes per sender (default 2MiB)
   workload.bytes_per_flow    permutation / all-to-all: bytes per flow
-  workload.flows             flows: list of {src, dst, bytes, start, rate, priority, ecn}
+  workload.flows             flows: list of {src, dst, bytes, start, rate, priority, ecn, verb,
+                             rate_schedule: [{at, rate}], period, on_time} (the last three: raw flows)
   workload.rate              sender rate: line or a rate (default line)
   workload.start             start time (default 0)
   workload.start_jitter      uniform random extra start delay per flow (default 0)

@@ -29,6 +29,9 @@ struct FlowSpec
     uint8_t priority = 3;
     bool ecn = true;
     RdmaVerb verb = RdmaVerb::WRITE; ///< RoCE: write, send or read
+    std::vector<std::pair<Time, DataRate>> rateSchedule; ///< raw flows: (after start, rate)
+    Time period;                                         ///< raw flows: periodic bursts
+    Time onTime;
 };
 
 /// A packet to lose on its first transmission (retransmission studies).

@@ -168,6 +168,9 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         uint32_t id = table->GetN();
         rec.entropy = static_cast<uint16_t>(49152 + ((id * 2654435761u + cfg.seed) >> 7) % 16384);
         rec.verb = fs.verb;
+        rec.rateSchedule = fs.rateSchedule;
+        rec.period = fs.period;
+        rec.onTime = fs.onTime;
         table->Add(rec);
         if (nics.empty())
         {

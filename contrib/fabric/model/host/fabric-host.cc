@@ -117,11 +117,16 @@ FabricHost::ServePort(uint32_t portIndex)
         const FlowRecord& rec = m_flows->Get(af.id);
         uint8_t prio = rec.priority;
         bool paused = dev->IsPaused(prio);
-        if (paused || af.nextSend > now || dev->GetQueueBytes(prio) > 0)
+        Time offUntil = OffUntil(rec, now);
+        if (paused || af.nextSend > now || offUntil > now || dev->GetQueueBytes(prio) > 0)
         {
             if (paused)
             {
                 wake = std::min(wake, dev->GetPausedUntil(prio));
+            }
+            else if (offUntil > now)
+            {
+                wake = std::min(wake, offUntil);
             }
             else if (af.nextSend > now)
             {
@@ -152,9 +157,10 @@ FabricHost::ServePort(uint32_t portIndex)
         af.remaining -= payload;
         af.psn = (af.psn + 1) & 0xFFFFFF;
         uint32_t bytes = frame->GetSize();
-        if (rec.rate.GetBitRate() > 0 && rec.rate < dev->GetDataRate())
+        DataRate rate = RateAt(rec, now);
+        if (rate.GetBitRate() > 0 && rate < dev->GetDataRate())
         {
-            af.nextSend = now + rec.rate.CalculateBytesTxTime(bytes);
+            af.nextSend = now + PicoSeconds(uint64_t(bytes) * 8 * 1000000000000ULL / rate.GetBitRate());
         }
         if (af.remaining > 0)
         {
@@ -176,6 +182,37 @@ FabricHost::ServePort(uint32_t portIndex)
         port.wakeup.Cancel();
         port.wakeup = Simulator::Schedule(wake - now, &FabricHost::ServePort, this, portIndex);
     }
+}
+
+DataRate
+FabricHost::RateAt(const FlowRecord& f, Time now)
+{
+    DataRate rate = f.rate;
+    for (const auto& [at, r] : f.rateSchedule)
+    {
+        if (now >= f.start + at)
+        {
+            rate = r;
+        }
+    }
+    return rate;
+}
+
+Time
+FabricHost::OffUntil(const FlowRecord& f, Time now)
+{
+    Time until(0);
+    if (f.period.IsStrictlyPositive() && now >= f.start)
+    {
+        // Periodic bursts: off for the rest of the period once onTime has passed.
+        int64_t k = (now - f.start).GetTimeStep() / f.period.GetTimeStep();
+        Time periodStart = f.start + f.period * k;
+        if (now >= periodStart + f.onTime)
+        {
+            until = periodStart + f.period;
+        }
+    }
+    return until;
 }
 
 void

@@ -75,6 +75,10 @@ class FabricHost : public Object
     /// Offers the port its next frame if one is eligible now; otherwise arms a wakeup.
     void ServePort(uint32_t portIndex);
     void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    /// The flow's scripted rate at \p now (0 = line rate).
+    static DataRate RateAt(const FlowRecord& f, Time now);
+    /// End of the current off phase of a periodic or stopped flow (<= now when it may send).
+    static Time OffUntil(const FlowRecord& f, Time now);
     void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
 
     uint32_t m_hostIndex = 0;

@@ -34,6 +34,10 @@ struct FlowRecord
     uint64_t bytes = 0;      ///< bytes the application asked to send
     Time start;              ///< when the flow was posted
     DataRate rate;           ///< 0 = line rate
+    /// Scripted rate changes: (time after start, new rate); the last one reached applies.
+    std::vector<std::pair<Time, DataRate>> rateSchedule;
+    Time period;             ///< > 0: periodic bursts, sending only during the first onTime
+    Time onTime;             ///< of every period (raw flows)
     bool ecnCapable = true;
     uint16_t entropy = 0;    ///< UDP source port of its frames
     bool reliable = false;   ///< a transport recovers drops; raw flows end when every byte is
