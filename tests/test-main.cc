@@ -1,14 +1,19 @@
-// GoogleTest entry point. Like fabric-run, the tests run ns-3 at picosecond resolution: at
-// 400 Gb/s a 4 KiB frame takes 83.56 ns, which nanosecond time would round by 0.5%.
+// GoogleTest entry point. The fabric library sets picosecond time resolution as it loads
+// (model/link/picosecond-resolution.cc); the first test checks that it did.
 
 #include "ns3/nstime.h"
 
 #include <gtest/gtest.h>
 
+TEST(TimeResolution, FabricRunsAtPicoseconds)
+{
+    EXPECT_EQ(ns3::Time::GetResolution(), ns3::Time::PS);
+    EXPECT_EQ(ns3::PicoSeconds(18600).GetPicoSeconds(), 18600);
+}
+
 int
 main(int argc, char** argv)
 {
-    ns3::Time::SetResolution(ns3::Time::PS);
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

@@ -206,7 +206,7 @@ RdmaNic::TryLaunch()
             return; // a completion will call us again
         }
         Time now = Simulator::Now();
-        if (!m_lastLaunch.IsNegative() && now < m_lastLaunch + m_requestInterval)
+        if (!m_lastLaunch.IsStrictlyNegative() && now < m_lastLaunch + m_requestInterval)
         {
             if (!m_launchEvent.IsRunning())
             {
