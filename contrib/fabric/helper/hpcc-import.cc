@@ -46,10 +46,8 @@ class RowReader
         m_in.open(path);
         if (!m_in)
         {
-            throw ConfigError(path,
-                              0,
-                              "",
-                              std::string("cannot open file: ") + std::strerror(errno));
+            throw ConfigError(
+                path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
         }
     }
 
@@ -285,10 +283,8 @@ ReadCounts(RowReader& in,
     Row row;
     if (!in.Next(&row))
     {
-        throw ConfigError(path,
-                          1,
-                          names[0],
-                          "the file is empty; the first line must be '" + layout + "'");
+        throw ConfigError(
+            path, 1, names[0], "the file is empty; the first line must be '" + layout + "'");
     }
     if (row.cols.size() != names.size())
     {
@@ -323,10 +319,15 @@ ReadCounts(RowReader& in,
     return out;
 }
 
-/// A node id column: an integer below nNodes.
+/// A node id column: an integer below nNodes. \p topoName names the topology file when the
+/// column is in another file (flows), empty in the topology itself.
 uint32_t
-NodeId(const std::string& path, const Row& row, size_t col, const std::string& key,
-       uint64_t nNodes)
+NodeId(const std::string& path,
+       const Row& row,
+       size_t col,
+       const std::string& key,
+       uint64_t nNodes,
+       const std::string& topoName = "")
 {
     const std::string& text = row.cols[col];
     auto v = ParseUint(text);
@@ -343,9 +344,11 @@ NodeId(const std::string& path, const Row& row, size_t col, const std::string& k
         throw ConfigError(path,
                           row.line,
                           key,
-                          "node " + text + " does not exist (N_nodes is " +
-                              std::to_string(nNodes) + ": ids 0.." + std::to_string(nNodes - 1) +
-                              ")");
+                          "node " + text + " does not exist" +
+                              (topoName.empty()
+                                   ? " (N_nodes is " + std::to_string(nNodes) + ": "
+                                   : " in " + topoName + " (" + Plural(nNodes, "node") + ": ") +
+                              "ids 0.." + std::to_string(nNodes - 1) + ")");
     }
     return static_cast<uint32_t>(*v);
 }
@@ -372,8 +375,8 @@ ReadHpccTopology(const std::string& path)
         throw ConfigError(path,
                           1,
                           "N_switches",
-                          std::to_string(nSwitches) + " switches among " +
-                              Plural(nNodes, "node") + " leaves no hosts");
+                          std::to_string(nSwitches) + " switches among " + Plural(nNodes, "node") +
+                              " leaves no hosts");
     }
 
     // Line 2: the switch ids, all on one line.
@@ -468,10 +471,8 @@ ReadHpccTopology(const std::string& path)
         uint32_t dst = NodeId(path, row, 1, "dst", nNodes);
         if (src == dst)
         {
-            throw ConfigError(path,
-                              row.line,
-                              "dst",
-                              "link from node " + std::to_string(src) + " to itself");
+            throw ConfigError(
+                path, row.line, "dst", "link from node " + std::to_string(src) + " to itself");
         }
         TopologyLink link;
         link.a = topo.nodeIndexOfNodeId[src];
@@ -537,19 +538,14 @@ ReadHpccTopology(const std::string& path)
     {
         if (problem->link)
         {
-            throw ConfigError(path,
-                              spec.links[*problem->link].sourceLine,
-                              "link",
-                              problem->message);
+            throw ConfigError(
+                path, spec.links[*problem->link].sourceLine, "link", problem->message);
         }
         if (problem->node)
         {
             const TopologyNode& node = spec.nodes[*problem->node];
             const std::string id = node.name.substr(node.isSwitch ? 2 : 1);
-            throw ConfigError(path,
-                              node.isSwitch ? switchLine : 1,
-                              "node " + id,
-                              problem->message);
+            throw ConfigError(path, node.isSwitch ? switchLine : 1, "node " + id, problem->message);
         }
         throw ConfigError(path, 1, "", problem->message);
     }
@@ -619,7 +615,7 @@ ReadHpccFlows(const std::string& path, const HpccTopology& topo)
             {
                 throw ConfigError(path, row.line, key, topoName + " has no nodes");
             }
-            uint32_t id = NodeId(path, row, col, key, nNodes);
+            uint32_t id = NodeId(path, row, col, key, nNodes, topoName);
             uint32_t host = topo.hostIndexOfNodeId[id];
             if (host == HpccTopology::kNotAHost)
             {
@@ -678,26 +674,24 @@ ReadHpccFlows(const std::string& path, const HpccTopology& topo)
         int64_t ps = 0;
         switch (ParseSecondsToPs(startText, &ps))
         {
-        case SecondsParse::OK:
-            break;
-        case SecondsParse::MALFORMED:
-            throw ConfigError(path,
-                              row.line,
-                              "start_time",
-                              "expected seconds as a decimal number such as 2.0000001, got '" +
-                                  startText + "'");
-        case SecondsParse::NEGATIVE:
-            throw ConfigError(path,
-                              row.line,
-                              "start_time",
-                              "must not be negative, got '" + startText + "'");
-        case SecondsParse::TOO_LARGE:
-            throw ConfigError(path,
-                              row.line,
-                              "start_time",
-                              "'" + startText +
-                                  "' seconds is beyond the simulator's time range (about 106 "
-                                  "days at picosecond resolution)");
+            case SecondsParse::OK:
+                break;
+            case SecondsParse::MALFORMED:
+                throw ConfigError(path,
+                                  row.line,
+                                  "start_time",
+                                  "expected seconds as a decimal number such as 2.0000001, got '" +
+                                      startText + "'");
+            case SecondsParse::NEGATIVE:
+                throw ConfigError(
+                    path, row.line, "start_time", "must not be negative, got '" + startText + "'");
+            case SecondsParse::TOO_LARGE:
+                throw ConfigError(path,
+                                  row.line,
+                                  "start_time",
+                                  "'" + startText +
+                                      "' seconds is beyond the simulator's time range (about 106 "
+                                      "days at picosecond resolution)");
         }
         flow.start = PicoSeconds(ps);
         flows.push_back(flow);

@@ -13,8 +13,9 @@
 /**
  * \file
  * Imports the plain-text inputs of the HPCC ns-3 simulator (alibaba-edu/High-Precision-Congestion-
- * Control, simulation/mix/*.txt) and of simulators derived from it such as ConWeave. The formats
- * are whitespace-separated columns, one record per line (topologies/README.md has the same text):
+ * Control: simulation/mix/topology.txt and flow.txt) and of simulators derived from it such as
+ * ConWeave. The formats are whitespace-separated columns, one record per line
+ * (topologies/README.md has the same text):
  *
  * topology.txt
  *
@@ -45,7 +46,7 @@
  * host by id. FlowSpec src/dst are those host indices, start is exact to the picosecond (the
  * decimal text is converted without floating point; digits below 1 ps are rounded half up), and
  * rate (line), ecn (on) and verb (write) keep the FlowSpec defaults. The start time is built with
- * PicoSeconds(), so the caller must have set the ps time resolution (fabric-run and the tests do).
+ * PicoSeconds(): exact at the picosecond resolution the fabric library sets as it loads.
  *
  * Leniency: blank lines and trailing whitespace (also CR of CRLF files) are ignored everywhere, as
  * HPCC's stream reader ignores them. Stricter than HPCC: each record must be on its own line, the

@@ -4,6 +4,7 @@
 #include "wire/bth-header.h"
 #include "wire/reth-header.h"
 #include "wire/icrc-trailer.h"
+#include "wire/roce-frame-header.h"
 
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -114,34 +115,19 @@ BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner)
     {
         p->AddTrailer(IcrcTrailer());
     }
-    BthHeader bth;
-    bth.SetOpcode(spec.opcode);
-    bth.SetDestQp(spec.destQp);
-    bth.SetPsn(spec.psn);
-    bth.SetAckRequest(spec.ackRequest);
-    p->AddHeader(bth);
-
-    UdpHeader udp;
-    udp.SetSourcePort(spec.srcPort);
-    udp.SetDestinationPort(kRoceV2UdpPort);
-    p->AddHeader(udp);
-
-    Ipv4Header ip;
-    ip.SetSource(HostIpv4(spec.srcHost));
-    ip.SetDestination(HostIpv4(spec.dstHost));
-    ip.SetProtocol(17);
-    ip.SetTtl(64);
-    ip.SetPayloadSize(static_cast<uint16_t>(p->GetSize()));
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(spec.priority << 3));
-    ip.SetEcn(spec.ecnCapable ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-
-    EthernetHeader eth(false);
-    eth.SetSource(spec.srcMac);
-    eth.SetDestination(spec.dstMac);
-    eth.SetLengthType(0x0800);
-    p->AddHeader(eth);
+    RoceFrameHeader h;
+    h.srcMac = spec.srcMac;
+    h.dstMac = spec.dstMac;
+    h.srcIp = HostIpv4(spec.srcHost).Get();
+    h.dstIp = HostIpv4(spec.dstHost).Get();
+    h.tos = static_cast<uint8_t>((spec.priority << 5) | (spec.ecnCapable ? 0x2 : 0x0));
+    h.srcPort = spec.srcPort;
+    h.payloadBytes = static_cast<uint16_t>(p->GetSize());
+    h.opcode = spec.opcode;
+    h.destQp = spec.destQp & 0xFFFFFF;
+    h.psn = spec.psn & 0xFFFFFF;
+    h.ackRequest = spec.ackRequest;
+    p->AddHeader(h);
     return p;
 }
 
