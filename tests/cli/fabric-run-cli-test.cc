@@ -302,9 +302,9 @@ TEST_F(FabricRunTest, BadYamlSyntax)
 
 TEST_F(FabricRunTest, BadHeadroomDoesNotFitBuffer)
 {
-    // Auto headroom at 400 Gb/s over 30 m is 5 frames of 4154 B = 20770 B per port (see
-    // scenario-config-test.cc); 4 ports x 20770 B = 83080 B > the 32 KiB buffer of line 11.
-    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "83080");
+    // Auto headroom at 400 Gb/s over 30 m is 23500 B per port (see
+    // scenario-config-test.cc); 4 ports x 23500 B = 94000 B > the 32 KiB buffer of line 11.
+    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "94000");
 }
 
 TEST_F(FabricRunTest, BadTopologyFileNotFound)

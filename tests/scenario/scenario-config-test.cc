@@ -45,50 +45,53 @@ Attr(const ScenarioConfig& cfg, const std::string& name)
 
 // --- OneHopHeadroomBytes ------------------------------------------------------------------
 
+// The bound: after the frame that crosses XOFF, the pause waits behind at most one frame and
+// one other PFC frame, serializes and crosses the cable while data keeps coming down it:
+// window W = T_frame + 2 * T_pause + 2 * d; headroom = ceil(W * B / 8) + one full frame.
+
 TEST(OneHopHeadroom, FourHundredGigThirtyMetres)
 {
-    // 400 Gb/s, 150 ns (30 m), 4154-byte frames (4096 B payload + 58 B of Ethernet, IPv4, UDP,
-    // BTH and ICRC), 24 B of preamble/SFD/FCS/IFG per frame on the wire:
+    // 400 Gb/s (50 B/ns), 150 ns (30 m), 4154-byte frames (4096 B payload + 58 B of Ethernet,
+    // IPv4, UDP, BTH and ICRC), 24 B of preamble/SFD/FCS/IFG per frame on the wire:
     //   frame time  = (4154 + 24) * 8 / 400e9 = 83.56 ns
     //   pause frame = (60 + 24) * 8 / 400e9   =  1.68 ns
-    //   window      = 2 * 150 + 1.68          = 301.68 ns
-    //   frames      = ceil(301.68 / 83.56) + 1 = ceil(3.61) + 1 = 5  ->  5 * 4154 = 20770 B
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(150), 4154, 24), 20770u);
+    //   window      = 83.56 + 2 * 1.68 + 2 * 150 = 386.92 ns -> 19346 B, + 4154 = 23500 B
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(150), 4154, 24), 23500u);
 }
 
 TEST(OneHopHeadroom, HundredGigTenMetres)
 {
-    // 100 Gb/s, 50 ns: frame time 4178 * 8 / 100e9 = 334.24 ns, pause 84 * 8 / 100e9 = 6.72 ns,
-    // window 106.72 ns -> ceil(0.32) + 1 = 2 frames = 8308 B.
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("100Gbps"), NanoSeconds(50), 4154, 24), 8308u);
+    // 100 Gb/s (12.5 B/ns), 50 ns: frame 334.24 ns, pause 6.72 ns, window 447.68 ns -> 5596 B,
+    // + 4154 = 9750 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("100Gbps"), NanoSeconds(50), 4154, 24), 9750u);
 }
 
-TEST(OneHopHeadroom, HundredMetresNeedsThirteenFrames)
+TEST(OneHopHeadroom, HundredMetres)
 {
-    // 400 Gb/s, 500 ns: window 1001.68 ns / 83.56 ns = 11.99 -> 12 + 1 = 13 frames = 54002 B.
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(500), 4154, 24), 54002u);
+    // 400 Gb/s, 500 ns: window 83.56 + 3.36 + 1000 = 1086.92 ns -> 54346 B, + 4154 = 58500 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(500), 4154, 24), 58500u);
 }
 
-TEST(OneHopHeadroom, ZeroLengthCableStillHoldsTwoFrames)
+TEST(OneHopHeadroom, ZeroLengthCableStillHoldsAboutTwoFrames)
 {
-    // Even back to back, the pause (1.68 ns) starts one frame late and one more is in flight.
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), Time(0), 4154, 24), 2u * 4154);
+    // Back to back: window 86.92 ns -> 4346 B, + 4154 = 8500 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), Time(0), 4154, 24), 8500u);
 }
 
-TEST(OneHopHeadroom, WholeNumberOfFramesIsNotRoundedUp)
+TEST(OneHopHeadroom, WholeNumberOfBytesIsNotRoundedUp)
 {
-    // 8 Gb/s is one byte per ns. 1000-byte frames, no wire overhead: frame time 1000 ns, pause
-    // 60 ns. A 970 ns cable gives a window of exactly 2000 ns = 2 frames (+1 = 3); floating
-    // point must not turn 2.0 into 3. One more nanosecond of cable (2002 ns) needs 3 (+1 = 4).
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(970), 1000, 0), 3000u);
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(971), 1000, 0), 4000u);
+    // 8 Gb/s is one byte per ns. 1000-byte frames, no wire overhead: frame 1000 ns, pause 60 ns.
+    // A 970 ns cable: window exactly 3060 ns = 3060 B (+1000): floating point must not turn
+    // 3060.0 into 3061. A 971 ns cable: 3062 B (+1000).
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(970), 1000, 0), 4060u);
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(971), 1000, 0), 4062u);
 }
 
 TEST(OneHopHeadroom, AutoHeadroomOfTheIncastExample)
 {
-    // examples/incast.yaml: 400 Gbps, 30 m, mtu 4096 B, wire_overhead 24 B -> the 20770 B above.
+    // examples/incast.yaml: 400 Gbps, 30 m, mtu 4096 B, wire_overhead 24 B -> the 23500 B above.
     ScenarioConfig cfg = Load("examples/incast.yaml");
-    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "20770B");
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "23500B");
     // An explicit --set value replaces the bound.
     cfg = Load("examples/incast.yaml", {"switch.pfc.headroom=12345B"});
     EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "12345B");

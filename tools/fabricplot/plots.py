@@ -439,15 +439,53 @@ def make_plots(run_dir: str, out_dir: str, port: Optional[str] = None) -> List[s
     return written
 
 
+SWEEP_EPILOG = """\
+sweep mode: tools/plot --sweep SWEEP_DIR [--x AXIS] [--y METRIC[,METRIC]] [--series AXIS]
+            [--facet AXIS] [--out DIR]
+  draws METRIC-vs-X.png from SWEEP_DIR/sweep.csv (written by tools/sweep): the metric against
+  one grid axis, one line per combination of the other axes (mean with a min..max band over
+  seeds). Axes may be named by key or short name (workload.senders or senders).
+  Default: --x the first numeric axis; --y last_finish_ns, max_queue_bytes, dropped_bytes,
+  pfc_frames_sent.
+"""
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="plot", description="Draw queue.png, rates.png, pfc.png, cc.png and incast.png "
-        "from a fabric-run output directory (each one its data supports).")
-    parser.add_argument("run_dir", metavar="RUN_DIR", help="directory written by fabric-run --out")
-    parser.add_argument("--out", metavar="DIR", help="where to write the PNGs (default: RUN_DIR)")
+        prog="plot", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=SWEEP_EPILOG,
+        description="Draw queue.png, rates.png, pfc.png, cc.png and incast.png "
+        "from a fabric-run output directory (each one its data supports), or metric-vs-axis "
+        "plots of a tools/sweep directory (--sweep).")
+    parser.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
+                        help="directory written by fabric-run --out")
+    parser.add_argument("--out", metavar="DIR",
+                        help="where to write the PNGs (default: RUN_DIR or SWEEP_DIR)")
     parser.add_argument("--port", metavar="NODE:PORT",
                         help="queue to plot (default: summary.json's bottleneck)")
+    sweep = parser.add_argument_group("sweep mode")
+    sweep.add_argument("--sweep", metavar="SWEEP_DIR",
+                       help="a tools/sweep output directory (or its sweep.csv)")
+    sweep.add_argument("--x", metavar="AXIS", help="grid axis on the x axis")
+    sweep.add_argument("--y", metavar="METRIC", action="append", default=[],
+                       help="sweep.csv column(s) to plot, one PNG each (repeatable, or a,b)")
+    sweep.add_argument("--series", metavar="AXIS", help="axis that colours the lines")
+    sweep.add_argument("--facet", metavar="AXIS", help="one panel per value of this axis")
+    sweep.add_argument("--xscale", choices=("auto", "linear", "log"), default="auto",
+                       help="auto: log when numeric values span 8x or more")
+    sweep.add_argument("--yscale", choices=("linear", "log"), default="linear")
     args = parser.parse_args(argv)
+    sweep_only = [opt for opt, given in (("--x", args.x), ("--y", args.y),
+                                         ("--series", args.series), ("--facet", args.facet),
+                                         ("--xscale", args.xscale != "auto"),
+                                         ("--yscale", args.yscale != "linear")) if given]
+    if args.sweep is not None:
+        if args.run_dir or args.port:
+            parser.error("--sweep takes no RUN_DIR and no --port")
+        return sweep_main(args, parser)
+    if sweep_only:
+        parser.error(f"{', '.join(sweep_only)} only with --sweep")
+    if args.run_dir is None:
+        parser.error("a RUN_DIR (or --sweep SWEEP_DIR) is required")
     if not os.path.isdir(args.run_dir):
         parser.error(f"{args.run_dir}: not a directory")
     if args.port:
@@ -460,6 +498,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(path)
     if not written:
         note("nothing plotted")
+    return 0
+
+
+def sweep_main(args, parser) -> int:
+    from .sweepplot import SweepPlotError, plot_sweep  # noqa: E402 (sweep mode only)
+    if not os.path.exists(args.sweep):
+        parser.error(f"{args.sweep}: no such sweep directory")
+    ys = [m.strip() for item in args.y for m in item.split(",") if m.strip()]
+    try:
+        written = plot_sweep(args.sweep, args.x, ys, args.series, args.facet, args.out,
+                             args.xscale, args.yscale)
+    except SweepPlotError as err:
+        parser.error(str(err))
+    for path in written:
+        print(path)
     return 0
 
 

@@ -93,9 +93,10 @@ ScenarioConfig LoadScenario(const std::string& path,
                             const std::string& sourceRoot);
 
 /// The headroom one (port, priority) needs so that nothing is lost while a PFC pause travels
-/// one hop: frames the upstream starts before the pause reaches it, plus one frame already in
-/// transmission ahead of the pause on our side. \p frameBytes is the largest frame stored,
-/// \p wireOverhead the per-frame preamble/FCS/IFG bytes.
+/// one hop: the bytes the upstream can start sending before the pause reaches it — the pause
+/// waits behind at most one frame and one other PFC frame, serializes, and crosses the cable,
+/// while data already on the cable keeps coming — plus the last frame it started.
+/// \p frameBytes is the largest frame stored, \p wireOverhead the per-frame preamble/FCS/IFG.
 uint64_t OneHopHeadroomBytes(DataRate rate, Time cableDelay, uint32_t frameBytes,
                              uint32_t wireOverhead);
 

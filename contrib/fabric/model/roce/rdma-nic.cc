@@ -408,7 +408,9 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     }
     spec.destQp = qp.flow;
     spec.psn = (qp.startPsn + index) & 0xFFFFFF;
-    spec.ackRequest = last || ((index + 1) % m_ackInterval == 0);
+    // Ask for an ACK at once on the last packet, every AckInterval packets, and on
+    // retransmissions (they fill holes: the sender needs to hear what is complete).
+    spec.ackRequest = last || ((index + 1) % m_ackInterval == 0) || index < qp.highestSent;
     spec.payloadBytes = payload;
     Ptr<Packet> inner;
     if (RoceOpcodeHasAeth(spec.opcode))
@@ -821,11 +823,17 @@ RdmaNic::RtoExpired(uint32_t flowId)
     }
     else
     {
-        qp.scannedTo = qp.una;
-        if (!qp.sacked[qp.una])
+        // Nothing came back to say what arrived (a whole burst may be gone): resend every
+        // outstanding packet the receiver has not reported, as a SACK sender does on timeout.
+        qp.resend.clear();
+        for (uint32_t j = qp.una; j < qp.highestSent; ++j)
         {
-            qp.resend.push_front(qp.una);
+            if (!qp.sacked[j])
+            {
+                qp.resend.push_back(j);
+            }
         }
+        qp.scannedTo = qp.highestSent;
     }
     ArmRto(qp);
     Activate(qp);

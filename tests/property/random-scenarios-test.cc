@@ -1,0 +1,177 @@
+// Invariants over random scenarios: hundreds of small fabrics with random sizes, buffers,
+// thresholds, priorities, transports, congestion control, recovery and loss rates. On every
+// one: bytes are conserved per flow; a lossless priority with PFC headroom from the one-hop
+// bound and no cable loss drops nothing; every reliable flow finishes; no switch holds more
+// than its buffer; and a rerun with the same seed gives the same flows.csv.
+
+#include "../fabric-sim-util.h"
+#include "../test-files.h"
+
+#include "config-error.h"
+#include "scenario-config.h"
+#include "scenario-runner.h"
+
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+namespace ns3
+{
+namespace test
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+struct RandomScenario
+{
+    std::string yaml;
+    bool expectLossless = false;
+    bool reliable = false;
+};
+
+RandomScenario
+Draw(uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    auto pick = [&](auto... options) {
+        std::vector<std::string> v{options...};
+        return v[rng() % v.size()];
+    };
+    auto uniform = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
+    RandomScenario r;
+    std::ostringstream y;
+    bool roce = rng() % 2;
+    bool pfc = rng() % 4 != 0;
+    bool lossyPriority = rng() % 5 == 0;
+    bool cableLoss = roce && rng() % 4 == 0;
+    bool clos = rng() % 3 == 0;
+    uint32_t hosts = clos ? 8 : uniform(2, 12);
+    std::string mtu = pick("1024B", "4096B");
+    y << "name: random-" << seed << "\nseed: " << seed << "\nstop_time: 100ms\n";
+    y << "transport: " << (roce ? "roce" : "raw") << "\n";
+    y << "cc: " << (roce ? pick("none", "dcqcn") : "none") << "\n";
+    if (roce)
+    {
+        y << "roce: {recovery: " << pick("gbn", "sr") << ", ack_interval: " << uniform(1, 4)
+          << "}\n";
+    }
+    if (clos)
+    {
+        y << "topology: {generator: clos2, k: 4, rate: " << pick("100Gbps", "400Gbps")
+          << ", cable: " << uniform(1, 100) << "m}\n";
+    }
+    else
+    {
+        y << "topology: {generator: star, hosts: " << hosts << ", rate: "
+          << pick("100Gbps", "400Gbps") << ", cable: " << uniform(1, 300) << "m}\n";
+    }
+    y << "host: {mtu: " << mtu << "}\n";
+    y << "link: {loss_rate: " << (cableLoss ? 0.002 : 0.0) << "}\n";
+    uint32_t bufferKiB = uniform(1, 16) * 512;
+    y << "switch:\n  buffer: " << bufferKiB << "KiB\n  pfc: {enabled: " << (pfc ? "true" : "false")
+      << ", xoff: " << uniform(16, 128) << "KiB, xon: " << uniform(4, 16)
+      << "KiB, headroom: auto, dynamic_alpha: " << pick("0", "0", "0.5") << "}\n";
+    y << "  ecn: {enabled: " << pick("true", "false") << ", kmin: " << uniform(10, 50)
+      << "KiB, kmax: " << uniform(60, 400) << "KiB}\n";
+    uint32_t flows = uniform(1, 16);
+    y << "workload:\n  type: flows\n  priority: " << (lossyPriority ? 1 : 3) << "\n  flows:\n";
+    for (uint32_t f = 0; f < flows; ++f)
+    {
+        // Half the flows converge on host 0: incasts are where buffers, PFC and drops act.
+        uint32_t src = 1 + rng() % (hosts - 1);
+        uint32_t dst = rng() % 2 ? 0 : (src + 1 + rng() % (hosts - 1)) % hosts;
+        y << "    - {src: " << src << ", dst: " << dst << ", bytes: " << uniform(1, 1024)
+          << "KiB, start: " << uniform(0, 20) << "us}\n";
+    }
+    y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
+    r.yaml = y.str();
+    r.expectLossless = pfc && !lossyPriority && !cableLoss;
+    r.reliable = roce;
+    return r;
+}
+
+class RandomScenarios : public SimTest
+{
+  protected:
+    RunOutcome RunOne(const RandomScenario& s, const std::string& dir)
+    {
+        fs::create_directories(dir);
+        std::string file = dir + "/scenario.yaml";
+        std::ofstream(file) << s.yaml;
+        SetUp(); // fresh attribute defaults for every run
+        ScenarioConfig cfg = LoadScenario(file, {}, FABRIC_SOURCE_DIR);
+        return ScenarioRunner::Run(cfg, dir);
+    }
+};
+
+TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
+{
+    const uint32_t kRuns = 200;
+    fs::path root = fs::temp_directory_path() / ("fabric-random-" + std::to_string(getpid()));
+    uint32_t rejected = 0;
+    for (uint32_t seed = 1; seed <= kRuns; ++seed)
+    {
+        RandomScenario s = Draw(seed);
+        std::string dir = (root / std::to_string(seed)).string();
+        RunOutcome o;
+        try
+        {
+            o = RunOne(s, dir);
+        }
+        catch (const ConfigError& e)
+        {
+            // A random draw may be invalid (headroom that does not fit the buffer): it must be
+            // refused with a message naming the key, never crash or run anyway.
+            EXPECT_FALSE(e.Key().empty()) << e.what();
+            ++rejected;
+            continue;
+        }
+        catch (const std::exception& e)
+        {
+            ADD_FAILURE() << "seed " << seed << ": " << e.what() << "\n" << s.yaml;
+            continue;
+        }
+        SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + s.yaml);
+        const auto& c = o.summary["counters"];
+        EXPECT_EQ(o.exitCode, 0) << o.message;
+        EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
+        if (s.expectLossless)
+        {
+            EXPECT_EQ(c["dropped_bytes"].get<uint64_t>(), 0u);
+            EXPECT_EQ(c["headroom_violation_bytes"].get<uint64_t>(), 0u);
+        }
+        EXPECT_EQ(o.summary["flows_finished"], o.summary["flows_total"])
+            << "every flow ends (reliable: acknowledged; raw: delivered or dropped)";
+        Csv flows = ReadCsv(dir + "/flows.csv");
+        for (size_t i = 0; i < flows.rows.size(); ++i)
+        {
+            uint64_t sent = flows.U(i, "sent_bytes");
+            uint64_t accounted = flows.U(i, "delivered_bytes") + flows.U(i, "dropped_bytes") +
+                                 flows.U(i, "discarded_bytes") + flows.U(i, "in_flight_bytes");
+            EXPECT_EQ(sent, accounted) << "flow " << i;
+            if (s.reliable)
+            {
+                EXPECT_EQ(flows.U(i, "delivered_bytes"), flows.U(i, "bytes")) << "flow " << i;
+            }
+        }
+        for (const auto& q : o.summary["max_queue_bytes"])
+        {
+            EXPECT_LE(q["bytes"].get<uint64_t>(), 16u * 512 * 1024);
+        }
+        if (seed % 10 == 0)
+        {
+            std::string again = dir + "-again";
+            RunOutcome o2 = RunOne(s, again);
+            EXPECT_EQ(ReadFile(dir + "/flows.csv"), ReadFile(again + "/flows.csv"))
+                << "same seed, different results";
+        }
+    }
+    EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
+    fs::remove_all(root);
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3
