@@ -3,6 +3,7 @@
 #include "route-computer.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -62,7 +63,12 @@ FabricNetwork::Build(const TopologySpec& spec, uint32_t hashSalt, int64_t stream
         {
             uint32_t node = endNodes[e];
             deviceFactory.Set("DataRate", DataRateValue(l.rate));
-            Ptr<FabricNetDevice> dev = deviceFactory.Create<FabricNetDevice>();
+            ObjectFactory factory = deviceFactory;
+            if (l.lossRate >= 0)
+            {
+                factory.Set("LossRate", DoubleValue(l.lossRate));
+            }
+            Ptr<FabricNetDevice> dev = factory.Create<FabricNetDevice>();
             dev->SetAddress(Mac48Address::Allocate());
             stream += dev->AssignStreams(stream);
             net.m_nodes.Get(node)->AddDevice(dev);

@@ -1,6 +1,7 @@
 #include "scenario-config.h"
 
 #include "attribute-values.h"
+#include "hpcc-import.h"
 #include "config-error.h"
 #include "topology-reader.h"
 #include "units.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -75,25 +77,53 @@ ReadPriority(YamlFields& f, const std::string& key, uint8_t fallback)
     return static_cast<uint8_t>(p);
 }
 
+/// A file named in a scenario: relative to the scenario file, then to the source tree, then to
+/// the working directory; "" when none exists.
+std::string
+ResolvePath(const std::string& scenarioFile, const std::string& sourceRoot, const std::string& path)
+{
+    std::string dir = scenarioFile.substr(0, scenarioFile.find_last_of('/') + 1);
+    for (const std::string& candidate : {dir + path, sourceRoot + "/" + path, path})
+    {
+        if (std::ifstream(candidate).good())
+        {
+            return candidate;
+        }
+    }
+    return "";
+}
+
 TopologySpec
 ReadScenarioTopology(YamlFields& root, const std::string& file, const std::string& sourceRoot,
-                     const LinkDefaults& defaults, uint32_t incastHosts)
+                     const LinkDefaults& defaults, uint32_t incastHosts,
+                     std::optional<HpccTopology>* hpcc)
 {
     YAML::Node node = root.Node("topology");
+    if (node.IsMap() && node["hpcc"])
+    {
+        // topology: {hpcc: topology.txt} — the HPCC / ConWeave simulators' format; each link's
+        // error rate becomes its cable loss rate.
+        YamlFields t(node, file, "topology");
+        HpccTopology topo = ReadHpccTopology(ResolvePath(file, sourceRoot, t.String("hpcc")));
+        t.RejectUnknownKeys();
+        for (size_t i = 0; i < topo.spec.links.size(); ++i)
+        {
+            topo.spec.links[i].lossRate = topo.linkErrorRate[i];
+        }
+        *hpcc = topo;
+        return topo.spec;
+    }
     if (node.IsScalar())
     {
         // topology: path/to/file.yaml — relative to the scenario file, then to the source tree.
         std::string path = node.Scalar();
-        std::string dir = file.substr(0, file.find_last_of('/') + 1);
-        for (const std::string& candidate : {dir + path, sourceRoot + "/" + path, path})
+        std::string found = ResolvePath(file, sourceRoot, path);
+        if (found.empty())
         {
-            std::ifstream probe(candidate);
-            if (probe.good())
-            {
-                return ReadTopologyFile(candidate, defaults);
-            }
+            throw ConfigError(file, YamlLine(node), "topology",
+                              "topology file '" + path + "' not found");
         }
-        throw ConfigError(file, YamlLine(node), "topology", "topology file '" + path + "' not found");
+        return ReadTopologyFile(found, defaults);
     }
     if (node.IsMap() && node["hosts"] && node["hosts"].IsScalar() && node["hosts"].Scalar() == "auto")
     {
@@ -253,8 +283,9 @@ LoadScenario(const std::string& path,
     YamlFields work = root.Child("workload");
     std::string type = work.String("type", "incast");
     uint64_t senders = work.Uint("senders", 8);
+    std::optional<HpccTopology> hpcc;
     cfg.topology = ReadScenarioTopology(root, path, sourceRoot, linkDefaults,
-                                        static_cast<uint32_t>(senders + 1));
+                                        static_cast<uint32_t>(senders + 1), &hpcc);
     const uint32_t nHosts = static_cast<uint32_t>(cfg.topology.Hosts().size());
 
     YamlFields host = root.Child("host");
@@ -579,6 +610,26 @@ LoadScenario(const std::string& path,
             }
         }
     }
+    else if (type == "hpcc")
+    {
+        // workload: {type: hpcc, file: flow.txt} over a topology: {hpcc: ...}.
+        if (!hpcc)
+        {
+            throw work.Error("type", "an hpcc flow file needs topology: {hpcc: topology.txt}");
+        }
+        std::string flowFile = ResolvePath(path, sourceRoot, work.String("file"));
+        if (flowFile.empty())
+        {
+            throw work.Error("file", "flow file '" + work.String("file") + "' not found");
+        }
+        for (FlowSpec fs : ReadHpccFlows(flowFile, *hpcc))
+        {
+            fs.rate = rate;
+            fs.ecn = ecnCapable;
+            fs.verb = verb;
+            cfg.flows.push_back(fs);
+        }
+    }
     else if (type == "flows")
     {
         YAML::Node list = work.Node("flows");
@@ -653,7 +704,7 @@ LoadScenario(const std::string& path,
     else
     {
         throw work.Error("type", "unknown workload '" + type +
-                                     "' (incast, permutation, all-to-all, flows)");
+                                     "' (incast, permutation, all-to-all, flows, hpcc)");
     }
     if (work.Has("lose"))
     {
@@ -824,6 +875,8 @@ ScenarioKeysHelp()
   dcqcn                      {Attribute: value} for ns3::DcqcnCongestionControl
   workload.verb              write | send | read (RoCE, default write; read: src reads from dst)
   workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE)
+  topology: {hpcc: FILE}     a topology.txt of the HPCC / ConWeave simulators (topologies/README.md)
+  workload.type: hpcc        with workload.file: their flow.txt (src dst pg [dport] size start_s)
   workload.type              incast | permutation | all-to-all | flows (default incast)
   workload.senders           incast: number of senders (default 8)
   workload.receiver          incast: receiving host (index or name, default 0)
