@@ -7,6 +7,7 @@ counted, for the same reason: a run killed mid-write leaves a truncated last lin
 """
 
 import csv
+import gzip
 import json
 import math
 import os
@@ -71,10 +72,16 @@ def table_rows(path: str, columns: Sequence[Column],
     has millions of rows and the plot needs only one port's.
     """
     name = os.path.basename(path)
+    if not os.path.isfile(path) and os.path.isfile(path + ".gz"):
+        # fabric-run stores traces above trace.gzip_above compressed.
+        path = path + ".gz"
     if not os.path.isfile(path):
         note(f"{name}: not found, skipping")
         return None
-    handle = open(path, newline="")
+    if path.endswith(".gz"):
+        handle = gzip.open(path, "rt", newline="")
+    else:
+        handle = open(path, newline="")
     reader = csv.reader(handle)
     header = next(reader, None)
     if not header:

@@ -53,9 +53,18 @@ RunRecorder::Start()
         for (uint32_t p = 0; p < m_net->GetNPorts(n); ++p)
         {
             Ptr<FabricNetDevice> dev = m_net->GetDevice(n, p);
-            if (sampled)
+            if (sampled && Traced(p))
             {
-                m_sampled.push_back(SampledPort{n, p, {}});
+                if (m_config.queueOnChange)
+                {
+                    dev->TraceConnectWithoutContext(
+                        "QueueBytes",
+                        MakeCallback(&RunRecorder::QueueChanged, this).Bind(n, p));
+                }
+                else
+                {
+                    m_sampled.push_back(SampledPort{n, p, {}});
+                }
             }
             dev->TraceConnectWithoutContext(
                 "PfcSent",
@@ -75,7 +84,10 @@ RunRecorder::Start()
         }
     }
     m_lastDelivered.assign(m_net->GetFlowTable()->GetN(), 0);
-    m_queueEvent = Simulator::ScheduleNow(&RunRecorder::SampleQueues, this);
+    if (!m_sampled.empty())
+    {
+        m_queueEvent = Simulator::ScheduleNow(&RunRecorder::SampleQueues, this);
+    }
     m_rateEvent = Simulator::Schedule(m_config.rateInterval, &RunRecorder::SampleRates, this);
 }
 
@@ -89,6 +101,10 @@ RunRecorder::SampleQueues()
         Ptr<FabricNetDevice> dev = m_net->GetDevice(sp.node, sp.port);
         for (uint8_t q = 0; q < kFabricPriorities; ++q)
         {
+            if (((m_config.queuePriorities >> q) & 1) == 0)
+            {
+                continue;
+            }
             uint64_t bytes = dev->GetQueueBytes(q);
             // Rows only where something is or just was queued: keeps files proportional to
             // congestion rather than to ports × samples.
@@ -101,6 +117,25 @@ RunRecorder::SampleQueues()
         }
     }
     m_queueEvent = Simulator::Schedule(m_config.queueInterval, &RunRecorder::SampleQueues, this);
+}
+
+bool
+RunRecorder::Traced(uint32_t port) const
+{
+    return m_config.queuePorts.empty() ||
+           std::find(m_config.queuePorts.begin(), m_config.queuePorts.end(), port) !=
+               m_config.queuePorts.end();
+}
+
+void
+RunRecorder::QueueChanged(uint32_t node, uint32_t port, uint8_t priority, uint64_t bytes)
+{
+    if (((m_config.queuePriorities >> priority) & 1) == 0)
+    {
+        return;
+    }
+    m_queues.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
+                   << port << ',' << unsigned(priority) << ',' << bytes << '\n';
 }
 
 void
@@ -152,10 +187,10 @@ RunRecorder::Finish()
 {
     m_queueEvent.Cancel();
     m_rateEvent.Cancel();
-    m_queues.Commit();
-    m_pfc.Commit();
-    m_rates.Commit();
-    m_cc.Commit();
+    m_queues.Commit(m_config.gzipAbove);
+    m_pfc.Commit(m_config.gzipAbove);
+    m_rates.Commit(m_config.gzipAbove);
+    m_cc.Commit(m_config.gzipAbove);
     for (auto& f : m_pcaps)
     {
         f->Close();

@@ -36,6 +36,8 @@ class RunRecorder
         std::array<uint64_t, kFabricPriorities> last{};
     };
     void SampleQueues();
+    void QueueChanged(uint32_t node, uint32_t port, uint8_t priority, uint64_t bytes);
+    bool Traced(uint32_t port) const;
     void SampleRates();
     void PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority, uint16_t quanta);
 

@@ -745,6 +745,37 @@ LoadScenario(const std::string& path,
     {
         cfg.trace.queueNodes = trace.StringList("queue_nodes");
     }
+    std::string mode = trace.String("queue_mode", "interval");
+    if (mode != "interval" && mode != "change")
+    {
+        throw trace.Error("queue_mode", "expected interval or change, got '" + mode + "'");
+    }
+    cfg.trace.queueOnChange = mode == "change";
+    if (trace.Has("queue_ports"))
+    {
+        for (const std::string& p : trace.StringList("queue_ports"))
+        {
+            if (p.empty() || !std::all_of(p.begin(), p.end(), ::isdigit))
+            {
+                throw trace.Error("queue_ports", "expected port numbers, got '" + p + "'");
+            }
+            cfg.trace.queuePorts.push_back(static_cast<uint32_t>(std::stoul(p)));
+        }
+    }
+    if (trace.Has("queue_priorities"))
+    {
+        cfg.trace.queuePriorities = 0;
+        for (const std::string& p : trace.StringList("queue_priorities"))
+        {
+            if (p.size() != 1 || p[0] < '0' || p[0] > '7')
+            {
+                throw trace.Error("queue_priorities", "priorities are 0..7, got '" + p + "'");
+            }
+            cfg.trace.queuePriorities |= static_cast<uint8_t>(1u << (p[0] - '0'));
+        }
+    }
+    std::string gzip = trace.String("gzip_above", "256MiB");
+    cfg.trace.gzipAbove = gzip == "never" ? UINT64_MAX : trace.Bytes("gzip_above", 256ull << 20);
     cfg.trace.pcap = trace.Bool("pcap", false);
     if (trace.Has("pcap_nodes"))
     {
@@ -890,7 +921,11 @@ ScenarioKeysHelp()
   workload.priority          traffic class 0..7 (default 3)
   workload.ecn               ECN-capable transport (default true)
   trace.queue_interval       queue-depth sampling interval (default 1us)
-  trace.queue_nodes          nodes whose egress queues are sampled (default: all switches)
+  trace.queue_mode           interval (sample every queue_interval) | change (a row per change)
+  trace.queue_nodes          nodes whose egress queues are traced (default: all switches)
+  trace.queue_ports          only these ports of those nodes (default: all)
+  trace.queue_priorities     only these priorities (default: all)
+  trace.gzip_above           traces larger than this are written as .csv.gz (default 256MiB; never)
   trace.rate_interval        per-flow delivered-rate sampling interval (default 10us)
   trace.pcap                 write one pcap per device (default false)
   trace.pcap_nodes           restrict pcaps to these nodes

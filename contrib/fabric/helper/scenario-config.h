@@ -52,7 +52,11 @@ struct LinkEvent
 struct TraceConfig
 {
     Time queueInterval = MicroSeconds(1);
+    bool queueOnChange = false;          ///< a row at every change instead of every interval
     std::vector<std::string> queueNodes; ///< empty = every switch
+    std::vector<uint32_t> queuePorts;    ///< empty = every port
+    uint8_t queuePriorities = 0xFF;      ///< bit mask
+    uint64_t gzipAbove = 256ull << 20;   ///< traces larger than this are stored as .csv.gz
     Time rateInterval = MicroSeconds(10);
     bool pcap = false;
     std::vector<std::string> pcapNodes; ///< empty = every node

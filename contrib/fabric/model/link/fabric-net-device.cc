@@ -66,6 +66,10 @@ FabricNetDevice::GetTypeId()
                             "A PFC frame was queued for sending: priority and pause quanta.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcSentTrace),
                             "ns3::FabricNetDevice::PfcTracedCallback")
+            .AddTraceSource("QueueBytes",
+                            "An egress queue changed: priority and its new occupancy in bytes.",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_queueBytesTrace),
+                            "ns3::FabricNetDevice::QueueBytesTracedCallback")
             .AddTraceSource("Sniffer",
                             "Every frame as it starts transmission and as it is received.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
@@ -156,6 +160,7 @@ FabricNetDevice::Enqueue(QueuedFrame&& item)
     uint8_t prio = item.priority;
     m_queueBytes[prio] += item.bytes;
     m_queues[prio].push_back(std::move(item));
+    m_queueBytesTrace(prio, m_queueBytes[prio]);
     TryTransmit();
 }
 
@@ -249,6 +254,7 @@ FabricNetDevice::SetLinkUp(bool up)
             QueuedFrame item = std::move(m_queues[p].front());
             m_queues[p].pop_front();
             m_queueBytes[p] -= item.bytes;
+            m_queueBytesTrace(p, m_queueBytes[p]);
             if (!m_dropHandler.IsNull())
             {
                 m_dropHandler(this, item);
@@ -297,6 +303,7 @@ FabricNetDevice::TryTransmit()
     QueuedFrame item = std::move(m_queues[prio].front());
     m_queues[prio].pop_front();
     m_queueBytes[prio] -= item.bytes;
+    m_queueBytesTrace(static_cast<uint8_t>(prio), m_queueBytes[prio]);
     m_txBytesPerPriority[prio] += item.bytes;
     if (!m_dequeueHandler.IsNull())
     {

@@ -67,6 +67,7 @@ class FabricNetDevice : public NetDevice
     typedef Callback<void, Ptr<FabricNetDevice>> IdleHandler;
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
     typedef void (*FrameTracedCallback)(Ptr<const Packet> frame);
+    typedef void (*QueueBytesTracedCallback)(uint8_t priority, uint64_t bytes);
 
     static TypeId GetTypeId();
     FabricNetDevice();
@@ -210,6 +211,7 @@ class FabricNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    TracedCallback<uint8_t, uint64_t> m_queueBytesTrace;
 };
 
 } // namespace ns3

@@ -1,6 +1,7 @@
 #ifndef FABRIC_CSV_WRITER_H
 #define FABRIC_CSV_WRITER_H
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 
@@ -23,8 +24,9 @@ class CsvWriter
     void Open(const std::string& path, const std::string& header);
     bool IsOpen() const { return m_out.is_open(); }
     std::ofstream& Row() { return m_out; }
-    /// Flushes, closes and renames into place; returns false on an I/O error.
-    bool Commit();
+    /// Flushes, closes and renames into place; returns false on an I/O error. When the file is
+    /// larger than \p gzipAbove bytes it is stored gzip-compressed as <path>.gz instead.
+    bool Commit(uint64_t gzipAbove = UINT64_MAX);
 
   private:
     std::string m_path;
