@@ -7,7 +7,7 @@ import shutil
 import sys
 from typing import Optional, Sequence
 
-from . import table
+from . import slurm, table
 from .grid import GridError, expand, name_axes, parse_axis, parse_seeds, split_assignment
 from .runner import Interrupted, Sweep, SweepError
 
@@ -34,6 +34,15 @@ interrupted and never-run points run. OUT/sweep.csv is rewritten every time, one
 
 exit status: 0 every point ok or deadlocked, 1 some point failed (its log is named on stderr),
 2 bad usage, 130 interrupted (Ctrl-C/SIGTERM: running points are stopped; re-run to resume).
+
+on a Slurm cluster (tools/README.md):
+  tools/sweep examples/incast.yaml --grid workload.senders=8,16,32 --slurm --time 00:30:00
+  tools/sweep examples/incast.yaml --grid workload.senders=8,16,32 --collect [--wait]
+--slurm writes OUT/slurm/points.json and OUT/slurm/job.sh (one array task per point: task N
+runs `tools/sweep --run-point OUT N`, i.e. point N exactly as a local sweep runs it) and submits
+the unfinished points with sbatch; it prints the job id. --collect (same grid options) writes
+OUT/sweep.csv as a local run would and names the points still missing (exit 1 while any is
+missing or failed). --wait polls squeue until the job left the queue, then collects.
 """
 
 
@@ -66,8 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seeds", metavar="N|S1,S2,...",
                         help="repeat every point for seeds 1..N (or the seeds listed); adds "
                         "seed=S to point names (default: the scenario's seed, one run)")
-    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                        help="points run in parallel (default 1)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="points run in parallel (default 1); with --slurm: at most N "
+                        "array tasks at a time (default: no limit)")
     parser.add_argument("--out", metavar="DIR",
                         help="sweep directory (default results/<scenario>-sweep)")
     parser.add_argument("--fabric-run", metavar="PATH", default=None,
@@ -83,10 +93,34 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the points and their commands; run nothing")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress; only failures and the final line")
+    cluster = parser.add_argument_group("Slurm cluster (see tools/README.md)")
+    cluster.add_argument("--slurm", action="store_true",
+                         help="write OUT/slurm/job.sh, a job array of the unfinished points, "
+                         "submit it with sbatch and print the job id")
+    cluster.add_argument("--collect", action="store_true",
+                         help="write OUT/sweep.csv from the points finished so far (by --slurm "
+                         "jobs or locally), as a local run would; report missing points")
+    cluster.add_argument("--wait", action="store_true",
+                         help="with --slurm or --collect: wait until the job left the queue "
+                         "(squeue), then collect")
+    cluster.add_argument("--partition", metavar="P", help="sbatch --partition")
+    cluster.add_argument("--time", metavar="T", help="sbatch --time per point, e.g. 00:30:00")
+    cluster.add_argument("--mem", metavar="M", help="sbatch --mem per point, e.g. 2G")
+    cluster.add_argument("--sbatch-arg", action="append", default=[], metavar="ARG",
+                         dest="sbatch_args", help="another sbatch option for job.sh, e.g. "
+                         "--sbatch-arg=--qos=short (repeatable)")
     return parser
 
 
 def check_options(args, axes) -> None:
+    if args.slurm and args.collect:
+        raise GridError("--slurm submits, --collect gathers: give one of them")
+    if args.wait and not (args.slurm or args.collect):
+        raise GridError("--wait needs --slurm or --collect")
+    for option, value in (("--partition", args.partition), ("--time", args.time),
+                          ("--mem", args.mem), ("--sbatch-arg", args.sbatch_args)):
+        if value and not args.slurm:
+            raise GridError(f"{option} needs --slurm")
     if args.jobs < 1:
         raise GridError("--jobs must be at least 1")
     if args.timeout is not None and args.timeout <= 0:
@@ -104,8 +138,14 @@ def check_options(args, axes) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--run-point":  # a Slurm array task (OUT/slurm/job.sh)
+        return slurm.run_point_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.jobs_given = args.jobs  # --slurm: the array's task limit only when given
+    if args.jobs is None:
+        args.jobs = 1
 
     def usage(message: str) -> int:
         print(f"sweep: error: {message}", file=sys.stderr)
@@ -114,7 +154,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not os.path.isfile(args.scenario):
         return usage(f"{args.scenario}: no such scenario file")
     binary = args.fabric_run or os.environ.get("FABRIC_RUN") or DEFAULT_BINARY
-    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+    if not args.collect and not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
         return usage(f"{binary}: no executable fabric-run (build it, or pass --fabric-run)")
     try:
         axes = name_axes([parse_axis(text) for text in args.grid])
@@ -125,6 +165,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out_dir = args.out or os.path.join("results", f"{scenario_name(args.scenario)}-sweep")
     sweep = Sweep(out_dir, binary, args.scenario, args.sets, args.attrs, points, jobs=args.jobs,
                   timeout_s=args.timeout, force=args.force, quiet=args.quiet)
+    if args.slurm or args.collect:
+        return slurm.main(args, sweep, axes, f"sweep-{scenario_name(args.scenario)}")
 
     if args.dry_run:
         todo = {p.name for p in (sweep.collect_previous() if os.path.isdir(out_dir)

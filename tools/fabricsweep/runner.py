@@ -15,6 +15,7 @@ emptied first. Children run in their own sessions, so a terminal's Ctrl-C reache
 which then stops them (SIGTERM, SIGKILL after a grace period) and leaves their points unfinished.
 """
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -206,14 +207,20 @@ class Sweep:
 
     # --- locking ---------------------------------------------------------------------------
 
-    def lock(self) -> None:
-        """One sweep per directory at a time (flock on the directory itself: no lock file)."""
+    def lock(self, shared: bool = False, block: bool = False) -> None:
+        """One sweep per directory at a time (flock on the directory itself: no lock file).
+        shared: Slurm array tasks of one sweep (slurm.py) run side by side, and exclude a local
+        sweep; block: wait for the lock instead of failing. A file system without flock (some
+        cluster file systems) leaves a shared lock untaken rather than failing the task."""
         os.makedirs(self.runs_dir, exist_ok=True)
         fd = os.open(self.out_dir, os.O_RDONLY)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+                        | (0 if block else fcntl.LOCK_NB))
+        except OSError as err:
             os.close(fd)
+            if shared and err.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EINTR):
+                return
             raise SweepError(f"another tools/sweep is running in {self.out_dir}")
         self._lock_fd = fd
 

@@ -39,6 +39,8 @@ METRICS = [
 FIXED_BEFORE = ["point"]
 FIXED_AFTER = ["seed", "status", "exit_status"]
 RESULT_STATUSES = ("ok", "deadlock")
+# Columns that measure the machine, not the simulation: two runs of one point differ there.
+TIMING_COLUMNS = ("wall_s", "elapsed_s")
 
 
 def columns(axes: Sequence[Axis]) -> List[str]:
@@ -112,3 +114,28 @@ def write_csv(path: str, axes: Sequence[Axis], rows: Sequence[Dict[str, str]]) -
         writer.writeheader()
         writer.writerows(rows)
     os.replace(tmp, path)
+
+
+def read_csv(path: str):
+    """(header, rows) of a sweep.csv."""
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        return list(reader.fieldnames or []), list(reader)
+
+
+def differences(path_a: str, path_b: str, ignore: Sequence[str] = TIMING_COLUMNS) -> List[str]:
+    """How two sweep.csv files differ outside the ignored columns (none: the same results of the
+    same points in the same order), e.g. a Slurm sweep against a local one."""
+    header_a, rows_a = read_csv(path_a)
+    header_b, rows_b = read_csv(path_b)
+    if header_a != header_b:
+        return [f"columns differ:\n  {header_a}\n  {header_b}"]
+    found = []
+    if len(rows_a) != len(rows_b):
+        found.append(f"{len(rows_a)} rows against {len(rows_b)}")
+    for number, (row_a, row_b) in enumerate(zip(rows_a, rows_b), start=1):
+        for column in header_a:
+            if column not in ignore and row_a[column] != row_b[column]:
+                found.append(f"row {number} ({row_a['point']}), {column}: "
+                             f"{row_a[column]!r} against {row_b[column]!r}")
+    return found

@@ -26,10 +26,14 @@ CASES = [
 ]
 
 UNAVAILABLE = {
-    "case-5": ("Case 5 (issue #10)", "model missing"),
-    "case-6": ("Case 6 (issue #10)", "model missing"),
-    "case-8": ("Case 8 (issue #10)", "model missing"),
-    "case-9": ("Case 9 (issue #10)", "model missing"),
+    "case-5": ("Case 5: multipath delivery and reorder buffer (DOMAIN.md §4)",
+               "model missing: per-packet spraying and the receiver reorder buffer (UB transport)"),
+    "case-6": ("Case 6: loss recovery timing, packet 0 resent after 20/40 us (DOMAIN.md §4)",
+               "model missing: a scripted resend delay (the RoCE NIC resends on NAK/timeout)"),
+    "case-8": ("Case 8: collectives, ring vs in-network, hierarchical AllReduce (DOMAIN.md §5)",
+               "model missing: collective engine and SHARP aggregation"),
+    "case-9": ("Case 9: concurrency limits and transport state size (DOMAIN.md §6)",
+               "model missing: UB transport state model (RoCE slot limits exist, see tests)"),
     "dcqcn-recurrence": ("Case 10: DCQCN rate recurrence (optional)",
                          "not implemented in this round (optional in issue #10)"),
 }
@@ -41,11 +45,16 @@ def parse_args(argv):
                    help="the fast subset (scaled-down times, fewer sub-cases and seeds)")
     p.add_argument("--only", action="append", default=[], metavar="CASE",
                    help="run only this case (repeatable); ids: " + ", ".join(c for c, _, _ in CASES))
-    p.add_argument("--build", default="build", help="build directory holding fabric-run")
-    p.add_argument("--out", default="results/validation", help="report directory")
+    p.add_argument("--build", default=None,
+                   help="build directory holding fabric-run (default: the repository's build/)")
+    p.add_argument("--out", default=None,
+                   help="report directory (default: results/validation for the full set; "
+                        "BUILD/validation-quick with --quick, BUILD/validation-only with --only, "
+                        "so partial runs never overwrite the committed report)")
     p.add_argument("--runs", default=None,
                    help="where the simulation runs go (default BUILD/validation-runs[-quick])")
-    p.add_argument("--keep-runs", action="store_true", help="do not delete old run directories")
+    p.add_argument("--keep-runs", action="store_true",
+                   help="keep earlier run directories of the selected cases (default: replace them)")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     # For tools' self-test: an ns-3 attribute given to every run but invisible to the formulas,
     # i.e. a model that no longer does what the analytic side assumes.
@@ -65,15 +74,24 @@ def main(argv=None):
         if o not in known:
             print(f"validate: unknown case '{o}' (known: {', '.join(sorted(known))})", file=sys.stderr)
             return 2
-    build = os.path.abspath(args.build)
+    build = os.path.abspath(args.build or os.path.join(root, "build"))
     if not os.access(os.path.join(build, "fabric-run"), os.X_OK):
         print(f"validate: {build}/fabric-run not found (build first)", file=sys.stderr)
         return 2
-    out = os.path.abspath(args.out)
+    # Only a full, unrestricted run writes the committed report by default.
+    if args.out:
+        out = os.path.abspath(args.out)
+    elif args.quick or args.only:
+        out = os.path.join(build, "validation-quick" if args.quick else "validation-only")
+    else:
+        out = os.path.join(root, "results", "validation")
     runs = os.path.abspath(args.runs or os.path.join(build, "validation-runs" + ("-quick" if args.quick else "")))
-    if os.path.isdir(runs) and not args.keep_runs:
-        shutil.rmtree(runs)
     os.makedirs(runs, exist_ok=True)
+    if not args.keep_runs:
+        # Only this tool's own per-case directories, never the --runs directory itself.
+        for cid, mod, _ in CASES:
+            if mod and (not args.only or cid in args.only):
+                shutil.rmtree(os.path.join(runs, cid), ignore_errors=True)
     os.makedirs(out, exist_ok=True)
     ctx = Context(root, build, out, runs, args.quick)
     ctx.sabotage_attrs = list(args.sabotage_attr)

@@ -4,7 +4,7 @@ FabricFlowHash (contrib/fabric/model/switch/fabric-switch.cc) mixes the salt and
 MurmurHash3's 32-bit finalizer; a switch sends a flow to group[hash % len(group)]. The builder
 (fabric-builder.cc) salts switch node i with hash_salt * 2654435761 + i * 40503 + 1, and the
 runner (scenario-runner.cc) gives flow i the UDP source port
-49152 + ((i * 2654435761 mod 2^32 + seed) >> 7) % 16384. Hosts are 10.0.0.1 + index.
+49152 + mix64((i << 32) ^ seed) % 16384 (FlowEntropy in scenario-runner.cc). Hosts are 10.0.0.1 + index.
 """
 
 M32 = 0xFFFFFFFF
@@ -40,8 +40,15 @@ def switch_salt(hash_salt: int, node_index: int) -> int:
 
 
 def flow_entropy(flow_id: int, seed: int) -> int:
-    # id * 2654435761u is uint32 arithmetic; adding the uint64 seed does not wrap.
-    return 49152 + ((((flow_id * 2654435761) & M32) + seed) >> 7) % 16384
+    """FlowEntropy() of scenario-runner.cc: a 64-bit mix of (flow id << 32) ^ seed."""
+    m64 = (1 << 64) - 1
+    h = ((flow_id << 32) ^ seed) & m64
+    h ^= h >> 33
+    h = (h * 0xff51afd7ed558ccd) & m64
+    h ^= h >> 33
+    h = (h * 0xc4ceb9fe1a85ec53) & m64
+    h ^= h >> 33
+    return 49152 + h % 16384
 
 
 def uplink_index(salt, src_host, dst_host, src_port, m) -> int:

@@ -28,6 +28,8 @@ def fmt_dev(c):
     d = c.deviation
     if isinstance(d, float) and math.isinf(d):
         return "∞"
+    if d == 0:
+        return "0"
     r = c.rel_deviation
     base = fmt_value(d, c.unit) if c.unit in ("B", "s") else f"{d:+.4g}"
     if c.unit in ("B", "s") and d > 0:

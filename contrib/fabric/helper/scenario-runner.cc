@@ -52,6 +52,19 @@ YamlToJson(const YAML::Node& node)
 namespace
 {
 
+/// UDP source port of flow \p id for run seed \p seed: 49152 + a 14-bit hash of both.
+uint16_t
+FlowEntropy(uint32_t id, uint64_t seed)
+{
+    uint64_t h = (uint64_t(id) << 32) ^ seed;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return static_cast<uint16_t>(49152 + h % 16384);
+}
+
 void
 ApplyAttributes(const ScenarioConfig& cfg)
 {
@@ -164,9 +177,10 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         rec.rate = fs.rate;
         rec.ecnCapable = fs.ecn;
         // Entropy: a per-flow UDP source port in the dynamic range, as RoCE NICs derive from
-        // the QP number; it is what ECMP hashes.
+        // the QP number; it is what ECMP hashes. Mixed with the seed so that every seed draws
+        // an independent set of paths (seed sweeps are ECMP collision studies).
         uint32_t id = table->GetN();
-        rec.entropy = static_cast<uint16_t>(49152 + ((id * 2654435761u + cfg.seed) >> 7) % 16384);
+        rec.entropy = FlowEntropy(id, cfg.seed);
         rec.verb = fs.verb;
         rec.rateSchedule = fs.rateSchedule;
         rec.period = fs.period;

@@ -41,7 +41,6 @@ def run(ctx):
         "4 MiB of free (lossy) buffer: when is the first frame dropped?")
     path = ctx.scenario_path(SCENARIO)
     case.scenario = os.path.relpath(path, ctx.root)
-    base = scenario.load(path)
     case.parameters = {
         "topology": "star: h1..hN -> sw0 -> h0, 400 Gb/s links, 30 m cables (150 ns)",
         "frames": "F = 4096 B payload + 58 B headers = 4154 B stored; +24 B wire overhead on the "
@@ -63,7 +62,6 @@ def run(ctx):
     subs = QUICK if ctx.quick else [(n, b) for b in BUFFERS for n in SENDERS]
     panels = []
     for n, buf in subs:
-        _ = base
         rough = 150e-9 + parse_bytes(buf) / ((n - 1) * 49.7e9)
         stop = fmt_ps(round((1.5 * rough + 2e-6) * 1e12))
         run_dir, params = ctx.run(case, f"n{n}-{buf}", path,

@@ -6,7 +6,7 @@ import os
 from .. import fluid, plotting, scenario, traces
 from ..common import buffer_bytes, mtu_frame, pfc_enabled, star_link, fmt_ps
 from ..core import CaseResult, Check, ValidationError
-from ..units import fmt_time, parse_bytes, parse_rate_bps, parse_time_ps
+from ..units import parse_rate_bps, parse_time_ps
 
 CASE_ID = "late-feedback"
 TITLE = "Late feedback: fill, loss and drain around a delayed rate cut"

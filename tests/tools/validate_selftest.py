@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""Self-test of tools/validate (the validation runner itself), < 60 s.
+
+  tests/tools/validate_selftest.py [--build BUILD_DIR]
+
+- one small case (incast-fill, --quick) runs and passes;
+- the same case with a sabotaged model (an ns-3 attribute the formulas do not know about, so the
+  simulation no longer matches the analytic prediction) is reported as a MISS, exit status 1 —
+  not as a pass and not as a crash;
+- a missing trace column and a NaN from a formula fail loudly (exceptions, verdict ERROR,
+  exit status 2);
+- the exact balls-into-bins distribution equals brute-force enumeration on small cases, and the
+  validator's scenario merge must agree with what the simulator reports it ran.
+"""
+
+import argparse
+import csv
+import io
+import itertools
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout, redirect_stderr
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+from fabricvalidate import ballsbins, cli, core, ecmphash, scenario, traces  # noqa: E402
+from fabricvalidate.cases import incast_fill  # noqa: E402
+
+BUILD = os.environ.get("FABRIC_BUILD_DIR", os.path.join(ROOT, "build"))
+
+
+def run_cli(args):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = cli.main(args)
+    return rc, out.getvalue() + err.getvalue()
+
+
+class ValidateSelfTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="validate-selftest-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def _run(self, name, extra=()):
+        out = os.path.join(self.tmp, name)
+        rc, log = run_cli(["--quick", "--only", "incast-fill", "--build", BUILD, "--out", out,
+                           "--runs", os.path.join(out, "runs"), *extra])
+        with open(os.path.join(out, "report.json")) as f:
+            rep = json.load(f)
+        return rc, log, rep, out
+
+    def test_1_small_case_passes(self):
+        rc, log, rep, out = self._run("normal")
+        self.assertEqual(rc, 0, log)
+        case = rep["cases"][0]
+        self.assertEqual(case["verdict"], "pass", log)
+        self.assertTrue(case["checks"])
+        for c in case["checks"]:
+            self.assertEqual(c["verdict"], "pass")
+            self.assertIsNotNone(c["analytic"])
+            self.assertGreater(c["simulated"], 0)
+        self.assertTrue(os.path.isfile(os.path.join(out, "report.md")))
+        self.assertTrue(os.path.isfile(os.path.join(out, "incast-fill.png")))
+
+    def test_2_sabotaged_model_is_a_miss(self):
+        # 400 B of wire overhead per frame slows every link by ~10 %; the scenario still says
+        # 24 B, so the analytic side predicts the unsabotaged fill time.
+        rc, log, rep, _ = self._run(
+            "sabotage", ["--sabotage-attr", "ns3::FabricNetDevice::WireOverhead=400"])
+        self.assertEqual(rc, 1, log)
+        case = rep["cases"][0]
+        self.assertEqual(case["verdict"], "MISS", log)
+        self.assertTrue(any(c["verdict"] == "MISS" for c in case["checks"]))
+
+    def test_3_missing_trace_column_fails_loudly(self):
+        rc, log, rep, out = self._run("column")
+        self.assertEqual(rc, 0, log)
+        run_dir = os.path.join(out, "runs", "incast-fill", "n8-1MiB")
+        broken = os.path.join(self.tmp, "broken-run")
+        shutil.copytree(run_dir, broken)
+        with open(os.path.join(run_dir, "queues.csv")) as f:
+            rows = list(csv.reader(f))
+        with open(os.path.join(broken, "queues.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            for r in rows:
+                w.writerow(r[:4])  # drop the bytes column
+        params = traces.summary(broken)["parameters"]
+        case = core.CaseResult("incast-fill", "t", "", "")
+        with self.assertRaises(traces.TraceError) as ctx:
+            incast_fill.analyze(case, "broken", broken, params)
+        self.assertIn("bytes", str(ctx.exception))
+        self.assertEqual(case.checks, [])
+
+    def test_4_formula_error_fails_loudly(self):
+        with self.assertRaises(core.ValidationError):
+            core.Check("x", "m", "s", float("nan"), 1.0, "f")
+        original = incast_fill.predict
+
+        def broken(params, where):
+            p = original(params, where)
+            p["t_drop"] = float("nan")
+            return p
+        incast_fill.predict = broken
+        try:
+            rc, log, rep, _ = self._run("formula")
+        finally:
+            incast_fill.predict = original
+        self.assertEqual(rc, 2, log)
+        self.assertEqual(rep["cases"][0]["verdict"], "ERROR")
+        self.assertIn("NaN", rep["cases"][0]["error"])
+
+    def test_5_exact_max_load_matches_enumeration(self):
+        for n, m in [(3, 3), (4, 2), (5, 3), (2, 4), (6, 2)]:
+            counts = {}
+            for seq in itertools.product(range(m), repeat=n):
+                k = max(seq.count(b) for b in range(m))
+                counts[k] = counts.get(k, 0) + 1
+            pmf = ballsbins.max_load_pmf(n, m)
+            for k, p in enumerate(pmf):
+                self.assertEqual(p * m ** n, counts.get(k, 0), (n, m, k))
+            self.assertAlmostEqual(float(ballsbins.p_no_collision(n, m)),
+                                   counts.get(1, 0) / m ** n if n <= m else 0.0)
+        self.assertEqual(ballsbins.quantile_max(8, 32, 0.99), 3)
+
+    def test_6_scenario_merge_must_match_the_run(self):
+        doc = {"a": {"b": "1"}, "topology": {"hosts": "auto"}, "workload": {"senders": 3}}
+        merged = scenario.with_overrides(doc, {"a.c": "2us", "x.y": [1, 2]})
+        self.assertEqual(merged["a"], {"b": "1", "c": "2us"})
+        ran = {"a": {"b": "1", "c": "2us"}, "topology": {"hosts": "4"},
+               "workload": {"senders": "3"}, "x": {"y": ["1", "2"]}}
+        scenario.check_same(merged, ran, "ok")
+        ran["a"]["c"] = "3us"
+        with self.assertRaises(scenario.ScenarioError):
+            scenario.check_same(merged, ran, "mismatch")
+
+    def test_7_hash_primitives(self):
+        # MurmurHash3 fmix32 reference values.
+        self.assertEqual(ecmphash.mix32(0), 0)
+        self.assertEqual(ecmphash.mix32(1), 0x514E28B7)
+        # FlowEntropy(0, 1) in scenario-runner.cc: the MurmurHash3 fmix64 of 1 is
+        # 0xb456bcfc34c2cb2c; 0xb456bcfc34c2cb2c % 16384 = 2860 -> port 52012. (The ECMP case
+        # also checks end to end that these ports predict the simulator's uplinks.)
+        self.assertEqual(ecmphash.flow_entropy(0, 1), 52012)
+        self.assertEqual(ecmphash.host_ip(0), 0x0A000001)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=None)
+    args, rest = ap.parse_known_args()
+    if args.build:
+        BUILD = os.path.abspath(args.build)
+    if not os.access(os.path.join(BUILD, "fabric-run"), os.X_OK):
+        sys.exit(f"validate_selftest: {BUILD}/fabric-run not found")
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
