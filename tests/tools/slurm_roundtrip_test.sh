@@ -17,6 +17,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SWEEP="$ROOT/tools/sweep"
 FABRIC_RUN=${FABRIC_RUN:-$ROOT/build/fabric-run}
 SCENARIO=tests/data/scenarios/minimal.yaml
+# shellcheck disable=SC2054  # the commas separate grid values
 GRID=(--grid workload.senders=1,2 --grid workload.bytes_per_sender=8KiB,64KiB)
 SKIP=77
 START=$SECONDS
@@ -25,22 +26,31 @@ say() { printf 'slurm_roundtrip: %s\n' "$*" >&2; }
 fail() { say "FAIL: $*"; exit 1; }
 skip() { say "SKIP: $*"; exit "$SKIP"; }
 
-# --- Slurm installed? -------------------------------------------------------------------------------
+# --- Slurm installed? -----------------------------------------------------------------------------
 have_slurm() {
-  command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null \
-    && command -v squeue >/dev/null && command -v sinfo >/dev/null
+  local tool
+  for tool in slurmctld slurmd sbatch squeue sinfo; do
+    command -v "$tool" >/dev/null || return 1
+  done
+}
+apt_install() {  # waits for another apt/dpkg to finish rather than failing at once
+  apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 slurm-wlm
 }
 export PATH="$PATH:/usr/sbin:/sbin"
 if ! have_slurm; then
-  [ "$(id -u)" -eq 0 ] || skip "Slurm is not installed and installing it needs root (apt-get install slurm-wlm)"
+  [ "$(id -u)" -eq 0 ] || skip "Slurm is not installed, and installing it (slurm-wlm) needs root"
   command -v apt-get >/dev/null || skip "Slurm is not installed and there is no apt-get"
   say "installing Debian's slurm-wlm (slurmctld, slurmd, client, munge)"
   export DEBIAN_FRONTEND=noninteractive
-  if ! apt-get install -y -q --no-install-recommends slurm-wlm >/tmp/slurm-roundtrip-apt.log 2>&1; then
-    apt-get update -q >>/tmp/slurm-roundtrip-apt.log 2>&1
-    apt-get install -y -q --no-install-recommends slurm-wlm >>/tmp/slurm-roundtrip-apt.log 2>&1 \
-      || { tail -n 5 /tmp/slurm-roundtrip-apt.log >&2; skip "apt-get install slurm-wlm failed"; }
+  APT_LOG=$(mktemp /tmp/slurm-roundtrip-apt.XXXXXX)
+  if ! apt_install >"$APT_LOG" 2>&1; then
+    apt-get update -q -o DPkg::Lock::Timeout=300 >>"$APT_LOG" 2>&1
+    if ! apt_install >>"$APT_LOG" 2>&1; then
+      tail -n 5 "$APT_LOG" >&2
+      skip "apt-get install slurm-wlm failed (log: $APT_LOG)"
+    fi
   fi
+  rm -f "$APT_LOG"
   have_slurm || skip "slurm-wlm installed, but slurmctld/slurmd/sbatch are not on PATH"
 fi
 [ -x "$FABRIC_RUN" ] || fail "$FABRIC_RUN: not built (cmake --build build)"
@@ -52,6 +62,7 @@ fi
 for var in $(compgen -e | grep '^SLURM_'); do unset "$var"; done
 TMP=$(mktemp -d /tmp/slurm-roundtrip.XXXXXX)
 PIDS=()
+# shellcheck disable=SC2317  # invoked by the trap
 cleanup() {
   local rc=$?
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
@@ -70,7 +81,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 CTLD_PORT=$(free_port)
 SLURMD_PORT=$(free_port)
@@ -106,7 +118,10 @@ if [ "$AUTH" = munge ]; then
     >"$TMP/log/munged.out" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 50); do [ -S "$TMP/munge/munge.socket" ] && break; sleep 0.1; done
-  [ -S "$TMP/munge/munge.socket" ] || { cat "$TMP/log/munged.out" >&2; skip "munged did not start"; }
+  if ! [ -S "$TMP/munge/munge.socket" ]; then
+    cat "$TMP/log/munged.out" >&2
+    skip "munged did not start"
+  fi
   AUTH_LINES="AuthType=auth/munge
 AuthInfo=socket=$TMP/munge/munge.socket
 CredType=cred/munge"
@@ -157,16 +172,19 @@ state=""
 for _ in $(seq 60); do
   state=$(sinfo --noheader --nodes="$NODE" --format=%t 2>/dev/null | tr -d '*[:space:]')
   [ "$state" = idle ] && break
+  for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null || break 2; done  # a daemon died
   sleep 0.5
 done
 if [ "$state" != idle ]; then
   slurm_logs
-  skip "the private slurmctld/slurmd did not come up (node state '${state:-none}' after 30 s; auth/$AUTH)"
+  skip "the private slurmctld/slurmd did not come up (node state '${state:-none}'," \
+    "auth/$AUTH)"
 fi
-say "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $NODE idle, auth/$AUTH ($((SECONDS - START)) s)"
+say "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $NODE idle, auth/$AUTH" \
+  "($((SECONDS - START)) s)"
 
-# --- the sweep through Slurm, and locally ----------------------------------------------------------
-cd "$ROOT"
+# --- the sweep through Slurm, and locally ---------------------------------------------------------
+cd "$ROOT" || fail "cd $ROOT"
 # A snapshot of fabric-run and its own libraries (libns3-fabric.so, found through RUNPATH, which
 # LD_LIBRARY_PATH overrides): a rebuild of build/ during the test must not fail a point.
 mkdir -p "$TMP/bin"
@@ -175,7 +193,9 @@ ldd "$FABRIC_RUN" | awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/(usr\/)?lib/ {pri
   | while read -r lib; do cp "$lib" "$TMP/bin/"; done
 cat >"$TMP/bin/fabric-run" <<WRAPPER
 #!/bin/sh
-LD_LIBRARY_PATH="$TMP/bin\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$TMP/bin/fabric-run.bin" "\$@"
+LD_LIBRARY_PATH="$TMP/bin\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+exec "$TMP/bin/fabric-run.bin" "\$@"
 WRAPPER
 chmod +x "$TMP/bin/fabric-run"
 "$TMP/bin/fabric-run" --help >/dev/null 2>&1 || fail "the copy of $FABRIC_RUN does not run"
@@ -187,18 +207,25 @@ sweep() { timeout 150 "$SWEEP" "$SCENARIO" "${GRID[@]}" --fabric-run "$FABRIC_RU
 sweep --slurm --wait --jobs 2 --time 00:05:00 --out "$T1" >"$TMP/slurm.out" 2>"$TMP/slurm.err"
 rc=$?
 cat "$TMP/slurm.err" >&2
-[ "$rc" -eq 0 ] || { slurm_logs; cat "$TMP"/T1/slurm/logs/* >&2 2>/dev/null; fail "--slurm --wait exited $rc"; }
+if [ "$rc" -ne 0 ]; then
+  slurm_logs
+  cat "$TMP"/T1/slurm/logs/* >&2 2>/dev/null
+  fail "--slurm --wait exited $rc"
+fi
 JOB=$(head -n 1 "$TMP/slurm.out")
 [[ "$JOB" =~ ^[0-9]+$ ]] || fail "--slurm printed no job id first: $(cat "$TMP/slurm.out")"
-[ "$(tail -n 1 "$TMP/slurm.out")" = "$T1/sweep.csv" ] || fail "--wait did not print the table's path"
+[ "$(tail -n 1 "$TMP/slurm.out")" = "$T1/sweep.csv" ] || fail "--wait printed no table path"
 for i in 0 1 2 3; do
   log="$T1/slurm/logs/${JOB}_$i.out"
   [ -f "$log" ] || fail "array task $i left no log ($log): did it run under Slurm?"
   grep -q -- "--run-point .* $i: .*(job $JOB, task $i" "$log" || fail "task $i log: $(cat "$log")"
 done
-[ "$(ls "$T1/runs" | wc -l)" -eq 4 ] || fail "expected 4 run directories in $T1/runs"
-for d in "$T1"/runs/*; do
-  [ -f "$d/.done" ] && [ -f "$d/summary.json" ] && [ -f "$d/run.log" ] || fail "$d incomplete"
+runs=("$T1"/runs/*)
+[ "${#runs[@]}" -eq 4 ] || fail "expected 4 run directories in $T1/runs: ${runs[*]}"
+for d in "${runs[@]}"; do
+  if ! [ -f "$d/.done" ] || ! [ -f "$d/summary.json" ] || ! [ -f "$d/run.log" ]; then
+    fail "$d incomplete"
+  fi
 done
 say "job $JOB: 4 points ran as array tasks ($((SECONDS - START)) s)"
 
@@ -224,13 +251,18 @@ say "sweep.csv through Slurm equals the local one (but for wall_s, elapsed_s)"
 # The run.log files name the same command.
 for d in "$T2"/runs/*; do
   p=$(basename "$d")
-  [ "$(head -n 1 "$d/run.log" | sed "s|$T2|OUT|g")" = "$(head -n 1 "$T1/runs/$p/run.log" | sed "s|$T1|OUT|g")" ] \
+  local_cmd=$(head -n 1 "$d/run.log" | sed "s|$T2|OUT|g")
+  slurm_cmd=$(head -n 1 "$T1/runs/$p/run.log" | sed "s|$T1|OUT|g")
+  [ "$local_cmd" = "$slurm_cmd" ] \
     || fail "$p: run.log commands differ"
 done
 
-# --- collect again; lose a point; resubmit only it --------------------------------------------------
+# --- collect again; lose a point; resubmit only it ------------------------------------------------
 cp "$T1/sweep.csv" "$TMP/first.csv"
-sweep --collect --out "$T1" >/dev/null 2>"$TMP/collect.err" || { cat "$TMP/collect.err" >&2; fail "--collect failed"; }
+if ! sweep --collect --out "$T1" >/dev/null 2>"$TMP/collect.err"; then
+  cat "$TMP/collect.err" >&2
+  fail "--collect failed"
+fi
 cmp -s "$T1/sweep.csv" "$TMP/first.csv" || fail "--collect wrote a different sweep.csv"
 
 LOST="senders=2,bytes_per_sender=8KiB"
@@ -238,17 +270,22 @@ rm "$T1/runs/$LOST/.done"
 sweep --collect --out "$T1" >/dev/null 2>"$TMP/collect.err"
 rc=$?
 [ "$rc" -eq 1 ] || fail "--collect with a point missing exited $rc, expected 1"
-grep -q "1 point(s) missing" "$TMP/collect.err" && grep -q "\[task 2\] $LOST" "$TMP/collect.err" \
-  || { cat "$TMP/collect.err" >&2; fail "--collect did not report the missing point"; }
+if ! grep -q "1 point(s) missing" "$TMP/collect.err" \
+    || ! grep -q "\[task 2\] $LOST" "$TMP/collect.err"; then
+  cat "$TMP/collect.err" >&2
+  fail "--collect did not report the missing point"
+fi
 
 sweep --slurm --wait --out "$T1" >"$TMP/slurm2.out" 2>"$TMP/slurm2.err"
 rc=$?
 cat "$TMP/slurm2.err" >&2
 [ "$rc" -eq 0 ] || { slurm_logs; fail "resubmission exited $rc"; }
 JOB2=$(head -n 1 "$TMP/slurm2.out")
-grep -q -- "--array=2$" "$T1/slurm/job.sh" || fail "the resubmission was not of point 2 alone: $(grep array "$T1/slurm/job.sh")"
-[ "$(ls "$T1/slurm/logs" | grep -c "^${JOB2}_")" -eq 1 ] || fail "job $JOB2 ran other than one task"
-compare "$T1/sweep.csv" "$T2/sweep.csv" || fail "after the resubmission sweep.csv differs from the local one"
+grep -q -- "--array=2$" "$T1/slurm/job.sh" \
+  || fail "the resubmission was not of point 2 alone: $(grep array "$T1/slurm/job.sh")"
+logs2=("$T1/slurm/logs/${JOB2}"_*)
+[ "${#logs2[@]}" -eq 1 ] || fail "job $JOB2 ran other than one task: ${logs2[*]}"
+compare "$T1/sweep.csv" "$T2/sweep.csv" || fail "after the resubmission sweep.csv differs"
 
 out=$(sweep --slurm --out "$T1" 2>&1) || fail "--slurm with every point finished failed: $out"
 echo "$out" | grep -q "nothing to submit" || fail "--slurm submitted finished points: $out"

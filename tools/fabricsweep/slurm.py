@@ -102,7 +102,7 @@ def job_script(desc: dict, points_sha1: str, job_name: str, spec: str,
     lines = ["#!/bin/bash",
              "# Written by tools/sweep --slurm. Array task N runs point N of points.json next to",
              "# this file through the same code as a local sweep (tools/sweep --run-point).",
-             f"# Resubmit the unfinished points with the same tools/sweep command and --slurm.",
+             "# Resubmit the unfinished points with the same tools/sweep command and --slurm.",
              _sbatch_line("--job-name", job_name),
              _sbatch_line("--array", spec),
              _sbatch_line("--output", os.path.join(logs, "%A_%a.out")),
@@ -234,7 +234,7 @@ def submit(args, sweep: Sweep, axes: Sequence[Axis], job_name: str) -> int:
     out_dir = sweep.out_dir
     options = sbatch_options(args)
     previous = last_job(out_dir)
-    if not args.dry_run and job_active(previous):
+    if job_active(previous):  # its tasks read points.json: it must not change under them
         raise SlurmError(f"job {previous} of {out_dir} is still queued or running: wait for it "
                          f"(--collect --wait) or cancel it (scancel {previous}) first")
     sweep.lock()  # no local sweep in OUT meanwhile

@@ -42,6 +42,11 @@ RunRecorder::Start()
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
         const std::string& name = spec.nodes[n].name;
+        if (Ptr<FabricSwitch> sw = m_net->GetSwitch(n))
+        {
+            sw->TraceConnectWithoutContext("Watchdog",
+                                           MakeCallback(&RunRecorder::WatchdogEvent, this).Bind(n));
+        }
         bool sampled = m_config.queueNodes.empty()
                            ? spec.nodes[n].isSwitch
                            : std::find(m_config.queueNodes.begin(), m_config.queueNodes.end(),
@@ -180,6 +185,14 @@ RunRecorder::PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority,
                              : (quanta ? "PAUSE_RECEIVED" : "RESUME_RECEIVED");
     m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
                 << port << ',' << unsigned(priority) << ',' << event << ',' << quanta << '\n';
+}
+
+void
+RunRecorder::WatchdogEvent(uint32_t node, uint32_t port, uint8_t priority, bool triggered)
+{
+    m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
+                << port << ',' << unsigned(priority) << ','
+                << (triggered ? "WATCHDOG_TRIGGERED" : "WATCHDOG_RESTORED") << ",0\n";
 }
 
 void

@@ -40,6 +40,7 @@ class RunRecorder
     bool Traced(uint32_t port) const;
     void SampleRates();
     void PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority, uint16_t quanta);
+    void WatchdogEvent(uint32_t node, uint32_t port, uint8_t priority, bool triggered);
 
     const FabricNetwork* m_net;
     TraceConfig m_config;

@@ -383,6 +383,26 @@ LoadScenario(const std::string& path,
         headroomBytes = pfc.Bytes("headroom");
     }
     cfg.attributes.emplace_back("ns3::SharedBufferMmu::Headroom", BytesValue(headroomBytes));
+    YamlFields watchdog = pfc.Child("watchdog");
+    cfg.attributes.emplace_back("ns3::FabricSwitch::PfcWatchdog",
+                                watchdog.Bool("enabled", false) ? "true" : "false");
+    for (const auto& [key, attr] : {std::make_pair("detection", "PfcWatchdogDetection"),
+                                    std::make_pair("restore", "PfcWatchdogRestore"),
+                                    std::make_pair("action", "PfcWatchdogAction")})
+    {
+        if (watchdog.Has(key))
+        {
+            std::string name = std::string("ns3::FabricSwitch::") + attr;
+            std::string normalized;
+            std::string error;
+            if (!NormalizeAttributeValue(name, watchdog.String(key), &normalized, &error))
+            {
+                throw watchdog.Error(key, error);
+            }
+            cfg.attributes.emplace_back(name, normalized);
+        }
+    }
+    watchdog.RejectUnknownKeys();
     pfc.RejectUnknownKeys();
     if (pfcEnabled)
     {
@@ -805,6 +825,17 @@ LoadScenario(const std::string& path,
         for (size_t i = 0; i < list.size(); ++i)
         {
             YamlFields e(list[i], path, "events[" + std::to_string(i) + "]");
+            if (e.Has("pfc_storm") || e.Has("pfc_storm_stop"))
+            {
+                StormEvent storm;
+                storm.at = e.Duration("at");
+                storm.stop = e.Has("pfc_storm_stop");
+                storm.host = ResolveHost(e, storm.stop ? "pfc_storm_stop" : "pfc_storm", cfg.topology);
+                storm.priority = ReadPriority(e, "priority", 3);
+                e.RejectUnknownKeys();
+                cfg.stormEvents.push_back(storm);
+                continue;
+            }
             LinkEvent ev;
             ev.at = e.Duration("at");
             ev.up = e.Has("link_up");
@@ -930,7 +961,9 @@ ScenarioKeysHelp()
   trace.pcap                 write one pcap per device (default false)
   trace.pcap_nodes           restrict pcaps to these nodes
   events                     link failures: [{at: 100us, link_down: [leaf0, spine1]}, {at: .., link_up: ..}]
-                             (queued and in-flight frames on it are dropped; routes recompute at once)
+                             (queued and in-flight frames on it are dropped; routes recompute at once);
+                             PFC storms: {at: 50us, pfc_storm: h0, priority: 3}, {at: .., pfc_storm_stop: h0}
+  switch.pfc.watchdog        {enabled, detection (200us), restore (1ms), action: drop|forward}
   deadlock.check_interval    how often to look for cycles of paused ports (default 100us)
   deadlock.timeout           a cycle without progress this long is a deadlock (default 1ms)
   attributes                 {"ns3::Type::Attribute": value} set before the fabric is built

@@ -49,6 +49,15 @@ struct LinkEvent
     bool up = false;
 };
 
+/// A host NIC starting (or ending) a PFC storm: it stops draining and keeps its switch paused.
+struct StormEvent
+{
+    Time at;
+    uint32_t host = 0;
+    uint8_t priority = 3;
+    bool stop = false;
+};
+
 struct TraceConfig
 {
     Time queueInterval = MicroSeconds(1);
@@ -77,6 +86,7 @@ struct ScenarioConfig
     std::vector<std::pair<std::string, std::string>> attributes;
     std::vector<FlowSpec> flows; ///< the workload, expanded to flows
     std::vector<LinkEvent> linkEvents;
+    std::vector<StormEvent> stormEvents;
     std::string transport = "raw"; ///< raw (no reliability, no CC) or roce
     std::vector<PacketLoss> losses;
     TraceConfig trace;

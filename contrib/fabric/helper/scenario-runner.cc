@@ -205,6 +205,22 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     {
         Simulator::Schedule(ev.at, &FabricNetwork::SetLinkUp, &net, ev.link, ev.up);
     }
+    for (const StormEvent& ev : cfg.stormEvents)
+    {
+        Ptr<FabricHost> host = net.GetHost(ev.host);
+        for (uint32_t p = 0; p < host->GetNPorts(); ++p)
+        {
+            Ptr<FabricNetDevice> nic = host->GetPort(p);
+            if (ev.stop)
+            {
+                Simulator::Schedule(ev.at, &FabricNetDevice::StopPfcStorm, nic);
+            }
+            else
+            {
+                Simulator::Schedule(ev.at, &FabricNetDevice::StartPfcStorm, nic, ev.priority);
+            }
+        }
+    }
     table->SetAllFinishedCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
     double buildSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
@@ -244,6 +260,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     uint64_t packetHops = 0;
     uint64_t pauses = 0;
     uint64_t violations = 0;
+    uint64_t watchdogTriggers = 0;
     uint64_t ecnMarked = 0;
     nlohmann::json maxQueues = nlohmann::json::array();
     nlohmann::json bottleneck = nullptr;
@@ -262,6 +279,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
             continue;
         }
         violations += sw->GetHeadroomViolationBytes();
+        watchdogTriggers += sw->GetWatchdogTriggers();
         ecnMarked += sw->GetEcnMarkedFrames();
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -322,7 +340,8 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
                      {"in_flight_bytes", cons.total.inFlight},
                      {"headroom_violation_bytes", violations},
                      {"ecn_marked_frames", ecnMarked},
-                     {"pfc_frames_sent", pauses}};
+                     {"pfc_frames_sent", pauses},
+                     {"pfc_watchdog_triggers", watchdogTriggers}};
     s["conservation_ok"] = cons.Ok();
     s["unbalanced_flows"] = cons.unbalancedFlows;
     s["max_queue_bytes"] = maxQueues;

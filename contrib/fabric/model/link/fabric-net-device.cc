@@ -81,6 +81,7 @@ FabricNetDevice::FabricNetDevice()
     : m_lossRng(CreateObject<UniformRandomVariable>())
 {
     m_pausedUntil.fill(Time(0));
+    m_lastPause.fill(PicoSeconds(-1));
 }
 
 int64_t
@@ -104,6 +105,7 @@ FabricNetDevice::DoDispose()
     m_control.clear();
     m_completeEvent.Cancel();
     m_resumeEvent.Cancel();
+    m_stormEvent.Cancel();
     m_frameHandler = FrameHandler();
     m_dequeueHandler = DequeueHandler();
     m_dropHandler = DequeueHandler();
@@ -158,6 +160,14 @@ void
 FabricNetDevice::Enqueue(QueuedFrame&& item)
 {
     uint8_t prio = item.priority;
+    if ((m_dropMask >> prio) & 1)
+    {
+        if (!m_dropHandler.IsNull())
+        {
+            m_dropHandler(this, item);
+        }
+        return;
+    }
     m_queueBytes[prio] += item.bytes;
     m_queues[prio].push_back(std::move(item));
     m_queueBytesTrace(prio, m_queueBytes[prio]);
@@ -238,6 +248,80 @@ FabricNetDevice::SelectPriority()
 }
 
 void
+FabricNetDevice::StartPfcStorm(uint8_t priority)
+{
+    m_stormMask |= static_cast<uint8_t>(1u << priority);
+    StormRefresh();
+}
+
+void
+FabricNetDevice::StopPfcStorm()
+{
+    m_stormMask = 0;
+    m_stormEvent.Cancel();
+}
+
+void
+FabricNetDevice::StormRefresh()
+{
+    for (uint8_t p = 0; p < kFabricPriorities; ++p)
+    {
+        if ((m_stormMask >> p) & 1)
+        {
+            SendPause(p, 0xFFFF);
+        }
+    }
+    // Refresh well before 65535 quanta expire, as a stuck NIC's pause generator does.
+    m_stormEvent = Simulator::Schedule(GetPauseQuantum() * 0x7FFF, &FabricNetDevice::StormRefresh,
+                                       this);
+}
+
+void
+FabricNetDevice::SetPauseIgnored(uint8_t priority, bool ignored)
+{
+    if (ignored)
+    {
+        m_ignorePauseMask |= static_cast<uint8_t>(1u << priority);
+        m_pausedUntil[priority] = Time(0);
+        TryTransmit();
+    }
+    else
+    {
+        m_ignorePauseMask &= static_cast<uint8_t>(~(1u << priority));
+    }
+}
+
+void
+FabricNetDevice::SetPriorityDropping(uint8_t priority, bool dropping)
+{
+    if (dropping)
+    {
+        m_dropMask |= static_cast<uint8_t>(1u << priority);
+        DropQueue(priority);
+    }
+    else
+    {
+        m_dropMask &= static_cast<uint8_t>(~(1u << priority));
+    }
+}
+
+void
+FabricNetDevice::DropQueue(uint8_t p)
+{
+    while (!m_queues[p].empty())
+    {
+        QueuedFrame item = std::move(m_queues[p].front());
+        m_queues[p].pop_front();
+        m_queueBytes[p] -= item.bytes;
+        m_queueBytesTrace(p, m_queueBytes[p]);
+        if (!m_dropHandler.IsNull())
+        {
+            m_dropHandler(this, item);
+        }
+    }
+}
+
+void
 FabricNetDevice::SetLinkUp(bool up)
 {
     m_linkUp = up;
@@ -249,17 +333,7 @@ FabricNetDevice::SetLinkUp(bool up)
     m_control.clear();
     for (uint8_t p = 0; p < kFabricPriorities; ++p)
     {
-        while (!m_queues[p].empty())
-        {
-            QueuedFrame item = std::move(m_queues[p].front());
-            m_queues[p].pop_front();
-            m_queueBytes[p] -= item.bytes;
-            m_queueBytesTrace(p, m_queueBytes[p]);
-            if (!m_dropHandler.IsNull())
-            {
-                m_dropHandler(this, item);
-            }
-        }
+        DropQueue(p);
     }
 }
 
@@ -392,6 +466,27 @@ FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
         }
         return;
     }
+    if (m_stormMask && !lost)
+    {
+        uint8_t b[16];
+        if (frame->CopyData(b, 16) == 16 && ((b[12] << 8) | b[13]) == 0x0800 &&
+            ((m_stormMask >> ((b[15] >> 2) >> 3)) & 1))
+        {
+            lost = true; // the stuck NIC accepts nothing of the paused priority
+        }
+    }
+    if (lost)
+    {
+        if (!m_dropHandler.IsNull())
+        {
+            QueuedFrame dropped;
+            dropped.flowId = sent.first;
+            dropped.payloadBytes = sent.second;
+            dropped.bytes = frame->GetSize();
+            m_dropHandler(this, dropped);
+        }
+        return;
+    }
     m_rxBytes += frame->GetSize();
     m_snifferTrace(frame);
     uint8_t type[14];
@@ -429,6 +524,18 @@ FabricNetDevice::HandlePfcFrame(Ptr<Packet> frame)
         }
         uint16_t quanta = pfc.GetPauseQuanta(p);
         m_pfcReceivedTrace(p, quanta);
+        if (quanta > 0)
+        {
+            m_lastPause[p] = now;
+            if (m_pausedUntil[p] <= now)
+            {
+                m_pausedSince[p] = now; // a new pause, not a refresh of one in force
+            }
+        }
+        if ((m_ignorePauseMask >> p) & 1)
+        {
+            continue; // a PFC watchdog stopped honouring pauses for this priority
+        }
         m_pausedUntil[p] = now + quantum * quanta;
         resumed |= quanta == 0;
     }

@@ -116,6 +116,19 @@ class FabricNetDevice : public NetDevice
     /// Frames sent by this device that are still propagating (flowId, payload bytes).
     const std::deque<std::pair<uint32_t, uint32_t>>& GetOnWire() const { return m_onWire; }
 
+    /// PFC storm (a NIC that stops draining): keep the peer paused on \p priority, refreshing
+    /// the pause before it expires, and drop arriving data of that priority.
+    void StartPfcStorm(uint8_t priority);
+    void StopPfcStorm();
+    /// PFC watchdog actions on this (egress) port: ignore pauses received for a priority, and
+    /// drop what is queued or arrives for it.
+    void SetPauseIgnored(uint8_t priority, bool ignored);
+    void SetPriorityDropping(uint8_t priority, bool dropping);
+    /// When the last PFC pause (quanta > 0) for \p priority arrived (-1 ps: never).
+    Time GetLastPauseReceived(uint8_t priority) const { return m_lastPause[priority]; }
+    /// Start of the current uninterrupted pause of \p priority (meaningful while paused).
+    Time GetPausedSince(uint8_t priority) const { return m_pausedSince[priority]; }
+
     /// Fixes the random stream of the loss model (determinism across runs).
     int64_t AssignStreams(int64_t stream);
     uint64_t GetLostFrames() const { return m_lostFrames; }
@@ -166,6 +179,8 @@ class FabricNetDevice : public NetDevice
     int SelectPriority();
     void HandlePfcFrame(Ptr<Packet> frame);
     void ScheduleResumeCheck();
+    void StormRefresh();
+    void DropQueue(uint8_t priority);
 
     Ptr<Node> m_node;
     Ptr<FabricChannel> m_channel;
@@ -193,6 +208,12 @@ class FabricNetDevice : public NetDevice
     Time m_busyUntil;
     EventId m_completeEvent;
     bool m_linkUp = true;
+    uint8_t m_stormMask = 0;
+    uint8_t m_ignorePauseMask = 0;
+    uint8_t m_dropMask = 0;
+    EventId m_stormEvent;
+    std::array<Time, kFabricPriorities> m_lastPause;
+    std::array<Time, kFabricPriorities> m_pausedSince;
     EventId m_resumeEvent;
 
     std::deque<std::pair<uint32_t, uint32_t>> m_onWire;

@@ -88,9 +88,37 @@ FabricSwitch::GetTypeId()
                           EnumValue(MARK_ON_ENQUEUE),
                           MakeEnumAccessor(&FabricSwitch::m_markPoint),
                           MakeEnumChecker(MARK_ON_ENQUEUE, "enqueue", MARK_ON_DEQUEUE, "dequeue"))
+            .AddAttribute("PfcWatchdog",
+                          "Detect PFC storms: a lossless egress queue paused and unable to send "
+                          "for the detection time triggers the watchdog action.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_watchdogEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcWatchdogDetection",
+                          "How long a queue must stay paused without sending to be a storm "
+                          "victim (switches ship 100-200 ms; studies use less).",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&FabricSwitch::m_watchdogDetection),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PfcWatchdogRestore",
+                          "The watchdog stands down once no pause has arrived for this long.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&FabricSwitch::m_watchdogRestore),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PfcWatchdogAction",
+                          "drop: discard the stormed queue's frames and ignore its pauses; "
+                          "forward: ignore pauses and keep sending.",
+                          EnumValue(WATCHDOG_DROP),
+                          MakeEnumAccessor(&FabricSwitch::m_watchdogAction),
+                          MakeEnumChecker(WATCHDOG_DROP, "drop", WATCHDOG_FORWARD, "forward"))
+            .AddTraceSource("Watchdog",
+                            "The PFC watchdog triggered (true) or restored (false) a queue.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_watchdogTrace),
+                            "ns3::FabricSwitch::WatchdogTracedCallback")
             .AddTraceSource("Drop",
                             "A frame was dropped: flow id, payload bytes, reason "
-                            "(0 buffer full, 1 headroom violation, 2 no route, 3 link down).",
+                            "(0 buffer full, 1 headroom violation, 2 no route, 3 link down, "
+                            "4 PFC watchdog).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
                             "ns3::FabricSwitch::DropTracedCallback");
     return tid;
@@ -108,6 +136,11 @@ FabricSwitch::DoDispose()
     for (auto& e : m_pauseRefresh)
     {
         e.Cancel();
+    }
+    m_watchdogEvent.Cancel();
+    for (auto& w : m_watchdog)
+    {
+        w.deadline.Cancel();
     }
     m_ports.clear();
     m_mmu = nullptr;
@@ -131,6 +164,12 @@ FabricSwitch::Initialize()
     uint32_t n = GetNPorts();
     m_mmu->Configure(n);
     m_pauseRefresh.assign(static_cast<size_t>(n) * kFabricPriorities, EventId());
+    m_watchdog.assign(static_cast<size_t>(n) * kFabricPriorities, WatchdogState());
+    if (m_watchdogEnabled)
+    {
+        m_watchdogEvent = Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck,
+                                              this);
+    }
     m_maxQueueBytes.assign(n, 0);
     m_ecn.assign(n, EcnCurve());
     for (uint32_t i = 0; i < n; ++i)
@@ -306,7 +345,82 @@ FabricSwitch::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
     }
     ++m_droppedFrames;
     m_droppedBytes += item.bytes;
-    m_dropTrace(item.flowId, item.payloadBytes, DROP_LINK_DOWN);
+    bool watchdog = device->IsLinkUp() && m_watchdogEnabled &&
+                    m_watchdog[device->GetIfIndex() * kFabricPriorities + item.priority].triggered;
+    m_dropTrace(item.flowId, item.payloadBytes, watchdog ? DROP_PFC_WATCHDOG : DROP_LINK_DOWN);
+}
+
+void
+FabricSwitch::WatchdogCheck()
+{
+    // Poll for paused, non-empty lossless queues and arm a deadline at the exact end of their
+    // detection time, counted from when the pause began. Queues deeper in a pause tree were
+    // paused later than its root, so the root triggers first; its drops unwind the tree before
+    // the others' deadlines, and only the real victim queue is touched.
+    Time now = Simulator::Now();
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        Ptr<FabricNetDevice> dev = m_ports[port];
+        for (uint8_t q = 0; q < kFabricPriorities; ++q)
+        {
+            if (!m_mmu->IsLossless(q))
+            {
+                continue;
+            }
+            WatchdogState& w = m_watchdog[port * kFabricPriorities + q];
+            if (w.triggered)
+            {
+                if (now - dev->GetLastPauseReceived(q) >= m_watchdogRestore)
+                {
+                    w.triggered = false;
+                    dev->SetPriorityDropping(q, false);
+                    dev->SetPauseIgnored(q, false);
+                    m_watchdogTrace(port, q, false);
+                }
+                continue;
+            }
+            if (!dev->IsPaused(q) || dev->GetQueueBytes(q) == 0)
+            {
+                continue;
+            }
+            Time since = dev->GetPausedSince(q);
+            if (w.deadline.IsRunning() && w.pausedSince == since)
+            {
+                continue;
+            }
+            w.deadline.Cancel();
+            w.pausedSince = since;
+            w.txAtPause = dev->GetTxBytes(q);
+            Time at = since + m_watchdogDetection;
+            w.deadline = Simulator::Schedule(at > now ? at - now : Time(0),
+                                             &FabricSwitch::WatchdogDeadline,
+                                             this,
+                                             port,
+                                             q);
+        }
+    }
+    m_watchdogEvent =
+        Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck, this);
+}
+
+void
+FabricSwitch::WatchdogDeadline(uint32_t port, uint8_t q)
+{
+    Ptr<FabricNetDevice> dev = m_ports[port];
+    WatchdogState& w = m_watchdog[port * kFabricPriorities + q];
+    bool samePause = dev->IsPaused(q) && dev->GetPausedSince(q) == w.pausedSince;
+    if (w.triggered || !samePause || dev->GetQueueBytes(q) == 0 || dev->GetTxBytes(q) != w.txAtPause)
+    {
+        return;
+    }
+    w.triggered = true;
+    ++m_watchdogTriggers;
+    m_watchdogTrace(port, q, true);
+    dev->SetPauseIgnored(q, true);
+    if (m_watchdogAction == WATCHDOG_DROP)
+    {
+        dev->SetPriorityDropping(q, true);
+    }
 }
 
 void

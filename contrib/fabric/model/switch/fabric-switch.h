@@ -40,8 +40,15 @@ class FabricSwitch : public Object
         DROP_BUFFER_FULL = 0,
         DROP_HEADROOM_VIOLATION = 1,
         DROP_NO_ROUTE = 2,
-        DROP_LINK_DOWN = 3
+        DROP_LINK_DOWN = 3,
+        DROP_PFC_WATCHDOG = 4
     };
+    enum WatchdogAction
+    {
+        WATCHDOG_DROP,   ///< drop what is queued and arrives for the stormed queue, ignore pauses
+        WATCHDOG_FORWARD ///< ignore pauses: keep sending (the stuck receiver drops it)
+    };
+    typedef void (*WatchdogTracedCallback)(uint32_t port, uint8_t priority, bool triggered);
 
     typedef void (*DropTracedCallback)(uint32_t flowId, uint32_t payloadBytes, uint8_t reason);
 
@@ -72,6 +79,7 @@ class FabricSwitch : public Object
     uint64_t GetEcnMarkedFrames() const { return m_ecnMarked; }
     uint64_t GetMaxQueueBytes(uint32_t port) const { return m_maxQueueBytes[port]; }
     uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
+    uint64_t GetWatchdogTriggers() const { return m_watchdogTriggers; }
 
   protected:
     void DoDispose() override;
@@ -87,6 +95,12 @@ class FabricSwitch : public Object
     void SendXoff(uint32_t port, uint8_t priority);
     void RefreshPause(uint32_t port, uint8_t priority);
     void Drop(const FrameInfo& info, uint8_t reason);
+    /// PFC watchdog: a lossless egress queue paused and unable to send for the detection time
+    /// is a storm victim; act on it; restore once no pause has come for the restore time.
+    void WatchdogCheck();
+    /// At the exact end of a queue's detection time: trigger if it is still stuck in the same
+    /// pause without having sent.
+    void WatchdogDeadline(uint32_t port, uint8_t priority);
 
     std::vector<Ptr<FabricNetDevice>> m_ports;
     std::vector<uint32_t> m_groupOfHost;
@@ -112,8 +126,24 @@ class FabricSwitch : public Object
     uint64_t m_headroomViolationFrames = 0;
     uint64_t m_ecnMarked = 0;
     uint64_t m_maxBufferUsed = 0;
+    uint64_t m_watchdogTriggers = 0;
+
+    bool m_watchdogEnabled;
+    Time m_watchdogDetection;
+    Time m_watchdogRestore;
+    WatchdogAction m_watchdogAction;
+    struct WatchdogState
+    {
+        uint64_t txAtPause = 0; ///< bytes sent when the pending deadline was armed
+        Time pausedSince;       ///< the pause the pending deadline belongs to
+        bool triggered = false;
+        EventId deadline;
+    };
+    std::vector<WatchdogState> m_watchdog; ///< per (port, priority)
+    EventId m_watchdogEvent;
 
     TracedCallback<uint32_t, uint32_t, uint8_t> m_dropTrace;
+    TracedCallback<uint32_t, uint8_t, bool> m_watchdogTrace;
 };
 
 /// The ECMP hash: 5-tuple mixed with a per-switch salt (exposed for tests).
