@@ -11,6 +11,7 @@
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -108,7 +109,9 @@ class RandomScenarios : public SimTest
 
 TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
 {
-    const uint32_t kRuns = 200;
+    // 200 in CI; ./fabric soak sets FABRIC_PROPERTY_RUNS=1000 (or more) for the long variant.
+    const char* env = std::getenv("FABRIC_PROPERTY_RUNS");
+    const uint32_t kRuns = env ? static_cast<uint32_t>(std::stoul(env)) : 200;
     fs::path root = fs::temp_directory_path() / ("fabric-random-" + std::to_string(getpid()));
     uint32_t rejected = 0;
     for (uint32_t seed = 1; seed <= kRuns; ++seed)
