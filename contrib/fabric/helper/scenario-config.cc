@@ -383,6 +383,8 @@ LoadScenario(const std::string& path,
         headroomBytes = pfc.Bytes("headroom");
     }
     cfg.attributes.emplace_back("ns3::SharedBufferMmu::Headroom", BytesValue(headroomBytes));
+    cfg.attributes.emplace_back("ns3::FabricSwitch::HopClassIncrement",
+                                pfc.Bool("hop_class_increment", false) ? "true" : "false");
     YamlFields watchdog = pfc.Child("watchdog");
     cfg.attributes.emplace_back("ns3::FabricSwitch::PfcWatchdog",
                                 watchdog.Bool("enabled", false) ? "true" : "false");
@@ -963,6 +965,8 @@ ScenarioKeysHelp()
   events                     link failures: [{at: 100us, link_down: [leaf0, spine1]}, {at: .., link_up: ..}]
                              (queued and in-flight frames on it are dropped; routes recompute at once);
                              PFC storms: {at: 50us, pfc_storm: h0, priority: 3}, {at: .., pfc_storm_stop: h0}
+  switch.pfc.hop_class_increment  deadlock avoidance: each switch hop moves lossless frames one
+                             priority up (list those priorities in switch.pfc.lossless)
   switch.pfc.watchdog        {enabled, detection (200us), restore (1ms), action: drop|forward}
   deadlock.check_interval    how often to look for cycles of paused ports (default 100us)
   deadlock.timeout           a cycle without progress this long is a deadlock (default 1ms)

@@ -37,7 +37,8 @@ struct QueuedFrame
     uint32_t payloadBytes = 0;   ///< application bytes, for per-flow conservation
     uint32_t flowId = kNoFlow;   ///< flow the payload belongs to
     uint16_t inPort = kNoIngressPort; ///< switch ingress port, for MMU release
-    uint8_t priority = 0;
+    uint8_t priority = 0;             ///< egress queue
+    uint8_t ingressPriority = 0;      ///< class charged at ingress (differs with hop classes)
 };
 
 /**

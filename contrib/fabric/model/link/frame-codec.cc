@@ -145,3 +145,21 @@ MarkCongestionExperienced(Ptr<Packet> frame)
 }
 
 } // namespace ns3
+
+namespace ns3
+{
+
+void
+SetFramePriority(Ptr<Packet> frame, uint8_t priority)
+{
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    Ipv4Header ip;
+    ip.EnableChecksum();
+    frame->RemoveHeader(ip);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
+    frame->AddHeader(ip);
+    frame->AddHeader(eth);
+}
+
+} // namespace ns3

@@ -95,6 +95,8 @@ Ptr<Packet> BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner = nullpt
 
 /// Rewrites the IPv4 ECN field of a frame to CE (11), keeping the header checksum valid.
 void MarkCongestionExperienced(Ptr<Packet> frame);
+/// Rewrites the frame's traffic class (DSCP = priority << 3), keeping ECN and the checksum.
+void SetFramePriority(Ptr<Packet> frame, uint8_t priority);
 
 } // namespace ns3
 

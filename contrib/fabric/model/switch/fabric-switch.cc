@@ -88,6 +88,13 @@ FabricSwitch::GetTypeId()
                           EnumValue(MARK_ON_ENQUEUE),
                           MakeEnumAccessor(&FabricSwitch::m_markPoint),
                           MakeEnumChecker(MARK_ON_ENQUEUE, "enqueue", MARK_ON_DEQUEUE, "dequeue"))
+            .AddAttribute("HopClassIncrement",
+                          "Deadlock avoidance by buffer classes: a lossless frame leaves on the "
+                          "next priority up (DSCP rewritten), so buffer dependencies only climb "
+                          "classes and cannot close a cycle while hops < free lossless classes.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_hopClassIncrement),
+                          MakeBooleanChecker())
             .AddAttribute("PfcWatchdog",
                           "Detect PFC storms: a lossless egress queue paused and unable to send "
                           "for the detection time triggers the watchdog action.",
@@ -266,7 +273,14 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
         m_maxBufferUsed = used;
     }
     Ptr<FabricNetDevice> out = m_ports[outPort];
-    uint64_t queued = out->GetQueueBytes(prio);
+    uint8_t outPrio = prio;
+    if (m_hopClassIncrement && prio < kFabricPriorities - 1 && m_mmu->IsLossless(prio) &&
+        m_mmu->IsLossless(prio + 1))
+    {
+        outPrio = prio + 1;
+        SetFramePriority(frame, outPrio);
+    }
+    uint64_t queued = out->GetQueueBytes(outPrio);
     if (m_ecnEnabled && m_markPoint == MARK_ON_ENQUEUE)
     {
         MaybeMarkEcn(outPort, frame, info, queued);
@@ -282,7 +296,8 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     item.payloadBytes = RoceDataPayload(info);
     item.flowId = FlowOf(info);
     item.inPort = static_cast<uint16_t>(inPort);
-    item.priority = prio;
+    item.priority = outPrio;
+    item.ingressPriority = prio;
     out->Enqueue(std::move(item));
 }
 
@@ -321,7 +336,7 @@ FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item
         ParseFrame(item.frame, &info);
         MaybeMarkEcn(device->GetIfIndex(), item.frame, info, device->GetQueueBytes(item.priority));
     }
-    ReleaseBuffer(item.inPort, item.priority, item.bytes);
+    ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
 }
 
 void
@@ -341,7 +356,7 @@ FabricSwitch::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
 {
     if (item.inPort != kNoIngressPort)
     {
-        ReleaseBuffer(item.inPort, item.priority, item.bytes);
+        ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
     }
     ++m_droppedFrames;
     m_droppedBytes += item.bytes;

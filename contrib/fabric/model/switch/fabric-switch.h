@@ -128,6 +128,7 @@ class FabricSwitch : public Object
     uint64_t m_maxBufferUsed = 0;
     uint64_t m_watchdogTriggers = 0;
 
+    bool m_hopClassIncrement;
     bool m_watchdogEnabled;
     Time m_watchdogDetection;
     Time m_watchdogRestore;
