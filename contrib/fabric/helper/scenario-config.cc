@@ -827,6 +827,19 @@ LoadScenario(const std::string& path,
         for (size_t i = 0; i < list.size(); ++i)
         {
             YamlFields e(list[i], path, "events[" + std::to_string(i) + "]");
+            if (e.Has("cnp"))
+            {
+                // {at: 100us, cnp: 0}: the sender of flow 0 reacts as if a CNP had arrived.
+                Time at = e.Duration("at");
+                uint64_t flow = e.Uint("cnp");
+                if (flow >= cfg.flows.size() || cfg.transport != "roce")
+                {
+                    throw e.Error("cnp", "needs a RoCE flow index (transport: roce)");
+                }
+                e.RejectUnknownKeys();
+                cfg.cnpEvents.emplace_back(at, static_cast<uint32_t>(flow));
+                continue;
+            }
             if (e.Has("pfc_storm") || e.Has("pfc_storm_stop"))
             {
                 StormEvent storm;
@@ -964,7 +977,8 @@ ScenarioKeysHelp()
   trace.pcap_nodes           restrict pcaps to these nodes
   events                     link failures: [{at: 100us, link_down: [leaf0, spine1]}, {at: .., link_up: ..}]
                              (queued and in-flight frames on it are dropped; routes recompute at once);
-                             PFC storms: {at: 50us, pfc_storm: h0, priority: 3}, {at: .., pfc_storm_stop: h0}
+                             PFC storms: {at: 50us, pfc_storm: h0, priority: 3}, {at: .., pfc_storm_stop: h0};
+                             scripted CNPs: {at: 100us, cnp: FLOW} (RoCE: the sender reacts as to a CNP)
   switch.pfc.hop_class_increment  deadlock avoidance: each switch hop moves lossless frames one
                              priority up (list those priorities in switch.pfc.lossless)
   switch.pfc.watchdog        {enabled, detection (200us), restore (1ms), action: drop|forward}

@@ -87,6 +87,7 @@ struct ScenarioConfig
     std::vector<FlowSpec> flows; ///< the workload, expanded to flows
     std::vector<LinkEvent> linkEvents;
     std::vector<StormEvent> stormEvents;
+    std::vector<std::pair<Time, uint32_t>> cnpEvents; ///< (time, flow): scripted CNPs (RoCE)
     std::string transport = "raw"; ///< raw (no reliability, no CC) or roce
     std::vector<PacketLoss> losses;
     TraceConfig trace;

@@ -205,6 +205,10 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     {
         Simulator::Schedule(ev.at, &FabricNetwork::SetLinkUp, &net, ev.link, ev.up);
     }
+    for (const auto& [at, flow] : cfg.cnpEvents)
+    {
+        Simulator::Schedule(at, &RdmaNic::InjectCnp, nics[cfg.flows[flow].src], flow);
+    }
     for (const StormEvent& ev : cfg.stormEvents)
     {
         Ptr<FabricHost> host = net.GetHost(ev.host);

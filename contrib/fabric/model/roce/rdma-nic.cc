@@ -161,6 +161,17 @@ RdmaNic::AssignStreams(int64_t stream)
 }
 
 void
+RdmaNic::InjectCnp(uint32_t flowId)
+{
+    auto it = m_senders.find(flowId);
+    if (it != m_senders.end() && !it->second.done && it->second.cc)
+    {
+        m_flows->Get(flowId).cnpsReceived++;
+        it->second.cc->OnCnp();
+    }
+}
+
+void
 RdmaNic::LoseFirstTransmission(uint32_t flowId, uint32_t index)
 {
     m_loseOnce.emplace(flowId, index);

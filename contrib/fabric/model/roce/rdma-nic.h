@@ -71,6 +71,9 @@ class RdmaNic : public Object
     /// at this (receiving) NIC, counted as a fabric drop.
     void LoseFirstTransmission(uint32_t flowId, uint32_t index);
     int64_t AssignStreams(int64_t stream);
+    /// Studies: deliver a congestion notification to the sending QP of \p flowId now, as if a
+    /// CNP had arrived (validates the reaction point in isolation).
+    void InjectCnp(uint32_t flowId);
 
     uint32_t GetMtu() const { return m_mtu; }
     Recovery GetRecovery() const { return m_recovery; }
