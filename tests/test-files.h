@@ -16,6 +16,18 @@ namespace ns3
 namespace test
 {
 
+/// gtest-only substring check (the suite links gtest, not gmock) that prints both strings.
+inline ::testing::AssertionResult
+Contains(const std::string& text, const std::string& part)
+{
+    if (text.find(part) != std::string::npos)
+    {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << "\"" << text << "\" does not contain \"" << part << "\"";
+}
+
 inline std::string
 ReadFile(const std::string& path)
 {

@@ -5,6 +5,8 @@
 // names the file, the line and the key, so that the message alone tells the user what to fix.
 // The expected line numbers are the lines of the fixtures where the mistake was put.
 
+#include "../test-files.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -19,30 +21,15 @@
 namespace
 {
 
+using ns3::test::Contains;
+using ns3::test::ReadFile;
+
 namespace fs = std::filesystem;
 
 const std::string kSourceDir = FABRIC_SOURCE_DIR;
 const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
 
-::testing::AssertionResult
-Contains(const std::string& text, const std::string& part)
-{
-    if (text.find(part) != std::string::npos)
-    {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure()
-           << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 /// A fresh directory under /tmp, removed with everything in it when the test ends.
 class TempDir

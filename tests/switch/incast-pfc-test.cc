@@ -26,6 +26,18 @@ constexpr uint32_t kPayload = 4096;
 constexpr uint32_t kFrame = kPayload + kRoceFrameOverhead; // 4154
 constexpr uint32_t kOverhead = 24;
 
+/// The receiver's NIC keeps its switch port paused: nothing drains (the worst case for
+/// headroom, and no departures to blur the count).
+void
+BlockReceiver(Ptr<FabricNetDevice> receiverNic, Time until)
+{
+    Time every = MicroSeconds(40); // < 65535 quanta at 400 Gb/s (83.9 us)
+    for (Time t(0); t < until; t += every)
+    {
+        Simulator::Schedule(t, &FabricNetDevice::SendPause, receiverNic, 3, uint16_t(0xFFFF));
+    }
+}
+
 class IncastPfc : public SimTest
 {
   protected:
@@ -40,6 +52,22 @@ class IncastPfc : public SimTest
         Set("ns3::FabricHost::Mtu", std::to_string(kPayload));
     }
 
+    /// \p senders line-rate flows of 1 MiB into host 0, whose NIC keeps its port paused, for
+    /// 200 us with XOFF at 40000 B and the given headroom; returns the network (for its switch).
+    FabricNetwork RunIntoBlockedReceiver(uint32_t senders, uint64_t headroom)
+    {
+        Configure("64MiB", true, headroom, 40000);
+        FabricNetwork net = FabricNetwork::Build(MakeStar(senders + 1, kRate, kDelay), 0, 0);
+        for (uint32_t s = 1; s <= senders; ++s)
+        {
+            AddFlow(net, s, 0, 1 << 20);
+        }
+        BlockReceiver(net.GetHost(0)->GetPort(0), MicroSeconds(200));
+        Simulator::Stop(MicroSeconds(200));
+        Simulator::Run();
+        return net;
+    }
+
     /// Frames the upstream starts after the frame that crossed XOFF and before the pause
     /// reaches it: those with start time in (t0 - d, t0 + T_p + d) for back-to-back frames.
     static uint32_t FramesInFlightAfterXoff()
@@ -50,17 +78,6 @@ class IncastPfc : public SimTest
     }
 };
 
-/// The receiver's NIC keeps its switch port paused: nothing drains (the worst case for
-/// headroom, and no departures to blur the count).
-void
-BlockReceiver(Ptr<FabricNetDevice> receiverNic, Time until)
-{
-    Time every = MicroSeconds(40); // < 65535 quanta at 400 Gb/s (83.9 us)
-    for (Time t(0); t < until; t += every)
-    {
-        Simulator::Schedule(t, &FabricNetDevice::SendPause, receiverNic, 3, uint16_t(0xFFFF));
-    }
-}
 
 TEST_F(IncastPfc, HeadroomFromOneHopBoundLosesNothingWhenNothingDrains)
 {
@@ -68,15 +85,7 @@ TEST_F(IncastPfc, HeadroomFromOneHopBoundLosesNothingWhenNothingDrains)
     const uint64_t headroom = OneHopHeadroomBytes(kRate, kDelay, kFrame, kOverhead);
     // The byte bound covers at least the frame count of uniform full-size traffic.
     ASSERT_GE(headroom, (FramesInFlightAfterXoff() + 1) * uint64_t(kFrame));
-    Configure("64MiB", true, headroom, 40000);
-    FabricNetwork net = FabricNetwork::Build(MakeStar(senders + 1, kRate, kDelay), 0, 0);
-    for (uint32_t s = 1; s <= senders; ++s)
-    {
-        AddFlow(net, s, 0, 1 << 20);
-    }
-    BlockReceiver(net.GetHost(0)->GetPort(0), MicroSeconds(200));
-    Simulator::Stop(MicroSeconds(200));
-    Simulator::Run();
+    FabricNetwork net = RunIntoBlockedReceiver(senders, headroom);
 
     Ptr<FabricSwitch> sw = net.GetSwitch(net.Spec().Find("sw0").value());
     EXPECT_EQ(sw->GetHeadroomViolationBytes(), 0u);
@@ -98,15 +107,7 @@ TEST_F(IncastPfc, TooSmallHeadroomViolationsMatchAnalyticExcess)
     const uint32_t inFlight = FramesInFlightAfterXoff(); // 4
     // Room for inFlight - 2 frames (and half a frame that no frame fits in).
     const uint64_t headroom = (inFlight - 2) * uint64_t(kFrame) + kFrame / 2;
-    Configure("64MiB", true, headroom, 40000);
-    FabricNetwork net = FabricNetwork::Build(MakeStar(senders + 1, kRate, kDelay), 0, 0);
-    for (uint32_t s = 1; s <= senders; ++s)
-    {
-        AddFlow(net, s, 0, 1 << 20);
-    }
-    BlockReceiver(net.GetHost(0)->GetPort(0), MicroSeconds(200));
-    Simulator::Stop(MicroSeconds(200));
-    Simulator::Run();
+    FabricNetwork net = RunIntoBlockedReceiver(senders, headroom);
 
     Ptr<FabricSwitch> sw = net.GetSwitch(net.Spec().Find("sw0").value());
     // Per port: inFlight frames arrive after XOFF, inFlight - 2 fit → 2 frames lost each.

@@ -2,6 +2,8 @@
 // topology with switches between hosts in id order (tests/data/hpcc/tiny.txt), exact start times,
 // and one test per malformed file in tests/data/hpcc/bad-*.txt (message names file, line, field).
 
+#include "../test-files.h"
+
 #include "hpcc-import.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +14,8 @@ using namespace ns3;
 
 namespace
 {
+
+using ns3::test::Contains;
 
 std::string
 RepoPath(const std::string& rel)
@@ -25,16 +29,6 @@ DataPath(const std::string& name)
     return RepoPath("tests/data/hpcc/" + name);
 }
 
-::testing::AssertionResult
-Contains(const std::string& text, const std::string& part)
-{
-    if (text.find(part) != std::string::npos)
-    {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure()
-           << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
 /// Asserts that \p read throws a ConfigError reading "<name>:<line>: <key>: ...<fragment>...".
 template<typename F>

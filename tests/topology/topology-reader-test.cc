@@ -1,6 +1,8 @@
 // Topology files: the shipped topologies/*.yaml, unit conversion, defaults, and one test per
 // error case in tests/data/bad/topology-*.yaml (message names file, line and key).
 
+#include "../test-files.h"
+
 #include "topology-reader.h"
 
 #include <filesystem>
@@ -11,6 +13,8 @@ using namespace ns3;
 
 namespace
 {
+
+using ns3::test::Contains;
 
 std::string
 RepoPath(const std::string& rel)
@@ -24,17 +28,6 @@ ReadShipped(const std::string& name, const LinkDefaults& defaults = LinkDefaults
     return ReadTopologyFile(RepoPath("topologies/" + name), defaults);
 }
 
-/// gtest-only substring check (the suite links gtest, not gmock) that prints both strings.
-::testing::AssertionResult
-Contains(const std::string& text, const std::string& part)
-{
-    if (text.find(part) != std::string::npos)
-    {
-        return ::testing::AssertionSuccess();
-    }
-    return ::testing::AssertionFailure()
-           << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
 /// The ConfigError of reading tests/data/bad/<name>, or a failure when there is none.
 struct Failure
