@@ -3,6 +3,7 @@
 
 #include "../fabric-sim-util.h"
 
+#include "conservation.h"
 #include "roce/rdma-nic.h"
 
 #include <cmath>
@@ -109,6 +110,64 @@ TEST_F(RoceNicLimits, InflightSlotsBoundOutstandingMessages)
         ASSERT_TRUE(t.Get(i - 4).finished);
         EXPECT_EQ(t.Get(i).launch, t.Get(i - 4).finish) << i;
     }
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3
+
+namespace ns3
+{
+namespace test
+{
+namespace
+{
+
+class SlowReceiver : public SimTest
+{
+};
+
+TEST_F(SlowReceiver, SlotsFillRnrBackpressureAndCompletionRateBound)
+{
+    // 20 SEND messages of 8 KiB from h1 to h0, whose host has 2 receive buffers and takes
+    // 5 us per completion. Each message holds a buffer from its first packet until its
+    // completion is processed, so at most 2 are ever held and the host finishes one message per
+    // 5 us: the last completion cannot come before 20 x 5 us. Senders that find no buffer get
+    // RNR NAKs and retry; nothing is lost or grows.
+    Set("ns3::RdmaNic::ReceiveSlots", "2");
+    Set("ns3::RdmaNic::CompletionProcessingTime", "5us");
+    Set("ns3::RdmaNic::RnrDelay", "2us");
+    FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t h = 0; h < 2; ++h)
+    {
+        nics.push_back(CreateObject<RdmaNic>());
+        nics.back()->Install(net.GetHost(h));
+    }
+    for (int i = 0; i < 20; ++i)
+    {
+        FlowRecord r;
+        r.src = 1;
+        r.dst = 0;
+        r.bytes = 8192;
+        r.priority = 3;
+        r.verb = RdmaVerb::SEND;
+        r.entropy = static_cast<uint16_t>(49152 + i);
+        nics[1]->StartFlowAt(net.GetFlowTable()->Add(r));
+    }
+    Simulator::Run();
+    Time last(0);
+    for (const FlowRecord& f : net.GetFlowTable()->All())
+    {
+        ASSERT_TRUE(f.finished);
+        EXPECT_EQ(f.deliveredBytes, 8192u);
+        last = std::max(last, f.finish);
+    }
+    EXPECT_EQ(nics[0]->GetMaxReceiveSlotsInUse(), 2u);
+    EXPECT_GT(nics[0]->GetRnrNaksSent(), 0u);
+    // The 18th message can take a buffer only after 18 - 2 = 16 completions: >= 80 us.
+    EXPECT_GE(last, MicroSeconds(5 * 16));
+    EXPECT_TRUE(CheckConservation(net).Ok());
 }
 
 } // namespace

@@ -206,8 +206,21 @@ main(int argc, char** argv)
         {
             outDir = "results/" + cfg.name + "/seed" + std::to_string(cfg.seed);
         }
+        bool created = !std::filesystem::exists(outDir);
         std::filesystem::create_directories(outDir);
-        RunOutcome outcome = ScenarioRunner::Run(cfg, outDir);
+        RunOutcome outcome;
+        try
+        {
+            outcome = ScenarioRunner::Run(cfg, outDir);
+        }
+        catch (const ConfigError&)
+        {
+            if (created)
+            {
+                std::filesystem::remove_all(outDir); // bad input leaves no partial results
+            }
+            throw;
+        }
         if (!quiet)
         {
             PrintSummary(outcome);

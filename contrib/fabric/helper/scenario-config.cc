@@ -492,6 +492,9 @@ LoadScenario(const std::string& path,
         {"base_rtt", "BaseRtt"},
         {"request_interval", "RequestInterval"},
         {"max_inflight_requests", "MaxInflightRequests"},
+        {"receive_slots", "ReceiveSlots"},
+        {"completion_time", "CompletionProcessingTime"},
+        {"rnr_delay", "RnrDelay"},
     };
     for (const auto& [key, attr] : roceKeys)
     {
@@ -949,6 +952,8 @@ ScenarioKeysHelp()
   roce.window                selective-repeat window (default 0B = line rate x roce.base_rtt)
   roce.request_interval      minimum time between message launches per NIC (default 18.6ns)
   roce.max_inflight_requests outstanding messages per NIC (default 0 = unlimited)
+  roce.receive_slots         receive buffers for SENDs (0 = unlimited); roce.completion_time: host
+                             time per completion; roce.rnr_delay: sender wait after an RNR NAK
   dcqcn                      {Attribute: value} for ns3::DcqcnCongestionControl
   workload.verb              write | send | read (RoCE, default write; read: src reads from dst)
   workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE)

@@ -95,6 +95,22 @@ RdmaNic::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaNic::m_maxInflightRequests),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReceiveSlots",
+                          "Receive buffers posted for SENDs (0 = unlimited); a SEND holds one "
+                          "until its completion has been processed.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_receiveSlots),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CompletionProcessingTime",
+                          "Host time to process one receive completion (one at a time).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaNic::m_completionTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RnrDelay",
+                          "How long a sender waits after an RNR NAK before retrying.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_rnrDelay),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("CongestionControl",
                           "Congestion control of each QP: ns3::NoCongestionControl or "
                           "ns3::DcqcnCongestionControl.",
@@ -640,6 +656,27 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     const bool read = f.verb == RdmaVerb::READ;
     uint32_t port = PortToward(peer, f.entropy);
     uint8_t ackPrio = f.priority;
+    if (m_receiveSlots > 0 && f.verb == RdmaVerb::SEND && !rq.holdsSlot &&
+        rq.expected < rq.packets)
+    {
+        // A SEND needs a posted receive buffer before any of it can be accepted.
+        if (index != rq.expected || m_slotsInUse >= m_receiveSlots)
+        {
+            m_flows->Discarded(info.destQp, payload);
+            if (!rq.rnrSent && index == rq.expected)
+            {
+                rq.rnrSent = true;
+                ++m_rnrNaks;
+                SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, info.psn,
+                            AethHeader::MakeRnrNakSyndrome(0x0E), 0, ackPrio);
+            }
+            return;
+        }
+        rq.holdsSlot = true;
+        rq.rnrSent = false;
+        ++m_slotsInUse;
+        m_maxSlotsInUse = std::max(m_maxSlotsInUse, m_slotsInUse);
+    }
     // DCQCN notification point: one CNP per QP per CnpInterval for CE-marked packets.
     if (info.ecn == 3)
     {
@@ -669,6 +706,15 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             }
         }
         rq.nakSent = false;
+        if (rq.holdsSlot && rq.expected == rq.packets)
+        {
+            // The message is complete: the host processes completions one at a time; the
+            // buffer is free once it has.
+            Time now = Simulator::Now();
+            m_processorFreeAt = std::max(m_processorFreeAt, now) + m_completionTime;
+            ++m_completionsQueued;
+            Simulator::Schedule(m_processorFreeAt - now, &RdmaNic::CompletionProcessed, this);
+        }
         if (read)
         {
             // READ responses are their own acknowledgement: the requester completes.
@@ -751,6 +797,18 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
         return;
     }
     SenderQp& qp = it->second;
+    if ((syndrome & 0xE0) == 0x20)
+    {
+        // RNR NAK: the receiver has no buffer for this message; retry it from that PSN later.
+        uint32_t from = IndexOf(info.psn, qp.startPsn);
+        if (from < qp.packets && from >= qp.una)
+        {
+            qp.nextIndex = from;
+            qp.nextSend = std::max(qp.nextSend, Simulator::Now() + m_rnrDelay);
+            Activate(qp);
+        }
+        return;
+    }
     bool nak = (syndrome & 0xE0) == 0x60;
     uint32_t index = IndexOf(info.psn, qp.startPsn);
     // ACK: packets up to and including index are received. NAK: packets before index are.
@@ -868,6 +926,13 @@ RdmaNic::FinishMessage(uint32_t flowId)
         --m_inflightRequests;
     }
     TryLaunch();
+}
+
+void
+RdmaNic::CompletionProcessed()
+{
+    --m_completionsQueued;
+    --m_slotsInUse;
 }
 
 void

@@ -41,6 +41,12 @@ namespace ns3
  * request from the first missing PSN (go-back-N, as RC READ recovery works on real NICs), and
  * the message completes at the requester when the last response arrives.
  *
+ * Slow receivers (DOMAIN.md section 6): a SEND consumes one of ReceiveSlots posted receive
+ * buffers from its first packet until the host has processed its completion
+ * (CompletionProcessingTime each, one at a time). A SEND that finds no free buffer is refused
+ * with an RNR NAK; the sender waits RnrDelay and resumes from that PSN. Backpressure thus reaches
+ * the sender and nothing grows without bound.
+ *
  * Loss recovery (attribute Recovery):
  *  - go-back-N: on a NAK or a timeout resend everything from the first unacknowledged PSN; the
  *    receiver discards packets after a gap (what commodity RoCE NICs do);
@@ -76,6 +82,8 @@ class RdmaNic : public Object
     void InjectCnp(uint32_t flowId);
 
     uint32_t GetMtu() const { return m_mtu; }
+    uint32_t GetMaxReceiveSlotsInUse() const { return m_maxSlotsInUse; }
+    uint64_t GetRnrNaksSent() const { return m_rnrNaks; }
     Recovery GetRecovery() const { return m_recovery; }
     /// First PSN of a QP (a function of its number, so wraparound is exercised).
     static uint32_t InitialPsn(uint32_t qp);
@@ -114,6 +122,8 @@ class RdmaNic : public Object
         Time lastCnp = Time(-1);
         bool cnpSent = false;
         EventId readTimeout; ///< READ requester: re-request when responses stop
+        bool holdsSlot = false; ///< SEND: a receive buffer is held for this message
+        bool rnrSent = false;   ///< an RNR NAK is outstanding for the current attempt
     };
     struct Port
     {
@@ -145,6 +155,8 @@ class RdmaNic : public Object
     static uint32_t DataSource(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.dst : f.src; }
     static uint32_t DataSink(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.src : f.dst; }
     void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    /// The host finished processing one completion: its receive buffer is free again.
+    void CompletionProcessed();
     void ArmRto(SenderQp& qp);
     void RtoExpired(uint32_t flowId);
     void Complete(SenderQp& qp);
@@ -169,6 +181,14 @@ class RdmaNic : public Object
     Time m_requestInterval;
     uint32_t m_maxInflightRequests;
     TypeId m_ccType;
+    uint32_t m_receiveSlots;
+    Time m_completionTime;
+    Time m_rnrDelay;
+    uint32_t m_slotsInUse = 0;
+    uint32_t m_maxSlotsInUse = 0;
+    uint32_t m_completionsQueued = 0; ///< waiting for (or in) host processing
+    Time m_processorFreeAt;           ///< when the host finishes the completions queued so far
+    uint64_t m_rnrNaks = 0;
 
     Ptr<FabricHost> m_host;
     Ptr<FlowTable> m_flows;
