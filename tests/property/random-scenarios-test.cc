@@ -140,6 +140,8 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
         const auto& c = o.summary["counters"];
         EXPECT_EQ(o.exitCode, 0) << o.message;
         EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
+        EXPECT_TRUE(o.summary["transport_state_ok"].get<bool>())
+            << o.summary.value("transport_state_problems", "");
         if (s.expectLossless)
         {
             EXPECT_EQ(c["dropped_bytes"].get<uint64_t>(), 0u);
@@ -154,6 +156,8 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             uint64_t accounted = flows.U(i, "delivered_bytes") + flows.U(i, "dropped_bytes") +
                                  flows.U(i, "discarded_bytes") + flows.U(i, "in_flight_bytes");
             EXPECT_EQ(sent, accounted) << "flow " << i;
+            EXPECT_EQ(flows.rows[i].at("stuck_reason").empty(), !flows.rows[i].at("finish_ns").empty())
+                << "an unfinished flow says why; a finished one does not";
             if (s.reliable)
             {
                 EXPECT_EQ(flows.U(i, "delivered_bytes"), flows.U(i, "bytes")) << "flow " << i;

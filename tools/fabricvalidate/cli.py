@@ -22,7 +22,7 @@ CASES = [
     ("ecmp-collisions", "fabricvalidate.cases.ecmp_collisions", True),
     ("case-8", None, True),
     ("case-9", None, True),
-    ("dcqcn-recurrence", None, False),
+    ("dcqcn-recurrence", "fabricvalidate.cases.dcqcn_recurrence", True),
 ]
 
 UNAVAILABLE = {
@@ -34,8 +34,6 @@ UNAVAILABLE = {
                "model missing: collective engine and SHARP aggregation"),
     "case-9": ("Case 9: concurrency limits and transport state size (DOMAIN.md §6)",
                "model missing: UB transport state model (RoCE slot limits exist, see tests)"),
-    "dcqcn-recurrence": ("Case 10: DCQCN rate recurrence (optional)",
-                         "not implemented in this round (optional in issue #10)"),
 }
 
 

@@ -81,13 +81,48 @@ ApplyAttributes(const ScenarioConfig& cfg)
     }
 }
 
+/// Why a flow did not finish by the end of the run (empty when it did).
+std::string
+StuckReason(const FabricNetwork& net, const std::vector<Ptr<RdmaNic>>& nics, const FlowRecord& f,
+            bool deadlock)
+{
+    if (f.finished)
+    {
+        return "";
+    }
+    if (deadlock)
+    {
+        return "PFC deadlock";
+    }
+    if (!nics.empty())
+    {
+        uint32_t sender = f.verb == RdmaVerb::READ ? f.dst : f.src;
+        return nics[sender]->StuckReason(f.id);
+    }
+    Ptr<FabricNetDevice> nic = net.GetHost(f.src)->GetPort(0);
+    if (!nic->IsLinkUp())
+    {
+        return "its NIC link is down";
+    }
+    if (nic->IsPaused(f.priority))
+    {
+        return "its NIC is paused by PFC (priority " + std::to_string(f.priority) + ")";
+    }
+    return "stop_time reached with " + std::to_string(f.bytes - f.deliveredBytes - f.droppedBytes) +
+           " bytes outstanding";
+}
+
 void
-WriteFlows(const FabricNetwork& net, const ConservationReport& cons, const std::string& path)
+WriteFlows(const FabricNetwork& net,
+           const ConservationReport& cons,
+           const std::vector<Ptr<RdmaNic>>& nics,
+           bool deadlock,
+           const std::string& path)
 {
     CsvWriter out(path,
                   "flow_id,src,dst,priority,bytes,start_ns,finish_ns,fct_ns,sent_bytes,"
                   "delivered_bytes,dropped_bytes,in_flight_bytes,ecn_marked_frames,"
-                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns");
+                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,stuck_reason");
     Ptr<FlowTable> table = net.GetFlowTable();
     for (uint32_t i = 0; i < table->GetN(); ++i)
     {
@@ -111,7 +146,7 @@ WriteFlows(const FabricNetwork& net, const ConservationReport& cons, const std::
         {
             row << f.launch.GetNanoSeconds();
         }
-        row << '\n';
+        row << ',' << StuckReason(net, nics, f, deadlock) << '\n';
     }
     out.Commit();
 }
@@ -263,7 +298,12 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     RunOutcome outcome;
     outcome.conservation = CheckConservation(net);
     const ConservationReport& cons = outcome.conservation;
-    WriteFlows(net, cons, outDir + "/flows.csv");
+    WriteFlows(net, cons, nics, deadlock.Detected(), outDir + "/flows.csv");
+    std::string transportProblems;
+    for (const Ptr<RdmaNic>& nic : nics)
+    {
+        transportProblems += nic->AuditQueuePairs(*table);
+    }
     WriteLinks(net, outDir + "/links.csv");
 
     // Counters across the fabric.
@@ -353,6 +393,11 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
                      {"pfc_frames_sent", pauses},
                      {"pfc_watchdog_triggers", watchdogTriggers}};
     s["conservation_ok"] = cons.Ok();
+    s["transport_state_ok"] = transportProblems.empty();
+    if (!transportProblems.empty())
+    {
+        s["transport_state_problems"] = transportProblems;
+    }
     s["unbalanced_flows"] = cons.unbalancedFlows;
     s["max_queue_bytes"] = maxQueues;
     s["bottleneck"] = bottleneck;
@@ -371,11 +416,13 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         outcome.message = "PFC deadlock at " + std::to_string(deadlock.DetectedAt().GetMicroSeconds()) +
                           " us: cycle of paused queues " + deadlock.Describe();
     }
-    else if (!cons.Ok())
+    else if (!cons.Ok() || !transportProblems.empty())
     {
         outcome.exitCode = EXIT_CONSERVATION_FAILED;
-        outcome.message = "conservation violated: " + std::to_string(cons.unbalancedFlows) +
-                          " flows where sent != delivered + dropped + in flight";
+        outcome.message = !cons.Ok() ? "conservation violated: " +
+                                           std::to_string(cons.unbalancedFlows) +
+                                           " flows where sent != delivered + dropped + in flight"
+                                     : "queue-pair state inconsistent: " + transportProblems;
     }
     WriteFileAtomically(outDir + "/summary.json", s.dump(2) + "\n");
     Simulator::Destroy();

@@ -928,6 +928,62 @@ RdmaNic::FinishMessage(uint32_t flowId)
     TryLaunch();
 }
 
+std::string
+RdmaNic::AuditQueuePairs(const FlowTable& flows) const
+{
+    std::string problems;
+    for (const auto& [id, qp] : m_senders)
+    {
+        const FlowRecord& f = flows.Get(id);
+        if (f.finished && !qp.responder && qp.una != qp.packets)
+        {
+            problems += "qp " + std::to_string(id) + ": finished with " +
+                        std::to_string(qp.packets - qp.una) + " packets unacknowledged; ";
+        }
+        if (qp.una > qp.highestSent || qp.highestSent > qp.packets)
+        {
+            problems += "qp " + std::to_string(id) + ": acknowledged beyond what was sent; ";
+        }
+    }
+    for (const auto& [id, rq] : m_receivers)
+    {
+        const FlowRecord& f = flows.Get(id);
+        if (f.finished && rq.expected != rq.packets)
+        {
+            problems += "qp " + std::to_string(id) + ": finished but the receiver expects PSN " +
+                        std::to_string(rq.expected) + " of " + std::to_string(rq.packets) + "; ";
+        }
+    }
+    return problems;
+}
+
+std::string
+RdmaNic::StuckReason(uint32_t flowId) const
+{
+    if (std::find(m_pending.begin(), m_pending.end(), flowId) != m_pending.end())
+    {
+        return "waiting for a request slot";
+    }
+    auto it = m_senders.find(flowId);
+    if (it == m_senders.end())
+    {
+        return "not started";
+    }
+    const SenderQp& qp = it->second;
+    const Port& port = m_ports[qp.port];
+    uint8_t prio = m_flows->Get(flowId).priority;
+    if (!port.device->IsLinkUp())
+    {
+        return "its NIC link is down";
+    }
+    if (port.device->IsPaused(prio))
+    {
+        return "its NIC is paused by PFC (priority " + std::to_string(prio) + ")";
+    }
+    return "in progress: " + std::to_string(qp.una) + " of " + std::to_string(qp.packets) +
+           " packets acknowledged";
+}
+
 void
 RdmaNic::CompletionProcessed()
 {

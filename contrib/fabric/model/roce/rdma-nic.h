@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -84,6 +85,12 @@ class RdmaNic : public Object
     uint32_t GetMtu() const { return m_mtu; }
     uint32_t GetMaxReceiveSlotsInUse() const { return m_maxSlotsInUse; }
     uint64_t GetRnrNaksSent() const { return m_rnrNaks; }
+    /// End-of-run audit of the queue pairs this NIC sends or receives for: returns "" when
+    /// every finished message is fully acknowledged by the sender and fully received in order
+    /// by the receiver, else what is inconsistent. \p finished tells a flow's completion.
+    std::string AuditQueuePairs(const FlowTable& flows) const;
+    /// Why an unfinished flow sent by this NIC is stuck (for flows.csv).
+    std::string StuckReason(uint32_t flowId) const;
     Recovery GetRecovery() const { return m_recovery; }
     /// First PSN of a QP (a function of its number, so wraparound is exercised).
     static uint32_t InitialPsn(uint32_t qp);
