@@ -134,6 +134,21 @@ ReadScenarioTopology(YamlFields& root, const std::string& file, const std::strin
     return ReadTopology(node, file, "topology", defaults);
 }
 
+/// Reads scenario key \p key of \p fields as the value of ns-3 attribute \p attribute: checked
+/// and normalized by the attribute's own type, an error naming file, line and key otherwise.
+void
+AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& key,
+                    const std::string& attribute)
+{
+    std::string normalized;
+    std::string error;
+    if (!NormalizeAttributeValue(attribute, fields.String(key), &normalized, &error))
+    {
+        throw fields.Error(key, error);
+    }
+    cfg.attributes.emplace_back(attribute, normalized);
+}
+
 /// A copy of a node built programmatically: no source position, so a bad --set value is not
 /// reported at some line of the scenario file.
 YAML::Node
@@ -394,14 +409,7 @@ LoadScenario(const std::string& path,
     {
         if (watchdog.Has(key))
         {
-            std::string name = std::string("ns3::FabricSwitch::") + attr;
-            std::string normalized;
-            std::string error;
-            if (!NormalizeAttributeValue(name, watchdog.String(key), &normalized, &error))
-            {
-                throw watchdog.Error(key, error);
-            }
-            cfg.attributes.emplace_back(name, normalized);
+            AddAttributeFromKey(cfg, watchdog, key, std::string("ns3::FabricSwitch::") + attr);
         }
     }
     watchdog.RejectUnknownKeys();
@@ -500,14 +508,7 @@ LoadScenario(const std::string& path,
     {
         if (roce.Has(key))
         {
-            std::string name = std::string("ns3::RdmaNic::") + attr;
-            std::string normalized;
-            std::string error;
-            if (!NormalizeAttributeValue(name, roce.String(key), &normalized, &error))
-            {
-                throw roce.Error(key, error);
-            }
-            cfg.attributes.emplace_back(name, normalized);
+            AddAttributeFromKey(cfg, roce, key, std::string("ns3::RdmaNic::") + attr);
         }
     }
     roce.RejectUnknownKeys();
@@ -518,14 +519,7 @@ LoadScenario(const std::string& path,
         for (const auto& kv : doc["dcqcn"])
         {
             std::string key = kv.first.Scalar();
-            std::string name = "ns3::DcqcnCongestionControl::" + key;
-            std::string normalized;
-            std::string error;
-            if (!NormalizeAttributeValue(name, dcqcn.String(key), &normalized, &error))
-            {
-                throw dcqcn.Error(key, error);
-            }
-            cfg.attributes.emplace_back(name, normalized);
+            AddAttributeFromKey(cfg, dcqcn, key, "ns3::DcqcnCongestionControl::" + key);
         }
     }
 
@@ -900,13 +894,7 @@ LoadScenario(const std::string& path,
         for (const auto& kv : doc["attributes"])
         {
             std::string k = kv.first.Scalar();
-            std::string normalized;
-            std::string error;
-            if (!NormalizeAttributeValue(k, attrs.String(k), &normalized, &error))
-            {
-                throw attrs.Error(k, error);
-            }
-            cfg.attributes.emplace_back(k, normalized);
+            AddAttributeFromKey(cfg, attrs, k, k);
         }
     }
     root.RejectUnknownKeys();
