@@ -99,14 +99,12 @@ StuckReason(const FabricNetwork& net, const std::vector<Ptr<RdmaNic>>& nics, con
         uint32_t sender = f.verb == RdmaVerb::READ ? f.dst : f.src;
         return nics[sender]->StuckReason(f.id);
     }
-    Ptr<FabricNetDevice> nic = net.GetHost(f.src)->GetPort(0);
-    if (!nic->IsLinkUp())
+    Ptr<FabricHost> host = net.GetHost(f.src);
+    std::string blocked =
+        host->GetPort(host->EgressPortFor(f.dst, f.entropy))->BlockedReason(f.priority);
+    if (!blocked.empty())
     {
-        return "its NIC link is down";
-    }
-    if (nic->IsPaused(f.priority))
-    {
-        return "its NIC is paused by PFC (priority " + std::to_string(f.priority) + ")";
+        return blocked;
     }
     return "stop_time reached with " + std::to_string(f.bytes - f.deliveredBytes - f.droppedBytes) +
            " bytes outstanding";

@@ -160,7 +160,7 @@ FabricHost::ServePort(uint32_t portIndex)
         DataRate rate = RateAt(rec, now);
         if (rate.GetBitRate() > 0 && rate < dev->GetDataRate())
         {
-            af.nextSend = now + PicoSeconds(uint64_t(bytes) * 8 * 1000000000000ULL / rate.GetBitRate());
+            af.nextSend = now + BitsAtRate(uint64_t(bytes) * 8, rate, false);
         }
         if (af.remaining > 0)
         {

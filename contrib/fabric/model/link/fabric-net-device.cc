@@ -138,22 +138,36 @@ FabricNetDevice::GetTotalQueueBytes() const
 }
 
 Time
-FabricNetDevice::BitsToTime(uint64_t bits) const
+BitsAtRate(uint64_t bits, DataRate rate, bool roundUp)
 {
-    uint64_t rate = m_rate.GetBitRate();
-    return PicoSeconds((bits * 1000000000000ULL + rate - 1) / rate);
+    uint64_t bps = std::max<uint64_t>(1, rate.GetBitRate());
+    return PicoSeconds((bits * 1000000000000ULL + (roundUp ? bps - 1 : 0)) / bps);
+}
+
+std::string
+FabricNetDevice::BlockedReason(uint8_t priority) const
+{
+    if (!IsLinkUp())
+    {
+        return "its NIC link is down";
+    }
+    if (IsPaused(priority))
+    {
+        return "its NIC is paused by PFC (priority " + std::to_string(priority) + ")";
+    }
+    return "";
 }
 
 Time
 FabricNetDevice::GetPauseQuantum() const
 {
-    return BitsToTime(512);
+    return BitsAtRate(512, m_rate, true);
 }
 
 Time
 FabricNetDevice::FrameTxTime(uint32_t bytes) const
 {
-    return BitsToTime(uint64_t(bytes + m_wireOverhead) * 8);
+    return BitsAtRate(uint64_t(bytes + m_wireOverhead) * 8, m_rate, true);
 }
 
 void

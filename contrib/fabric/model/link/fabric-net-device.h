@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <string>
 
 namespace ns3
 {
@@ -28,6 +29,11 @@ constexpr uint8_t kFabricPriorities = 8;
 constexpr uint16_t kNoIngressPort = 0xFFFF;
 /// Marks a frame that belongs to no traced flow (ACKs, CNPs, PFC).
 constexpr uint32_t kNoFlow = 0xFFFFFFFF;
+
+/// Time to send \p bits at \p rate in whole picoseconds, without floating point. Serialization
+/// rounds up (a frame never leaves faster than the line allows); senders pacing below line rate
+/// round down.
+Time BitsAtRate(uint64_t bits, DataRate rate, bool roundUp);
 
 /// A frame waiting in an egress queue, with what the owner needs when it leaves.
 struct QueuedFrame
@@ -97,6 +103,8 @@ class FabricNetDevice : public NetDevice
     bool IsPaused(uint8_t priority) const { return m_pausedUntil[priority] > Simulator::Now(); }
     /// End of the pause in force on a priority (in the past when not paused).
     Time GetPausedUntil(uint8_t priority) const { return m_pausedUntil[priority]; }
+    /// Why this port cannot send \p priority now ("" when it can): link down or PFC pause.
+    std::string BlockedReason(uint8_t priority) const;
     /// Whether a frame is being serialized right now.
     bool IsBusy() const { return Simulator::Now() < m_busyUntil; }
     uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytes[priority]; }
@@ -174,8 +182,6 @@ class FabricNetDevice : public NetDevice
     void TryTransmit();
     void StartTransmission(Ptr<Packet> frame, uint32_t bytes, uint32_t flowId, uint32_t payload);
     void TransmitComplete();
-    /// Serialization time without floating point: ceil(bits · 1e12 / rate) picoseconds.
-    Time BitsToTime(uint64_t bits) const;
     /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
     int SelectPriority();
     void HandlePfcFrame(Ptr<Packet> frame);

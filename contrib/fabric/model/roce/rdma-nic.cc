@@ -480,8 +480,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     DataRate rate = qp.cc->GetRate();
     if (rate < dev->GetDataRate())
     {
-        uint64_t bps = std::max<uint64_t>(1, rate.GetBitRate());
-        qp.nextSend = Simulator::Now() + PicoSeconds((uint64_t(bytes) * 8 * 1000000000000ULL) / bps);
+        qp.nextSend = Simulator::Now() + BitsAtRate(uint64_t(bytes) * 8, rate, false);
     }
     if (!qp.rto.IsRunning() && !qp.responder)
     {
@@ -970,15 +969,10 @@ RdmaNic::StuckReason(uint32_t flowId) const
         return "not started";
     }
     const SenderQp& qp = it->second;
-    const Port& port = m_ports[qp.port];
-    uint8_t prio = m_flows->Get(flowId).priority;
-    if (!port.device->IsLinkUp())
+    std::string blocked = m_ports[qp.port].device->BlockedReason(m_flows->Get(flowId).priority);
+    if (!blocked.empty())
     {
-        return "its NIC link is down";
-    }
-    if (port.device->IsPaused(prio))
-    {
-        return "its NIC is paused by PFC (priority " + std::to_string(prio) + ")";
+        return blocked;
     }
     return "in progress: " + std::to_string(qp.una) + " of " + std::to_string(qp.packets) +
            " packets acknowledged";
