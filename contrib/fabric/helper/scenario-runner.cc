@@ -7,7 +7,7 @@
 #include "fabric-version.h"
 #include "run-recorder.h"
 
-#include "roce/rdma-nic.h"
+#include "host/host-transport.h"
 #include "trace/csv-writer.h"
 
 #include "ns3/config.h"
@@ -83,7 +83,7 @@ ApplyAttributes(const ScenarioConfig& cfg)
 
 /// Why a flow did not finish by the end of the run (empty when it did).
 std::string
-StuckReason(const FabricNetwork& net, const std::vector<Ptr<RdmaNic>>& nics, const FlowRecord& f,
+StuckReason(const FabricNetwork& net, const std::vector<Ptr<HostTransport>>& nics, const FlowRecord& f,
             bool deadlock)
 {
     if (f.finished)
@@ -110,10 +110,30 @@ StuckReason(const FabricNetwork& net, const std::vector<Ptr<RdmaNic>>& nics, con
            " bytes outstanding";
 }
 
+/// One transport per host, by scenario name: none for raw flows.
+std::vector<Ptr<HostTransport>>
+InstallTransports(FabricNetwork& net, const std::string& transport)
+{
+    std::vector<Ptr<HostTransport>> nics;
+    if (transport == "raw")
+    {
+        return nics;
+    }
+    ObjectFactory factory(transport == "ub" ? "ns3::UbNic" : "ns3::RdmaNic");
+    for (uint32_t h = 0; h < net.GetNHosts(); ++h)
+    {
+        Ptr<HostTransport> nic = factory.Create<HostTransport>();
+        nic->Install(net.GetHost(h));
+        net.GetNode(net.NodeOfHost(h))->AggregateObject(nic);
+        nics.push_back(nic);
+    }
+    return nics;
+}
+
 void
 WriteFlows(const FabricNetwork& net,
            const ConservationReport& cons,
-           const std::vector<Ptr<RdmaNic>>& nics,
+           const std::vector<Ptr<HostTransport>>& nics,
            bool deadlock,
            const std::string& path)
 {
@@ -194,17 +214,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         throw ConfigError(cfg.file, 0, "switch.buffer", e.what());
     }
     Ptr<FlowTable> table = net.GetFlowTable();
-    std::vector<Ptr<RdmaNic>> nics;
-    if (cfg.transport == "roce")
-    {
-        for (uint32_t h = 0; h < net.GetNHosts(); ++h)
-        {
-            Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
-            nic->Install(net.GetHost(h));
-            net.GetNode(net.NodeOfHost(h))->AggregateObject(nic);
-            nics.push_back(nic);
-        }
-    }
+    std::vector<Ptr<HostTransport>> nics = InstallTransports(net, cfg.transport);
     for (const FlowSpec& fs : cfg.flows)
     {
         FlowRecord rec;
@@ -246,7 +256,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     }
     for (const auto& [at, flow] : cfg.cnpEvents)
     {
-        Simulator::Schedule(at, &RdmaNic::InjectCnp, nics[cfg.flows[flow].src], flow);
+        Simulator::Schedule(at, &HostTransport::InjectCnp, nics[cfg.flows[flow].src], flow);
     }
     for (const StormEvent& ev : cfg.stormEvents)
     {
@@ -298,9 +308,11 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     const ConservationReport& cons = outcome.conservation;
     WriteFlows(net, cons, nics, deadlock.Detected(), outDir + "/flows.csv");
     std::string transportProblems;
-    for (const Ptr<RdmaNic>& nic : nics)
+    uint64_t transportStateBytes = 0;
+    for (const Ptr<HostTransport>& nic : nics)
     {
-        transportProblems += nic->AuditQueuePairs(*table);
+        transportProblems += nic->AuditTransportState(*table);
+        transportStateBytes = std::max(transportStateBytes, nic->GetPeakStateBytes());
     }
     WriteLinks(net, outDir + "/links.csv");
 
@@ -392,6 +404,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
                      {"pfc_watchdog_triggers", watchdogTriggers}};
     s["conservation_ok"] = cons.Ok();
     s["transport_state_ok"] = transportProblems.empty();
+    s["transport_state_bytes_max_per_nic"] = transportStateBytes;
     if (!transportProblems.empty())
     {
         s["transport_state_problems"] = transportProblems;

@@ -79,6 +79,10 @@ FlowTable::MarkFinished(FlowRecord& f)
     }
     f.finished = true;
     f.finish = Simulator::Now();
+    if (!m_flowFinished.IsNull())
+    {
+        m_flowFinished(f.id);
+    }
     if (++m_finished == m_flows.size() && !m_allFinished.IsNull())
     {
         m_allFinished();

@@ -93,6 +93,9 @@ class FlowTable : public Object
     uint32_t GetFinishedCount() const { return m_finished; }
     /// Called once when every flow has delivered all its bytes.
     void SetAllFinishedCallback(Callback<void> cb) { m_allFinished = cb; }
+    /// Called when one flow finishes, before the all-finished check, so that a workload that
+    /// posts dependent flows (collectives) can add them first.
+    void SetFlowFinishedCallback(Callback<void, uint32_t> cb) { m_flowFinished = cb; }
 
   private:
     void CheckFinished(FlowRecord& f);
@@ -101,6 +104,7 @@ class FlowTable : public Object
     std::vector<FlowRecord> m_flows;
     uint32_t m_finished = 0;
     Callback<void> m_allFinished;
+    Callback<void, uint32_t> m_flowFinished;
 };
 
 } // namespace ns3

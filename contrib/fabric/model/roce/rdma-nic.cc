@@ -24,7 +24,7 @@ RdmaNic::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::RdmaNic")
-            .SetParent<Object>()
+            .SetParent<HostTransport>()
             .SetGroupName("Fabric")
             .AddConstructor<RdmaNic>()
             .AddAttribute("Mtu",

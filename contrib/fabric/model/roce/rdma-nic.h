@@ -3,6 +3,8 @@
 
 #include "roce-congestion-control.h"
 
+#include "host/host-transport.h"
+
 #include "host/fabric-host.h"
 #include "host/flow-table.h"
 #include "link/fabric-net-device.h"
@@ -58,7 +60,7 @@ namespace ns3
  * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
  * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
  */
-class RdmaNic : public Object
+class RdmaNic : public HostTransport
 {
   public:
     enum Recovery
@@ -70,17 +72,24 @@ class RdmaNic : public Object
     static TypeId GetTypeId();
     RdmaNic();
 
-    /// Takes over the ports of \p host (its devices now call this NIC) and its flow table.
-    void Install(Ptr<FabricHost> host);
-    /// Posts flow \p flowId (this host is its source) at its start time.
-    void StartFlowAt(uint32_t flowId);
-    /// Tests and studies: lose the first transmission of packet \p index of flow \p flowId
-    /// at this (receiving) NIC, counted as a fabric drop.
-    void LoseFirstTransmission(uint32_t flowId, uint32_t index);
-    int64_t AssignStreams(int64_t stream);
-    /// Studies: deliver a congestion notification to the sending QP of \p flowId now, as if a
-    /// CNP had arrived (validates the reaction point in isolation).
-    void InjectCnp(uint32_t flowId);
+    /// Size of one RC queue-pair context on the NIC (DOMAIN.md section 6).
+    static constexpr uint64_t kQpContextBytes = 512;
+
+    void Install(Ptr<FabricHost> host) override;
+    void StartFlowAt(uint32_t flowId) override;
+    void LoseFirstTransmission(uint32_t flowId, uint32_t index) override;
+    int64_t AssignStreams(int64_t stream) override;
+    /// As if a CNP had arrived for the sending QP (validates the reaction point in isolation).
+    void InjectCnp(uint32_t flowId) override;
+    std::string AuditTransportState(const FlowTable& flows) const override
+    {
+        return AuditQueuePairs(flows);
+    }
+    /// Every message runs on its own QP, whose context is kept to the end of the run.
+    uint64_t GetPeakStateBytes() const override
+    {
+        return (m_senders.size() + m_receivers.size()) * kQpContextBytes;
+    }
 
     uint32_t GetMtu() const { return m_mtu; }
     uint32_t GetMaxReceiveSlotsInUse() const { return m_maxSlotsInUse; }
@@ -89,8 +98,7 @@ class RdmaNic : public Object
     /// every finished message is fully acknowledged by the sender and fully received in order
     /// by the receiver, else what is inconsistent. \p finished tells a flow's completion.
     std::string AuditQueuePairs(const FlowTable& flows) const;
-    /// Why an unfinished flow sent by this NIC is stuck (for flows.csv).
-    std::string StuckReason(uint32_t flowId) const;
+    std::string StuckReason(uint32_t flowId) const override;
     Recovery GetRecovery() const { return m_recovery; }
     /// First PSN of a QP (a function of its number, so wraparound is exercised).
     static uint32_t InitialPsn(uint32_t qp);
