@@ -1,4 +1,5 @@
 #include "scenario-config.h"
+#include "ub-config.h"
 
 #include "attribute-values.h"
 #include "hpcc-import.h"
@@ -134,8 +135,8 @@ ReadScenarioTopology(YamlFields& root, const std::string& file, const std::strin
     return ReadTopology(node, file, "topology", defaults);
 }
 
-/// Reads scenario key \p key of \p fields as the value of ns-3 attribute \p attribute: checked
-/// and normalized by the attribute's own type, an error naming file, line and key otherwise.
+} // namespace
+
 void
 AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& key,
                     const std::string& attribute)
@@ -148,6 +149,9 @@ AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& 
     }
     cfg.attributes.emplace_back(attribute, normalized);
 }
+
+namespace
+{
 
 /// A copy of a node built programmatically: no source position, so a bad --set value is not
 /// reported at some line of the scenario file.
@@ -469,18 +473,23 @@ LoadScenario(const std::string& path,
 
     // Transport: raw flows, or RoCE RC queue pairs with loss recovery and congestion control.
     cfg.transport = root.String("transport", "raw");
-    if (cfg.transport != "raw" && cfg.transport != "roce")
+    if (cfg.transport != "raw" && cfg.transport != "roce" && cfg.transport != "ub")
     {
-        throw root.Error("transport", "expected raw or roce, got '" + cfg.transport + "'");
+        throw root.Error("transport", "expected raw, roce or ub, got '" + cfg.transport + "'");
     }
-    std::string cc = root.String("cc", "none");
-    if (cc != "none" && cc != "dcqcn")
+    std::string cc = root.String("cc", cfg.transport == "ub" ? "caqm" : "none");
+    if (cfg.transport == "ub")
+    {
+        ParseUbTransport(root, doc, cc, cfg);
+        cc = "none"; // the RoCE NIC is not used
+    }
+    else if (cc != "none" && cc != "dcqcn")
     {
         throw root.Error("cc", "expected none or dcqcn, got '" + cc + "'");
     }
     if (cc != "none" && cfg.transport != "roce")
     {
-        throw root.Error("cc", "congestion control needs transport: roce");
+        throw root.Error("cc", "congestion control needs transport: roce or ub");
     }
     cfg.attributes.emplace_back("ns3::RdmaNic::CongestionControl",
                                 cc == "dcqcn" ? "ns3::DcqcnCongestionControl"
@@ -716,14 +725,28 @@ LoadScenario(const std::string& path,
             {
                 throw f.Error("verb", "read needs transport: roce");
             }
+            for (const char* key : {"endpoint", "order", "after"})
+            {
+                if (f.Has(key) && cfg.transport != "ub")
+                {
+                    throw f.Error(key, "Jettys and request ordering need transport: ub");
+                }
+            }
+            ParseUbRequestFields(f, cfg.flows.size(), fs);
             f.RejectUnknownKeys();
             cfg.flows.push_back(fs);
         }
     }
+    else if (type == "collective")
+    {
+        // Collectives (model/collective): the transfers are created by the engine at run time.
+        YamlFields coll = root.Child("collective");
+        cfg.collective = ParseCollective(coll, cfg.topology, cfg.transport, cfg.attributes);
+    }
     else
     {
         throw work.Error("type", "unknown workload '" + type +
-                                     "' (incast, permutation, all-to-all, flows, hpcc)");
+                                     "' (incast, permutation, all-to-all, flows, hpcc, collective)");
     }
     if (work.Has("lose"))
     {
@@ -746,9 +769,23 @@ LoadScenario(const std::string& path,
             l.RejectUnknownKeys();
             cfg.losses.push_back(loss);
         }
-        if (cfg.transport != "roce")
+        if (cfg.transport != "roce" && cfg.transport != "ub")
         {
-            throw work.Error("lose", "packet losses are recovered only with transport: roce");
+            throw work.Error("lose", "packet losses are recovered only with transport: roce or ub");
+        }
+    }
+    if (work.Has("jettys"))
+    {
+        // Jettys per host: each host's flows are posted by its Jettys in turn.
+        uint64_t jettys = work.Uint("jettys");
+        if (cfg.transport != "ub" || jettys == 0 || jettys > 0xFFFF)
+        {
+            throw work.Error("jettys", "needs transport: ub and a count in 1..65535");
+        }
+        std::vector<uint32_t> posted(cfg.topology.Hosts().size(), 0);
+        for (FlowSpec& fs : cfg.flows)
+        {
+            fs.endpoint = static_cast<uint16_t>(posted[fs.src]++ % jettys);
         }
     }
     work.RejectUnknownKeys();
@@ -931,8 +968,10 @@ ScenarioKeysHelp()
   switch.ecn.kmin / .kmax    marking thresholds (default per port speed: 100/400 KiB per 100 Gb/s)
   switch.ecn.pmax            probability at kmax (default 0.2)
   switch.ecn.mark_on         enqueue | dequeue (default enqueue)
-  transport                  raw (fixed-size flows, no reliability) | roce (RC queue pairs, default raw)
-  cc                         none | dcqcn (transport: roce)
+  transport                  raw (fixed-size flows, no reliability) | roce (RC queue pairs) |
+                             ub (Unified Bus: Jettys over shared transport channels); default raw
+  cc                         none | dcqcn (transport: roce, default none) | caqm | none (transport: ub,
+                             default caqm)
   roce.recovery              gbn | sr (go-back-N, or IRN-style selective repeat; default gbn)
   roce.ack_interval          ACK every N in-order packets (default 1)
   roce.cnp_interval          at most one CNP per QP per interval (default 50us)
@@ -944,7 +983,7 @@ ScenarioKeysHelp()
                              time per completion; roce.rnr_delay: sender wait after an RNR NAK
   dcqcn                      {Attribute: value} for ns3::DcqcnCongestionControl
   workload.verb              write | send | read (RoCE, default write; read: src reads from dst)
-  workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE)
+  workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE, UB)
   topology: {hpcc: FILE}     a topology.txt of the HPCC / ConWeave simulators (topologies/README.md)
   workload.type: hpcc        with workload.file: their flow.txt (src dst pg [dport] size start_s)
   workload.type              incast | permutation | all-to-all | flows (default incast)
@@ -978,7 +1017,7 @@ ScenarioKeysHelp()
   deadlock.check_interval    how often to look for cycles of paused ports (default 100us)
   deadlock.timeout           a cycle without progress this long is a deadlock (default 1ms)
   attributes                 {"ns3::Type::Attribute": value} set before the fabric is built
-)";
+)" + UbKeysHelp() + CollectiveKeysHelp();
 }
 
 } // namespace ns3

@@ -1,6 +1,7 @@
 #ifndef FABRIC_SCENARIO_CONFIG_H
 #define FABRIC_SCENARIO_CONFIG_H
 
+#include "collective-config.h"
 #include "topology-spec.h"
 
 #include "host/flow-table.h"
@@ -29,6 +30,9 @@ struct FlowSpec
     uint8_t priority = 3;
     bool ecn = true;
     RdmaVerb verb = RdmaVerb::WRITE; ///< RoCE: write, send or read
+    uint16_t endpoint = 0;           ///< UB: Jetty of the source host
+    uint8_t order = 0;               ///< UB: 0 none, 1 after the flows listed, 2 strict
+    std::vector<uint32_t> after;     ///< UB: flows that must execute first
     std::vector<std::pair<Time, DataRate>> rateSchedule; ///< raw flows: (after start, rate)
     Time period;                                         ///< raw flows: periodic bursts
     Time onTime;
@@ -97,7 +101,15 @@ struct ScenarioConfig
     Time deadlockCheckInterval = MicroSeconds(100);
     Time deadlockTimeout = MilliSeconds(1);
     uint32_t payloadMtu = 4096;
+    CollectiveConfig collective; ///< workload.type collective: the `collective:` section
 };
+
+class YamlFields;
+
+/// Reads scenario key \p key of \p fields as the value of ns-3 attribute \p attribute: checked
+/// and normalized by the attribute's own type, an error naming file, line and key otherwise.
+void AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& key,
+                         const std::string& attribute);
 
 /// Applies one "--set a.b.c=value" to a scenario document (value parsed as YAML).
 void ApplyOverride(YAML::Node& document, const std::string& assignment);

@@ -1,11 +1,13 @@
 #include "scenario-runner.h"
 
 #include "attribute-values.h"
+#include "collective-setup.h"
 #include "config-error.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
 #include "run-recorder.h"
+#include "ub-recorder.h"
 
 #include "host/host-transport.h"
 #include "trace/csv-writer.h"
@@ -231,6 +233,9 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         uint32_t id = table->GetN();
         rec.entropy = FlowEntropy(id, cfg.seed);
         rec.verb = fs.verb;
+        rec.endpoint = fs.endpoint;
+        rec.order = fs.order;
+        rec.after = fs.after;
         rec.rateSchedule = fs.rateSchedule;
         rec.period = fs.period;
         rec.onTime = fs.onTime;
@@ -274,12 +279,16 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
             }
         }
     }
+    // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
+    Ptr<CollectiveEngine> collective = SetupCollective(cfg.collective, net, nics, cfg.seed);
     table->SetAllFinishedCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
     double buildSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
 
     RunRecorder recorder(&net, cfg.trace, outDir);
     recorder.Start();
+    UbRecorder ubRecorder(nics, outDir);
+    ubRecorder.Start();
     DeadlockDetector deadlock(&net, cfg.deadlockCheckInterval, cfg.deadlockTimeout);
     bool anyPfc = false;
     for (uint32_t n = 0; n < cfg.topology.nodes.size(); ++n)
@@ -302,6 +311,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     Time simEnd = Simulator::Now();
     uint64_t events = Simulator::GetEventCount();
     recorder.Finish();
+    ubRecorder.Finish(cfg.trace.gzipAbove);
 
     RunOutcome outcome;
     outcome.conservation = CheckConservation(net);
@@ -405,6 +415,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     s["conservation_ok"] = cons.Ok();
     s["transport_state_ok"] = transportProblems.empty();
     s["transport_state_bytes_max_per_nic"] = transportStateBytes;
+    ubRecorder.Summarize(s);
     if (!transportProblems.empty())
     {
         s["transport_state_problems"] = transportProblems;
@@ -434,6 +445,15 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
                                            std::to_string(cons.unbalancedFlows) +
                                            " flows where sent != delivered + dropped + in flight"
                                      : "queue-pair state inconsistent: " + transportProblems;
+    }
+    if (collective)
+    {
+        std::string wrong = FinishCollective(*collective, cfg.collective, net, outDir, s);
+        if (!wrong.empty() && outcome.exitCode == EXIT_OK)
+        {
+            outcome.exitCode = EXIT_CONSERVATION_FAILED;
+            outcome.message = "collective result is not the exact sum: " + wrong;
+        }
     }
     WriteFileAtomically(outDir + "/summary.json", s.dump(2) + "\n");
     Simulator::Destroy();

@@ -228,7 +228,7 @@ FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
         ++m_misdelivered;
         return;
     }
-    m_flows->Delivered(info.destQp, RoceDataPayload(info), info.ecn == 3);
+    m_flows->Delivered(info.destQp, FlowPayloadBytes(info), info.ecn == 3);
 }
 
 void

@@ -43,6 +43,10 @@ struct FlowRecord
     bool reliable = false;   ///< a transport recovers drops; raw flows end when every byte is
                              ///< delivered or dropped
     RdmaVerb verb = RdmaVerb::SEND;
+    // Unified Bus requests
+    uint16_t endpoint = 0; ///< Jetty of the source host that posts it
+    uint8_t order = 0;     ///< UbOrder: 0 none, 1 after the flows in \c after, 2 strict
+    std::vector<uint32_t> after; ///< flows that must execute first (order 1)
     // Sender side
     uint64_t sentBytes = 0; ///< payload bytes put on the wire (retransmissions included)
     uint64_t retransmittedBytes = 0; ///< of sentBytes, bytes sent again
@@ -57,6 +61,7 @@ struct FlowRecord
     uint64_t ecnMarkedFrames = 0;
     Time firstRx;
     Time lastRx;
+    Time executed; ///< UB: when the target executed the request (ordering satisfied)
     bool finished = false;
     Time finish;
 };

@@ -5,6 +5,7 @@
 #include "wire/reth-header.h"
 #include "wire/icrc-trailer.h"
 #include "wire/roce-frame-header.h"
+#include "wire/ub-header.h"
 
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -50,6 +51,7 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
     }
     info->etherType = Be16(b + 12);
     info->isRoce = false;
+    info->isUb = false;
     if (info->etherType != 0x0800)
     {
         return true;
@@ -77,6 +79,17 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
         info->ackRequest = (bth[8] & 0x80) != 0;
         info->psn = Be24(bth + 9);
     }
+    else if (info->protocol == 17 && info->dstPort == kUbUdpPort && n >= kParseBytes)
+    {
+        // The first 12 bytes of the UB transport header: opcode, flags, CCI, message, PSN.
+        const uint8_t* ub = udp + kUdpHeaderBytes;
+        info->isUb = true;
+        info->opcode = ub[0];
+        info->ubFlags = ub[1];
+        info->cci = Be16(ub + 2);
+        info->destQp = Be32(ub + 4);
+        info->psn = Be32(ub + 8);
+    }
     return true;
 }
 
@@ -89,8 +102,14 @@ IsRoceDataOpcode(uint8_t opcode)
 }
 
 uint32_t
-RoceDataPayload(const FrameInfo& info)
+FlowPayloadBytes(const FrameInfo& info)
 {
+    if (info.isUb)
+    {
+        return info.opcode == UbOpcode::DATA && info.frameBytes > kUbFrameOverhead
+                   ? info.frameBytes - kUbFrameOverhead
+                   : 0;
+    }
     if (!info.isRoce || !IsRoceDataOpcode(info.opcode))
     {
         return 0;

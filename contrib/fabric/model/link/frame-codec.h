@@ -37,6 +37,11 @@ struct FrameInfo
     uint32_t destQp = 0;
     uint32_t psn = 0;
     bool ackRequest = false;
+    // UB transport header (valid when dstPort == 4792): opcode, destQp (= the message, i.e.
+    // the flow), psn and these
+    bool isUb = false;
+    uint8_t ubFlags = 0;
+    uint16_t cci = 0;
 
     bool IsIpv4() const { return etherType == 0x0800; }
     bool IsEcnCapable() const { return ecn != 0; }
@@ -56,8 +61,12 @@ constexpr uint32_t kMinFrameBytes = 60;
 
 /// Whether a BTH opcode carries message data of a flow (RC SEND/WRITE packets, READ responses).
 bool IsRoceDataOpcode(uint8_t opcode);
-/// Payload bytes of a RoCE data frame (extension headers excluded), 0 for any other frame.
-uint32_t RoceDataPayload(const FrameInfo& info);
+/// Payload bytes a frame carries for its flow: RoCE data (extension headers excluded) and UB
+/// DATA frames; 0 for any other frame.
+uint32_t FlowPayloadBytes(const FrameInfo& info);
+/// Ethernet + IPv4 + UDP + UB transport header + ICRC: what a UB DATA frame adds to its payload.
+constexpr uint32_t kUbFrameOverhead = kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes +
+                                      20 + kIcrcBytes;
 
 /// Decodes the fields above; returns false for frames too short to carry them.
 bool ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info);

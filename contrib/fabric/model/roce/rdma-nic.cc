@@ -634,7 +634,7 @@ void
 RdmaNic::ReceiveData(const FrameInfo& info)
 {
     const FlowRecord& f = m_flows->Get(info.destQp);
-    uint32_t payload = RoceDataPayload(info);
+    uint32_t payload = FlowPayloadBytes(info);
     ReceiverQp& rq = m_receivers[info.destQp];
     if (rq.packets == 0)
     {

@@ -4,6 +4,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -32,7 +33,7 @@ Mix32(uint32_t h)
 inline uint32_t
 FlowOf(const FrameInfo& info)
 {
-    return RoceDataPayload(info) > 0 ? info.destQp : kNoFlow;
+    return FlowPayloadBytes(info) > 0 ? info.destQp : kNoFlow;
 }
 } // namespace
 
@@ -40,6 +41,10 @@ uint32_t
 FabricFlowHash(const FrameInfo& info, uint32_t salt)
 {
     uint32_t h = Mix32(salt ^ 0x9e3779b9u);
+    if (info.isUb)
+    {
+        return Mix32(h ^ info.srcPort);
+    }
     h = Mix32(h ^ info.srcIp);
     h = Mix32(h ^ info.dstIp);
     h = Mix32(h ^ ((uint32_t(info.srcPort) << 16) | info.dstPort));
@@ -94,6 +99,12 @@ FabricSwitch::GetTypeId()
                           "classes and cannot close a cycle while hops < free lossless classes.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&FabricSwitch::m_hopClassIncrement),
+                          MakeBooleanChecker())
+            .AddAttribute("Caqm",
+                          "Run C-AQM on Unified Bus DATA frames as they leave each port (grant "
+                          "or refuse window increases, mark congestion; see ns3::CaqmSwitch).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_caqmEnabled),
                           MakeBooleanChecker())
             .AddAttribute("PfcWatchdog",
                           "Detect PFC storms: a lossless egress queue paused and unable to send "
@@ -152,6 +163,7 @@ FabricSwitch::DoDispose()
     m_ports.clear();
     m_mmu = nullptr;
     m_rng = nullptr;
+    m_caqm = nullptr;
     Object::DoDispose();
 }
 
@@ -178,6 +190,16 @@ FabricSwitch::Initialize()
                                               this);
     }
     m_maxQueueBytes.assign(n, 0);
+    if (m_caqmEnabled)
+    {
+        m_caqm = CreateObject<CaqmSwitch>();
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Ptr<FabricNetDevice> peer = m_ports[i]->GetPeer();
+            bool towardHost = peer && !peer->GetNode()->GetObject<FabricSwitch>();
+            m_caqm->AddPort(m_ports[i]->GetDataRate(), towardHost);
+        }
+    }
     m_ecn.assign(n, EcnCurve());
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -202,7 +224,7 @@ int64_t
 FabricSwitch::AssignStreams(int64_t stream)
 {
     m_rng->SetStream(stream);
-    return 1;
+    return 1 + (m_caqm ? m_caqm->AssignStreams(stream + 1) : 0);
 }
 
 uint32_t
@@ -230,7 +252,7 @@ FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
 {
     ++m_droppedFrames;
     m_droppedBytes += info.frameBytes;
-    m_dropTrace(FlowOf(info), RoceDataPayload(info), reason);
+    m_dropTrace(FlowOf(info), FlowPayloadBytes(info), reason);
 }
 
 void
@@ -293,7 +315,7 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     QueuedFrame item;
     item.frame = frame;
     item.bytes = info.frameBytes;
-    item.payloadBytes = RoceDataPayload(info);
+    item.payloadBytes = FlowPayloadBytes(info);
     item.flowId = FlowOf(info);
     item.inPort = static_cast<uint16_t>(inPort);
     item.priority = outPrio;
@@ -336,7 +358,32 @@ FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item
         ParseFrame(item.frame, &info);
         MaybeMarkEcn(device->GetIfIndex(), item.frame, info, device->GetQueueBytes(item.priority));
     }
+    if (m_caqm && item.flowId != kNoFlow)
+    {
+        ApplyCaqm(device, item);
+    }
     ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
+}
+
+void
+FabricSwitch::ApplyCaqm(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+{
+    FrameInfo info;
+    if (!ParseFrame(item.frame, &info) || !info.isUb || info.opcode != UbOpcode::DATA)
+    {
+        return;
+    }
+    UbCci in = UbCci::Decode(info.cci);
+    UbCci out = m_caqm->OnDequeue(device->GetIfIndex(), in, device->GetTotalQueueBytes(),
+                                  item.bytes);
+    uint16_t field = out.Encode();
+    if (field != info.cci)
+    {
+        UbFrameHeader h;
+        item.frame->RemoveHeader(h);
+        h.cci = field;
+        item.frame->AddHeader(h);
+    }
 }
 
 void

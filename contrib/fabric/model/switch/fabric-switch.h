@@ -6,6 +6,7 @@
 
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
+#include "ub/caqm.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -80,6 +81,8 @@ class FabricSwitch : public Object
     uint64_t GetMaxQueueBytes(uint32_t port) const { return m_maxQueueBytes[port]; }
     uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
     uint64_t GetWatchdogTriggers() const { return m_watchdogTriggers; }
+    /// The C-AQM agent (null unless attribute Caqm is set).
+    Ptr<CaqmSwitch> GetCaqm() const { return m_caqm; }
 
   protected:
     void DoDispose() override;
@@ -129,6 +132,10 @@ class FabricSwitch : public Object
     uint64_t m_watchdogTriggers = 0;
 
     bool m_hopClassIncrement;
+    bool m_caqmEnabled;
+    Ptr<CaqmSwitch> m_caqm;
+    /// Grants or refuses the C-AQM request of a UB DATA frame leaving \p port.
+    void ApplyCaqm(Ptr<FabricNetDevice> device, const QueuedFrame& item);
     bool m_watchdogEnabled;
     Time m_watchdogDetection;
     Time m_watchdogRestore;
@@ -147,7 +154,9 @@ class FabricSwitch : public Object
     TracedCallback<uint32_t, uint8_t, bool> m_watchdogTrace;
 };
 
-/// The ECMP hash: 5-tuple mixed with a per-switch salt (exposed for tests).
+/// The ECMP hash, mixed with a per-switch salt (exposed for tests): the 5-tuple for RoCE and
+/// other IP frames; for Unified Bus frames the entropy value (UDP source port) alone, so that
+/// a UB sender chooses paths by choosing entropies.
 uint32_t FabricFlowHash(const FrameInfo& info, uint32_t salt);
 
 } // namespace ns3

@@ -1,9 +1,15 @@
 #include "roce-frame-header.h"
 
 #include "bth-header.h"
+#include "ethernet-ipv4-udp.h"
 
 namespace ns3
 {
+
+namespace
+{
+constexpr uint16_t kBthSize = 12;
+}
 
 NS_OBJECT_ENSURE_REGISTERED(RoceFrameHeader);
 
@@ -33,44 +39,17 @@ void
 RoceFrameHeader::Serialize(Buffer::Iterator start) const
 {
     uint8_t b[kSize] = {};
-    dstMac.CopyTo(b);
-    srcMac.CopyTo(b + 6);
-    b[12] = 0x08;
-    b[13] = 0x00;
-    uint8_t* ip = b + 14;
-    uint16_t ipLength = static_cast<uint16_t>(20 + 8 + 12 + payloadBytes);
-    ip[0] = 0x45;
-    ip[1] = tos;
-    ip[2] = ipLength >> 8;
-    ip[3] = ipLength & 0xFF;
-    ip[8] = 64;
-    ip[9] = 17;
-    for (int i = 0; i < 4; ++i)
-    {
-        ip[12 + i] = static_cast<uint8_t>(srcIp >> (24 - 8 * i));
-        ip[16 + i] = static_cast<uint8_t>(dstIp >> (24 - 8 * i));
-    }
-    uint32_t sum = 0;
-    for (int i = 0; i < 20; i += 2)
-    {
-        sum += (uint32_t(ip[i]) << 8) | ip[i + 1];
-    }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    }
-    uint16_t checksum = static_cast<uint16_t>(~sum);
-    ip[10] = checksum >> 8;
-    ip[11] = checksum & 0xFF;
-    uint8_t* udp = ip + 20;
-    uint16_t udpLength = static_cast<uint16_t>(8 + 12 + payloadBytes);
-    udp[0] = srcPort >> 8;
-    udp[1] = srcPort & 0xFF;
-    udp[2] = kRoceV2UdpPort >> 8;
-    udp[3] = kRoceV2UdpPort & 0xFF;
-    udp[4] = udpLength >> 8;
-    udp[5] = udpLength & 0xFF;
-    uint8_t* bth = udp + 8;
+    EthernetIpv4Udp outer;
+    outer.srcMac = srcMac;
+    outer.dstMac = dstMac;
+    outer.srcIp = srcIp;
+    outer.dstIp = dstIp;
+    outer.tos = tos;
+    outer.srcPort = srcPort;
+    outer.dstPort = kRoceV2UdpPort;
+    outer.udpPayloadBytes = static_cast<uint16_t>(kBthSize + payloadBytes);
+    outer.Write(b);
+    uint8_t* bth = b + kEthernetIpv4UdpBytes;
     bth[0] = opcode;
     bth[2] = 0xFF; // P_Key 0xFFFF (default partition)
     bth[3] = 0xFF;
@@ -89,16 +68,16 @@ RoceFrameHeader::Deserialize(Buffer::Iterator start)
 {
     uint8_t b[kSize];
     start.Read(b, kSize);
-    dstMac.CopyFrom(b);
-    srcMac.CopyFrom(b + 6);
-    const uint8_t* ip = b + 14;
-    tos = ip[1];
-    srcIp = (uint32_t(ip[12]) << 24) | (uint32_t(ip[13]) << 16) | (uint32_t(ip[14]) << 8) | ip[15];
-    dstIp = (uint32_t(ip[16]) << 24) | (uint32_t(ip[17]) << 16) | (uint32_t(ip[18]) << 8) | ip[19];
-    const uint8_t* udp = ip + 20;
-    srcPort = static_cast<uint16_t>((udp[0] << 8) | udp[1]);
-    payloadBytes = static_cast<uint16_t>(((udp[4] << 8) | udp[5]) - 20);
-    const uint8_t* bth = udp + 8;
+    EthernetIpv4Udp outer;
+    outer.Read(b);
+    srcMac = outer.srcMac;
+    dstMac = outer.dstMac;
+    srcIp = outer.srcIp;
+    dstIp = outer.dstIp;
+    tos = outer.tos;
+    srcPort = outer.srcPort;
+    payloadBytes = static_cast<uint16_t>(outer.udpPayloadBytes - kBthSize);
+    const uint8_t* bth = b + kEthernetIpv4UdpBytes;
     opcode = bth[0];
     destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
     ackRequest = (bth[8] & 0x80) != 0;

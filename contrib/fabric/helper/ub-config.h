@@ -1,0 +1,28 @@
+#ifndef FABRIC_UB_CONFIG_H
+#define FABRIC_UB_CONFIG_H
+
+#include "scenario-config.h"
+#include "yaml-fields.h"
+
+namespace ns3
+{
+
+/**
+ * \brief The Unified Bus part of a scenario (transport: ub): \p cc (caqm or none), the `ub:`
+ * section (UbNic attributes, spraying policy), `caqm:` and `caqm_switch:` ({Attribute: value}
+ * for ns3::CaqmCongestionControl and ns3::CaqmSwitch). Adds attributes to \p cfg; throws
+ * ConfigError naming file, line and key.
+ */
+void ParseUbTransport(YamlFields& root, const YAML::Node& doc, const std::string& cc,
+                      ScenarioConfig& cfg);
+
+/// Reads the UB request fields of one flow entry (endpoint, order, after) into \p fs;
+/// \p flowCount: flows defined before it (an `after` entry must name one of them).
+void ParseUbRequestFields(YamlFields& f, size_t flowCount, FlowSpec& fs);
+
+/// Scenario-key help lines for the UB keys.
+std::string UbKeysHelp();
+
+} // namespace ns3
+
+#endif

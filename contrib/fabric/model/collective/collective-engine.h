@@ -1,0 +1,135 @@
+#ifndef FABRIC_COLLECTIVE_ENGINE_H
+#define FABRIC_COLLECTIVE_ENGINE_H
+
+#include "collective-plan.h"
+
+#include "host/flow-table.h"
+#include "host/host-transport.h"
+
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief In-network reduction service the engine hands SHARP transfers to (implemented by the
+ * SHARP host agents + switch aggregators). Send() posts rank's contribution for reduction
+ * \p reductionId (same id at every member); \p done is called at that rank when the reduced
+ * result has arrived, with the reduced values.
+ */
+class CollectiveSharpService : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    typedef Callback<void, uint32_t, const std::vector<float>&> DoneCallback;
+    virtual void Send(uint32_t reductionId, uint32_t rank, uint64_t bytes,
+                      const std::vector<float>& values, DoneCallback done) = 0;
+};
+
+/**
+ * \brief Runs a CollectivePlan over the hosts' reliable transports.
+ *
+ * Ranks live on hosts (hostOfRank). Every non-JOIN transfer between two ranks is one FlowRecord
+ * (RDMA WRITE, reliable), added to the run's FlowTable when Start() is called with a start time
+ * far in the future (so the table's all-finished condition covers the whole collective) and
+ * posted with start = now when it becomes eligible:
+ *     start = max(completion of its dependencies, ready(src), ready(dst)) + LaunchCost.
+ * A transfer completes when its flow finishes (the sender has the last ACK: an RDMA WRITE's
+ * completion), and then applies its data operation to the destination's values.
+ *
+ * Values: every rank holds ValueElements float32, rank r element e = (r+1)*((e % 61)+1), small
+ * integers whose sums are exact in float32, so the result must equal the exact sum.
+ */
+class CollectiveEngine : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    CollectiveEngine();
+
+    /// \p seed mixes into the flows' entropy (UDP source ports, what ECMP hashes).
+    void Configure(Ptr<FlowTable> table, std::vector<Ptr<HostTransport>> nics,
+                   std::vector<uint32_t> hostOfRank, uint64_t seed);
+    void SetPlan(const CollectivePlan& plan);
+    /// Per-rank time at which the rank has finished computing its gradient (default 0).
+    void SetReadiness(std::vector<Time> ready);
+    void SetSharpService(Ptr<CollectiveSharpService> sharp) { m_sharp = sharp; }
+    /// Checks the value results: false disables the exact-sum check (partial collectives).
+    void SetCheckValues(bool check) { m_checkValues = check; }
+    void Start();
+
+    struct TransferState
+    {
+        Time start = Time(-1);
+        Time end = Time(-1);
+        int64_t flow = -1;
+        uint32_t pending = 0;
+        bool done = false;
+        int64_t binding = INT64_MIN; ///< dependency that ended last (-1 - rank: readiness)
+        std::vector<float> payload;
+    };
+
+    const CollectivePlan& Plan() const { return m_plan; }
+    const std::vector<TransferState>& States() const { return m_state; }
+    bool IsComplete() const { return m_completed == m_plan.Transfers().size(); }
+    Time CompletionTime() const { return m_completion; }
+    Time GetUpdateTime() const { return m_updateTime; }
+    const std::vector<Time>& Readiness() const { return m_ready; }
+    /// Rank's values now.
+    const std::vector<float>& Values(uint32_t rank) const { return m_values[rank]; }
+    /// "" when every rank holds the exact sum of all ranks' initial values.
+    std::string CheckValues() const;
+    bool ValuesChecked() const { return m_checkValues && m_elements > 0; }
+    /// Initial value of element \p e at rank \p r.
+    static float InitialValue(uint32_t r, uint32_t e) { return float((r + 1) * ((e % 61) + 1)); }
+    /// The chain of transfers that decided the completion time, last first; a negative entry
+    /// -1-r is rank r's readiness.
+    std::vector<int64_t> CriticalPath() const;
+    /// collective.csv: rank, step, phase, peer, bytes, start_ns, end_ns (one row per transfer).
+    void WriteCsv(const std::string& path) const;
+    uint32_t HostOfRank(uint32_t r) const { return m_hostOfRank[r]; }
+    /// Called once when the last transfer has completed.
+    void SetCompleteCallback(Callback<void> cb) { m_onComplete = cb; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    static constexpr int64_t kNoBinding = INT64_MIN;
+    void FlowFinished(uint32_t flowId);
+    void Eligible(uint32_t id);
+    void Launch(uint32_t id);
+    void Complete(uint32_t id);
+    void SharpDone(uint32_t id, const std::vector<float>& values);
+    std::pair<uint32_t, uint32_t> Elements(const CollectiveTransfer& t) const;
+
+    Time m_launchCost;
+    Time m_updateTime;
+    uint8_t m_priority = 3;
+    uint32_t m_elements = 1024;
+    bool m_checkValues = true;
+    Ptr<FlowTable> m_table;
+    std::vector<Ptr<HostTransport>> m_nics;
+    std::vector<uint32_t> m_hostOfRank;
+    uint64_t m_seed = 1;
+    CollectivePlan m_plan{CollectiveJob{}};
+    std::vector<TransferState> m_state;
+    std::vector<std::vector<uint32_t>> m_dependents;
+    std::vector<uint32_t> m_transferOfFlow; ///< flowId - m_firstFlow -> transfer
+    uint32_t m_firstFlow = 0;
+    std::vector<Time> m_ready;
+    std::vector<std::vector<float>> m_values;
+    size_t m_completed = 0;
+    Time m_completion;
+    Ptr<CollectiveSharpService> m_sharp;
+    Callback<void> m_onComplete;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,42 @@
+#include "ub-congestion-control.h"
+
+#include "ns3/uinteger.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(UbCongestionControl);
+NS_OBJECT_ENSURE_REGISTERED(UbFixedWindow);
+
+TypeId
+UbCongestionControl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::UbCongestionControl").SetParent<Object>().SetGroupName("Fabric");
+    return tid;
+}
+
+TypeId
+UbFixedWindow::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::UbFixedWindow")
+                            .SetParent<UbCongestionControl>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<UbFixedWindow>()
+                            .AddAttribute("Window",
+                                          "Bytes a channel may have in flight (0B = unlimited).",
+                                          QueueSizeValue(QueueSize("0B")),
+                                          MakeQueueSizeAccessor(&UbFixedWindow::m_window),
+                                          MakeQueueSizeChecker());
+    return tid;
+}
+
+uint64_t
+UbFixedWindow::GetWindow() const
+{
+    return m_window.GetValue() == 0 ? std::numeric_limits<uint64_t>::max() : m_window.GetValue();
+}
+
+} // namespace ns3

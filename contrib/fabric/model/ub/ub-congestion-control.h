@@ -1,0 +1,60 @@
+#ifndef FABRIC_UB_CONGESTION_CONTROL_H
+#define FABRIC_UB_CONGESTION_CONTROL_H
+
+#include "wire/ub-header.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/queue-size.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/// What one UB ACK tells the sender's congestion control.
+struct UbAckFeedback
+{
+    uint8_t congestedCount = 0; ///< C: packets marked since the last ACK
+    bool increase = false;      ///< I: an increase request came back granted
+    uint32_t hintSum = 0;       ///< sum of granted hints (hint units)
+    Time rtt;                   ///< send-to-ACK time of the newest packet this ACK covers
+};
+
+/**
+ * \brief Window-based congestion control of one UB transport channel (a strategy object).
+ *
+ * The channel may have at most GetWindow() bytes of frames in flight (sent, neither
+ * acknowledged nor deemed lost). OnSend fills the CCI field of every DATA packet.
+ */
+class UbCongestionControl : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    virtual void Start(DataRate lineRate, uint32_t mtu) = 0;
+    virtual uint64_t GetWindow() const = 0;
+    virtual UbCci OnSend(uint32_t frameBytes) = 0;
+    virtual void OnAck(const UbAckFeedback& feedback) = 0;
+    virtual std::string GetName() const = 0;
+};
+
+/// No congestion control: a fixed window (0 = unlimited, line rate).
+class UbFixedWindow : public UbCongestionControl
+{
+  public:
+    static TypeId GetTypeId();
+    void Start(DataRate lineRate, uint32_t mtu) override {}
+    uint64_t GetWindow() const override;
+    UbCci OnSend(uint32_t frameBytes) override { return UbCci(); }
+    void OnAck(const UbAckFeedback& feedback) override {}
+    std::string GetName() const override { return "none"; }
+
+  private:
+    QueueSize m_window;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,1047 @@
+#include "ub-nic.h"
+
+#include "wire/icrc-trailer.h"
+
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("UbNic");
+NS_OBJECT_ENSURE_REGISTERED(UbNic);
+
+TypeId
+UbNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::UbNic")
+            .SetParent<HostTransport>()
+            .SetGroupName("Fabric")
+            .AddConstructor<UbNic>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per packet.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&UbNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("Sharing",
+                          "Which requests share a transport channel: shared (every Jetty of "
+                          "the host toward a target), private (one per Jetty and target), "
+                          "groups (Jetty mod Groups, per target).",
+                          EnumValue(SHARED_PER_TARGET),
+                          MakeEnumAccessor(&UbNic::m_sharing),
+                          MakeEnumChecker(SHARED_PER_TARGET,
+                                          "shared",
+                                          PRIVATE_PER_RELATION,
+                                          "private",
+                                          GROUPS,
+                                          "groups"))
+            .AddAttribute("Groups",
+                          "Number of isolated channel groups per target (Sharing = groups).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&UbNic::m_groups),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("SackBits",
+                          "Bits of the selective-ACK bitmap each ACK carries (multiple of 8).",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&UbNic::m_sackBits),
+                          MakeUintegerChecker<uint32_t>(8, 1024))
+            .AddAttribute("OutOfOrderWindow",
+                          "PSNs beyond the cumulative point a receiver tracks; the sender never "
+                          "runs further ahead.",
+                          UintegerValue(2048),
+                          MakeUintegerAccessor(&UbNic::m_outOfOrderWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Rto",
+                          "Retransmission timeout: an unacknowledged packet this old is resent.",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&UbNic::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ReorderWindow",
+                          "A packet is deemed lost when one sent this much later has been "
+                          "acknowledged (0 = only the timeout resends).",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&UbNic::m_reorderWindow),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("AckInterval",
+                          "Receivers ACK every this many packets (and at once on a gap or a "
+                          "request's last packet).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&UbNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RequestInterval",
+                          "Minimum time between two request launches (UB: 6.2 ns, 322 MHz).",
+                          TimeValue(PicoSeconds(6200)),
+                          MakeTimeAccessor(&UbNic::m_requestInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MaxInflightRequests",
+                          "Requests outstanding at once per NIC (0 = unlimited).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&UbNic::m_maxInflightRequests),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReorderBufferSize",
+                          "Bytes of out-of-order data the NIC can hold (0B = unlimited).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&UbNic::m_reorderBufferSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("CongestionControl",
+                          "Channel congestion control: ns3::CaqmCongestionControl or "
+                          "ns3::UbFixedWindow.",
+                          TypeIdValue(TypeId::LookupByName("ns3::CaqmCongestionControl")),
+                          MakeTypeIdAccessor(&UbNic::m_ccType),
+                          MakeTypeIdChecker())
+            .AddAttribute("LoadBalancer",
+                          "Entropy policy: ns3::UbFixedEntropy (ECMP), ns3::UbObliviousSpray, "
+                          "ns3::UbAdaptiveSpray.",
+                          TypeIdValue(TypeId::LookupByName("ns3::UbFixedEntropy")),
+                          MakeTypeIdAccessor(&UbNic::m_lbType),
+                          MakeTypeIdChecker())
+            .AddAttribute("ContextCacheSize",
+                          "On-chip cache for Jetty and channel contexts (0B = all fit).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&UbNic::m_contextCacheSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("ContextMissPenalty",
+                          "Added to a request per context re-read from host memory (~1000 ns "
+                          "for a PCIe NIC, ~200 ns on-chip).",
+                          TimeValue(NanoSeconds(1000)),
+                          MakeTimeAccessor(&UbNic::m_contextMissPenalty),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("ReorderBuffer",
+                            "A request's out-of-order data held: flow, packets, bytes.",
+                            MakeTraceSourceAccessor(&UbNic::m_reorderTrace),
+                            "ns3::UbNic::ReorderTracedCallback");
+    return tid;
+}
+
+UbNic::UbNic() = default;
+
+void
+UbNic::DoDispose()
+{
+    for (TxChannel& ch : m_tx)
+    {
+        ch.rto.Cancel();
+        ch.cc = nullptr;
+        ch.lb = nullptr;
+    }
+    for (Port& p : m_ports)
+    {
+        p.device = nullptr;
+    }
+    m_launchEvent.Cancel();
+    m_host = nullptr;
+    m_flows = nullptr;
+    HostTransport::DoDispose();
+}
+
+void
+UbNic::Install(Ptr<FabricHost> host)
+{
+    m_host = host;
+    m_flows = host->GetFlowTable();
+    m_hostIndex = host->GetHostIndex();
+    m_cache.SetCapacity(m_contextCacheSize.GetValue());
+    for (uint32_t i = 0; i < host->GetNPorts(); ++i)
+    {
+        Ptr<FabricNetDevice> dev = host->GetPort(i);
+        dev->SetFrameHandler(MakeCallback(&UbNic::ReceiveFrame, this));
+        dev->SetIdleHandler(MakeCallback(&UbNic::PortIdle, this));
+        dev->SetDropHandler(MakeCallback(&UbNic::FrameLost, this));
+        Port p;
+        p.device = dev;
+        m_ports.push_back(std::move(p));
+    }
+}
+
+int64_t
+UbNic::AssignStreams(int64_t stream)
+{
+    m_stream = stream;
+    return 0;
+}
+
+void
+UbNic::LoseFirstTransmission(uint32_t flowId, uint32_t index)
+{
+    m_loseOnce.emplace(flowId, index);
+}
+
+void
+UbNic::InjectCnp(uint32_t flowId)
+{
+    auto it = m_messages.find(flowId);
+    if (it == m_messages.end() || it->second.done)
+    {
+        return;
+    }
+    m_flows->Get(flowId).cnpsReceived++;
+    UbAckFeedback fb;
+    fb.congestedCount = 1;
+    m_tx[it->second.channel].cc->OnAck(fb);
+}
+
+uint32_t
+UbNic::PayloadOf(const FlowRecord& f, uint32_t index) const
+{
+    uint64_t offset = uint64_t(index) * m_mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - offset));
+}
+
+uint64_t
+UbNic::GetPeakStateBytes() const
+{
+    // Contexts are kept for the whole run: Jettys that posted, channels sent and received on.
+    return uint64_t(m_jettys.size()) * kJettyContextBytes +
+           uint64_t(m_tx.size() + m_rx.size()) * kChannelContextBytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+void
+UbNic::StartFlowAt(uint32_t flowId)
+{
+    FlowRecord& f = m_flows->Get(flowId);
+    f.reliable = true;
+    Time at = f.start - Simulator::Now();
+    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &UbNic::Post, this, flowId);
+}
+
+void
+UbNic::Post(uint32_t flowId)
+{
+    m_pending.push_back(flowId);
+    TryLaunch();
+}
+
+void
+UbNic::TryLaunch()
+{
+    while (!m_pending.empty())
+    {
+        if (m_maxInflightRequests > 0 && m_inflightRequests >= m_maxInflightRequests)
+        {
+            return; // a completion calls us again
+        }
+        Time now = Simulator::Now();
+        if (!m_lastLaunch.IsStrictlyNegative() && now < m_lastLaunch + m_requestInterval)
+        {
+            if (!m_launchEvent.IsRunning())
+            {
+                m_launchEvent = Simulator::Schedule(m_lastLaunch + m_requestInterval - now,
+                                                    &UbNic::TryLaunch,
+                                                    this);
+            }
+            return;
+        }
+        uint32_t flowId = m_pending.front();
+        m_pending.pop_front();
+        m_lastLaunch = now;
+        Launch(flowId);
+    }
+}
+
+uint32_t
+UbNic::ChannelFor(const FlowRecord& f)
+{
+    uint32_t group = 0;
+    if (m_sharing == PRIVATE_PER_RELATION)
+    {
+        group = f.endpoint;
+    }
+    else if (m_sharing == GROUPS)
+    {
+        group = f.endpoint % m_groups;
+    }
+    auto key = std::make_tuple(group, f.dst, f.priority);
+    auto it = m_channelOf.find(key);
+    if (it != m_channelOf.end())
+    {
+        return it->second;
+    }
+    uint32_t id = static_cast<uint32_t>(m_tx.size());
+    m_channelOf.emplace(key, id);
+    TxChannel ch;
+    ch.id = id;
+    ch.dst = f.dst;
+    ch.priority = f.priority;
+    ch.ecnCapable = f.ecnCapable;
+    ch.port = m_host->EgressPortFor(f.dst, f.entropy);
+    ObjectFactory ccFactory;
+    ccFactory.SetTypeId(m_ccType);
+    ch.cc = ccFactory.Create<UbCongestionControl>();
+    ch.cc->Start(m_ports[ch.port].device->GetDataRate(), m_mtu);
+    ObjectFactory lbFactory;
+    lbFactory.SetTypeId(m_lbType);
+    ch.lb = lbFactory.Create<UbLoadBalancer>();
+    ch.lb->Start(f.entropy);
+    if (m_stream >= 0)
+    {
+        ch.lb->AssignStreams(m_stream + id);
+    }
+    m_tx.push_back(std::move(ch));
+    return id;
+}
+
+void
+UbNic::Launch(uint32_t flowId)
+{
+    FlowRecord& f = m_flows->Get(flowId);
+    f.launch = Simulator::Now();
+    ++m_inflightRequests;
+    if (f.verb == RdmaVerb::READ)
+    {
+        NS_FATAL_ERROR("UB transport: read requests are not modeled (scenarios reject them)");
+    }
+    uint32_t channel = ChannelFor(f);
+    TxMessage& m = m_messages[flowId];
+    m.channel = channel;
+    m.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+    m_jettys.insert(f.endpoint);
+    m_tx[channel].openMessages++;
+    // The request needs its Jetty's and its channel's contexts on chip.
+    uint32_t misses = 0;
+    misses += m_cache.Touch(f.endpoint, kJettyContextBytes) ? 0 : 1;
+    misses += m_cache.Touch((1ull << 32) | channel, kChannelContextBytes) ? 0 : 1;
+    if (m_contextCacheSize.GetValue() == 0)
+    {
+        misses = 0; // no cache modeled: contexts are always at hand
+    }
+    if (m.packets == 0)
+    {
+        Complete(flowId);
+        return;
+    }
+    if (misses > 0 && m_contextMissPenalty.IsStrictlyPositive())
+    {
+        Simulator::Schedule(m_contextMissPenalty * int64_t(misses), &UbNic::Activate, this, flowId);
+        return;
+    }
+    Activate(flowId);
+}
+
+void
+UbNic::Activate(uint32_t flowId)
+{
+    TxChannel& ch = m_tx[m_messages[flowId].channel];
+    ch.active.push_back(flowId);
+    Schedule(ch);
+}
+
+void
+UbNic::Schedule(TxChannel& ch)
+{
+    Port& port = m_ports[ch.port];
+    if (std::find(port.channels.begin(), port.channels.end(), ch.id) == port.channels.end())
+    {
+        port.channels.push_back(ch.id);
+    }
+    ServePort(ch.port);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending
+
+void
+UbNic::PortIdle(Ptr<FabricNetDevice> device)
+{
+    ServePort(device->GetIfIndex());
+}
+
+int64_t
+UbNic::NextPsn(TxChannel& ch)
+{
+    while (!ch.resend.empty())
+    {
+        uint32_t psn = ch.resend.front();
+        uint32_t i = psn - ch.una;
+        if (i < ch.packets.size() && ch.packets[i].lost && !ch.packets[i].acked)
+        {
+            return ch.packets[i].frameBytes + ch.inflight <= ch.cc->GetWindow() ? int64_t(psn)
+                                                                                  : -1;
+        }
+        ch.resend.pop_front(); // acknowledged meanwhile
+    }
+    if (ch.active.empty() || ch.nextPsn - ch.una >= m_outOfOrderWindow)
+    {
+        return -1;
+    }
+    uint64_t frameBytes = m_mtu + kUbFrameOverhead;
+    if (ch.inflight + frameBytes > ch.cc->GetWindow() && ch.inflight > 0)
+    {
+        return -1;
+    }
+    return ch.nextPsn;
+}
+
+void
+UbNic::ServePort(uint32_t portIndex)
+{
+    Port& port = m_ports[portIndex];
+    Ptr<FabricNetDevice> dev = port.device;
+    if (dev->IsBusy() || !dev->IsLinkUp() || port.channels.empty())
+    {
+        return;
+    }
+    size_t n = port.channels.size();
+    for (size_t k = 0; k < n; ++k)
+    {
+        size_t slot = (port.next + k) % port.channels.size();
+        TxChannel& ch = m_tx[port.channels[slot]];
+        int64_t psn = NextPsn(ch);
+        if (psn < 0)
+        {
+            // Nothing until an ACK or a timeout: leave the rotation.
+            port.channels.erase(port.channels.begin() + slot);
+            if (port.channels.empty())
+            {
+                return;
+            }
+            --k;
+            --n;
+            continue;
+        }
+        if (dev->IsPaused(ch.priority) || dev->GetQueueBytes(ch.priority) > 0)
+        {
+            continue; // the port calls us when it is idle again
+        }
+        port.next = (slot + 1) % port.channels.size();
+        SendData(ch, static_cast<uint32_t>(psn));
+        return;
+    }
+}
+
+void
+UbNic::SendData(TxChannel& ch, uint32_t psn)
+{
+    bool resend = psn != ch.nextPsn;
+    if (!resend)
+    {
+        // A new packet: the next one of the request whose turn it is.
+        uint32_t flowId = ch.active.front();
+        ch.active.pop_front();
+        TxMessage& m = m_messages[flowId];
+        TxPacket p;
+        p.flow = flowId;
+        p.index = m.nextIndex++;
+        p.payload = PayloadOf(m_flows->Get(flowId), p.index);
+        p.frameBytes = p.payload + kUbFrameOverhead;
+        if (m.nextIndex < m.packets)
+        {
+            ch.active.push_back(flowId);
+        }
+        else
+        {
+            m.lastPsn = psn;
+        }
+        ch.packets.push_back(p);
+        ch.nextPsn++;
+    }
+    TxPacket& p = ch.packets[psn - ch.una];
+    FlowRecord& f = m_flows->Get(p.flow);
+    const TxMessage& m = m_messages[p.flow];
+    Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
+
+    UbFrameHeader h;
+    h.srcMac = dev->GetMacAddress();
+    h.dstMac = dev->GetPeer()->GetMacAddress();
+    h.srcIp = HostIpv4(m_hostIndex).Get();
+    h.dstIp = HostIpv4(ch.dst).Get();
+    h.tos = static_cast<uint8_t>((ch.priority << 5) | (ch.ecnCapable ? 0x2 : 0x0));
+    h.entropy = ch.lb->NextEntropy();
+    h.payloadBytes = static_cast<uint16_t>(p.payload + kIcrcBytes);
+    h.opcode = UbOpcode::DATA;
+    bool last = p.index + 1 == m.packets;
+    h.flags = static_cast<uint8_t>((last ? UbFrameHeader::kFlagLast : 0) |
+                                   (p.everSent ? UbFrameHeader::kFlagResend : 0));
+    h.SetOrder(static_cast<UbOrder>(f.order));
+    h.cci = ch.cc->OnSend(p.frameBytes).Encode();
+    h.message = p.flow;
+    h.psn = psn;
+    h.channel = ch.id;
+    h.word = p.index;
+    Ptr<Packet> frame = Create<Packet>(p.payload);
+    frame->AddTrailer(IcrcTrailer());
+    frame->AddHeader(h);
+
+    if (p.everSent)
+    {
+        f.retransmittedBytes += p.payload;
+        ++m_resentPackets;
+    }
+    f.sentBytes += p.payload;
+    p.everSent = true;
+    p.lost = false;
+    p.sent = Simulator::Now();
+    ch.inflight += p.frameBytes;
+    if (resend)
+    {
+        ch.resend.pop_front();
+    }
+    if (!ch.rto.IsRunning())
+    {
+        ArmRto(ch);
+    }
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.payloadBytes = p.payload;
+    item.flowId = p.flow;
+    item.priority = ch.priority;
+    dev->Enqueue(std::move(item));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receiving
+
+void
+UbNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+{
+    FrameInfo info;
+    if (!ParseFrame(frame, &info) || !info.isUb || HostIndexOfIp(info.dstIp) != m_hostIndex)
+    {
+        return;
+    }
+    UbFrameHeader h;
+    frame->RemoveHeader(h);
+    if (h.opcode == UbOpcode::DATA && m_flows->Contains(h.message))
+    {
+        ReceiveData(info, h);
+    }
+    else if (h.opcode == UbOpcode::ACK && h.channel < m_tx.size())
+    {
+        UbAckHeader ack;
+        frame->RemoveHeader(ack);
+        ReceiveAck(h, ack);
+    }
+}
+
+void
+UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
+{
+    uint32_t flowId = h.message;
+    FlowRecord& f = m_flows->Get(flowId);
+    uint32_t payload = FlowPayloadBytes(info);
+    uint32_t src = HostIndexOfIp(info.srcIp);
+    uint64_t key = RxKey(src, h.channel);
+    auto [it, fresh] = m_rx.try_emplace(key);
+    RxChannel& rc = it->second;
+    if (fresh)
+    {
+        rc.src = src;
+        rc.channel = h.channel;
+        rc.priority = info.priority;
+        rc.port = m_host->EgressPortFor(src, h.entropy);
+    }
+    if (m_loseOnce.erase({flowId, h.word}) > 0)
+    {
+        m_flows->Dropped(flowId, payload); // a scripted loss: as if the fabric dropped it
+        return;
+    }
+    UbCci cci = UbCci::Decode(h.cci);
+    bool congested = info.ecn == 3 || cci.congested;
+    rc.lastEntropy = h.entropy;
+    rc.lastCongested = congested;
+    if (cci.enabled)
+    {
+        if (cci.congested)
+        {
+            ++rc.congested;
+        }
+        else if (cci.increase)
+        {
+            rc.increase = true;
+            rc.hintSum += cci.hint;
+        }
+    }
+
+    uint32_t offset = h.psn - rc.cumulative;
+    bool duplicate = offset >= 0x80000000u ||
+                     (offset > 0 && offset - 1 < rc.beyond.size() && rc.beyond[offset - 1]);
+    auto mit = m_rxMessages.find(flowId);
+    if (duplicate)
+    {
+        m_flows->Discarded(flowId, payload);
+        // The requester may have missed the ACK that said it executed: say it again.
+        SendAck(rc, m_executed.count(flowId) ? flowId : UbAckHeader::kNoMessage);
+        return;
+    }
+    if (offset >= m_outOfOrderWindow)
+    {
+        m_flows->Discarded(flowId, payload); // beyond what this receiver tracks
+        return;
+    }
+    if (mit == m_rxMessages.end())
+    {
+        RxMessage m;
+        m.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+        m.got.assign(m.packets, 0);
+        m.rxChannel = key;
+        if (f.order == uint8_t(UbOrder::AFTER))
+        {
+            m.waitFor = f.after;
+        }
+        else if (f.order == uint8_t(UbOrder::STRICT))
+        {
+            // Every earlier request of the same Jetty to this target (what the channel's
+            // message sequence numbers tell a real responder).
+            for (uint32_t id = 0; id < flowId; ++id)
+            {
+                const FlowRecord& g = m_flows->Get(id);
+                if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint)
+                {
+                    m.waitFor.push_back(id);
+                }
+            }
+        }
+        mit = m_rxMessages.emplace(flowId, std::move(m)).first;
+    }
+    RxMessage& m = mit->second;
+    bool inOrder = h.word == m.nextInOrder;
+    if (h.word >= m.packets || m.got[h.word])
+    {
+        m_flows->Discarded(flowId, payload);
+        return;
+    }
+    if (!inOrder && m_reorderBufferSize.GetValue() > 0 &&
+        m_reorderBytes + payload > m_reorderBufferSize.GetValue())
+    {
+        m_flows->Discarded(flowId, payload); // no room to hold it: the sender resends
+        return;
+    }
+    // Accept: record the PSN, advance the cumulative point.
+    if (offset == 0)
+    {
+        rc.cumulative++;
+        while (!rc.beyond.empty() && rc.beyond.front())
+        {
+            rc.beyond.pop_front();
+            rc.cumulative++;
+        }
+        if (!rc.beyond.empty())
+        {
+            rc.beyond.pop_front(); // the slot of the new cumulative PSN (not received)
+        }
+    }
+    else
+    {
+        if (rc.beyond.size() < offset)
+        {
+            rc.beyond.resize(offset, 0);
+        }
+        rc.beyond[offset - 1] = 1;
+    }
+    m_flows->Delivered(flowId, payload, congested);
+    m.got[h.word] = 1;
+    if (inOrder)
+    {
+        uint32_t before = m.heldPackets;
+        m.nextInOrder++;
+        while (m.nextInOrder < m.packets && m.got[m.nextInOrder])
+        {
+            m.nextInOrder++;
+            m.heldPackets--;
+            uint32_t bytes = PayloadOf(f, m.nextInOrder - 1);
+            m.heldBytes -= bytes;
+            m_reorderBytes -= bytes;
+            m_reorderPackets--;
+        }
+        if (m.heldPackets != before)
+        {
+            TraceReorder(flowId, m);
+        }
+    }
+    else
+    {
+        m.heldPackets++;
+        m.heldBytes += payload;
+        m_reorderBytes += payload;
+        m_reorderPackets++;
+        m_peakReorderBytes = std::max(m_peakReorderBytes, m_reorderBytes);
+        m_peakReorderPackets = std::max(m_peakReorderPackets, m_reorderPackets);
+        TraceReorder(flowId, m);
+    }
+    bool gap = !rc.beyond.empty();
+    rc.sinceAck++;
+    uint32_t executed = UbAckHeader::kNoMessage;
+    if (m.nextInOrder == m.packets && !m.complete)
+    {
+        m.complete = true;
+        TryExecute(flowId);
+        if (m.executed)
+        {
+            executed = flowId;
+        }
+    }
+    if (rc.sinceAck >= m_ackInterval || gap || executed != UbAckHeader::kNoMessage ||
+        (h.flags & UbFrameHeader::kFlagLast))
+    {
+        SendAck(rc, executed);
+    }
+}
+
+void
+UbNic::TraceReorder(uint32_t flowId, const RxMessage& m)
+{
+    m_reorderTrace(flowId, m.heldPackets, m.heldBytes);
+}
+
+void
+UbNic::TryExecute(uint32_t flowId)
+{
+    RxMessage& m = m_rxMessages[flowId];
+    for (uint32_t pred : m.waitFor)
+    {
+        if (!m_executed.count(pred))
+        {
+            if (std::find(m_waiting.begin(), m_waiting.end(), flowId) == m_waiting.end())
+            {
+                m_waiting.push_back(flowId);
+            }
+            return;
+        }
+    }
+    Execute(flowId);
+}
+
+void
+UbNic::Execute(uint32_t flowId)
+{
+    RxMessage& m = m_rxMessages[flowId];
+    m.executed = true;
+    m_executed.insert(flowId);
+    m_flows->Get(flowId).executed = Simulator::Now();
+    m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), flowId), m_waiting.end());
+    // Requests that waited for this one may go now; each tells its requester by an ACK.
+    std::vector<uint32_t> waiting = m_waiting;
+    for (uint32_t other : waiting)
+    {
+        const RxMessage& o = m_rxMessages[other];
+        bool ready = std::all_of(o.waitFor.begin(), o.waitFor.end(),
+                                 [this](uint32_t p) { return m_executed.count(p) > 0; });
+        if (ready && !o.executed)
+        {
+            Execute(other);
+            SendAck(m_rx[o.rxChannel], other);
+        }
+    }
+}
+
+void
+UbNic::SendAck(RxChannel& rc, uint32_t executed)
+{
+    rc.sinceAck = 0;
+    Ptr<FabricNetDevice> dev = m_ports[rc.port].device;
+    UbAckHeader ack;
+    ack.executedMessage = executed;
+    ack.congestedCount = static_cast<uint8_t>(std::min<uint32_t>(rc.congested, 255));
+    ack.increase = rc.increase;
+    ack.hintSum = static_cast<uint16_t>(std::min<uint32_t>(rc.hintSum, 0xFFFF));
+    ack.bitmap = SackBitmap::Encode(rc.cumulative, m_sackBits / 8 * 8, [&rc](uint32_t psn) {
+        uint32_t i = psn - rc.cumulative - 1;
+        return i < rc.beyond.size() && rc.beyond[i] != 0;
+    });
+    rc.congested = 0;
+    rc.increase = false;
+    rc.hintSum = 0;
+    UbFrameHeader h;
+    h.srcMac = dev->GetMacAddress();
+    h.dstMac = dev->GetPeer()->GetMacAddress();
+    h.srcIp = HostIpv4(m_hostIndex).Get();
+    h.dstIp = HostIpv4(rc.src).Get();
+    h.tos = static_cast<uint8_t>(rc.priority << 5);
+    h.entropy = rc.lastEntropy;
+    h.payloadBytes = static_cast<uint16_t>(ack.GetSerializedSize() + kIcrcBytes);
+    h.opcode = UbOpcode::ACK;
+    h.psn = rc.cumulative;
+    h.channel = rc.channel;
+    h.word = (uint32_t(rc.lastEntropy) << 16) | (rc.lastCongested ? 1 : 0);
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddTrailer(IcrcTrailer());
+    frame->AddHeader(ack);
+    frame->AddHeader(h);
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.priority = rc.priority;
+    dev->Enqueue(std::move(item));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Acknowledgements and recovery
+
+void
+UbNic::MarkAcked(TxChannel& ch, TxPacket& p)
+{
+    if (p.acked || !p.everSent)
+    {
+        return;
+    }
+    p.acked = true;
+    if (!p.lost)
+    {
+        ch.inflight -= p.frameBytes;
+    }
+    p.lost = false;
+    TxMessage& m = m_messages[p.flow];
+    if (++m.acked == m.packets)
+    {
+        m.allAckedAt = Simulator::Now();
+    }
+}
+
+void
+UbNic::DeclareLost(TxChannel& ch, uint32_t psn)
+{
+    TxPacket& p = ch.packets[psn - ch.una];
+    if (p.acked || p.lost || !p.everSent)
+    {
+        return;
+    }
+    p.lost = true;
+    ch.inflight -= p.frameBytes;
+    ch.resend.push_back(psn);
+}
+
+void
+UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
+{
+    TxChannel& ch = m_tx[h.channel];
+    uint32_t cumulative = h.psn;
+    Time newestSent(-1);
+    auto ackOne = [&](uint32_t psn) {
+        uint32_t i = psn - ch.una;
+        if (i < ch.packets.size())
+        {
+            TxPacket& p = ch.packets[i];
+            if (!p.acked && p.everSent)
+            {
+                newestSent = std::max(newestSent, p.sent);
+                MarkAcked(ch, p);
+            }
+        }
+    };
+    // Cumulative part (PSN arithmetic modulo 2^32).
+    if (cumulative - ch.una <= ch.packets.size())
+    {
+        for (uint32_t psn = ch.una; psn != cumulative; ++psn)
+        {
+            ackOne(psn);
+        }
+    }
+    for (uint32_t i = 0; i < ack.bitmap.size() * 8; ++i)
+    {
+        if (ack.bitmap[i / 8] & (0x80 >> (i % 8)))
+        {
+            ackOne(cumulative + 1 + i);
+        }
+    }
+    while (!ch.packets.empty() && ch.packets.front().acked)
+    {
+        ch.packets.pop_front();
+        ch.una++;
+    }
+    // Time-based loss detection: anything sent ReorderWindow before a packet that has now
+    // arrived is lost (reordering across paths is shorter than that; losses are not).
+    if (m_reorderWindow.IsStrictlyPositive() && newestSent.IsPositive())
+    {
+        for (uint32_t i = 0; i < ch.packets.size(); ++i)
+        {
+            const TxPacket& p = ch.packets[i];
+            if (p.sent + m_reorderWindow <= newestSent)
+            {
+                DeclareLost(ch, ch.una + i);
+            }
+        }
+    }
+    ch.lb->OnFeedback(static_cast<uint16_t>(h.word >> 16), (h.word & 1) != 0);
+    UbAckFeedback fb;
+    fb.congestedCount = ack.congestedCount;
+    fb.increase = ack.increase;
+    fb.hintSum = ack.hintSum;
+    fb.rtt = newestSent.IsPositive() ? Simulator::Now() - newestSent : Time(0);
+    ch.cc->OnAck(fb);
+    if (ack.executedMessage != UbAckHeader::kNoMessage)
+    {
+        Complete(ack.executedMessage);
+    }
+    Schedule(ch);
+}
+
+void
+UbNic::ArmRto(TxChannel& ch)
+{
+    // Due when the oldest outstanding packet (or a fully acknowledged request still waiting
+    // for its execution notice) is Rto old.
+    Time oldest = Time::Max();
+    for (const TxPacket& p : ch.packets)
+    {
+        if (p.everSent && !p.acked && !p.lost)
+        {
+            oldest = std::min(oldest, p.sent);
+        }
+    }
+    if (oldest == Time::Max() && ch.openMessages == 0)
+    {
+        return;
+    }
+    if (oldest == Time::Max())
+    {
+        oldest = Simulator::Now();
+    }
+    Time due = std::max(oldest + m_rto, Simulator::Now() + NanoSeconds(1));
+    ch.rto = Simulator::Schedule(due - Simulator::Now(), &UbNic::RtoExpired, this, ch.id);
+}
+
+void
+UbNic::RtoExpired(uint32_t channel)
+{
+    TxChannel& ch = m_tx[channel];
+    Time now = Simulator::Now();
+    bool any = false;
+    for (uint32_t i = 0; i < ch.packets.size(); ++i)
+    {
+        const TxPacket& p = ch.packets[i];
+        if (p.everSent && !p.acked && !p.lost && p.sent + m_rto <= now)
+        {
+            DeclareLost(ch, ch.una + i);
+            any = true;
+        }
+    }
+    // Requests fully acknowledged whose execution notice is overdue: resend their last packet
+    // (a duplicate the responder discards), which makes it repeat the notice once executed.
+    for (auto& [flowId, m] : m_messages)
+    {
+        if (m.channel == channel && !m.done && m.acked == m.packets && m.packets > 0 &&
+            m.allAckedAt + m_rto <= now)
+        {
+            m.allAckedAt = now;
+            SendProbe(ch, flowId);
+        }
+    }
+    ArmRto(ch);
+    if (any)
+    {
+        Schedule(ch);
+    }
+}
+
+void
+UbNic::SendProbe(TxChannel& ch, uint32_t flowId)
+{
+    const TxMessage& m = m_messages[flowId];
+    FlowRecord& f = m_flows->Get(flowId);
+    Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
+    uint32_t index = m.packets - 1;
+    uint32_t payload = PayloadOf(f, index);
+    UbFrameHeader h;
+    h.srcMac = dev->GetMacAddress();
+    h.dstMac = dev->GetPeer()->GetMacAddress();
+    h.srcIp = HostIpv4(m_hostIndex).Get();
+    h.dstIp = HostIpv4(ch.dst).Get();
+    h.tos = static_cast<uint8_t>((ch.priority << 5) | (ch.ecnCapable ? 0x2 : 0x0));
+    h.entropy = ch.lb->NextEntropy();
+    h.payloadBytes = static_cast<uint16_t>(payload + kIcrcBytes);
+    h.opcode = UbOpcode::DATA;
+    h.flags = UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend;
+    h.SetOrder(static_cast<UbOrder>(f.order));
+    h.message = flowId;
+    h.psn = m.lastPsn;
+    h.channel = ch.id;
+    h.word = index;
+    Ptr<Packet> frame = Create<Packet>(payload);
+    frame->AddTrailer(IcrcTrailer());
+    frame->AddHeader(h);
+    f.sentBytes += payload;
+    f.retransmittedBytes += payload;
+    ++m_resentPackets;
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.payloadBytes = payload;
+    item.flowId = flowId;
+    item.priority = ch.priority;
+    dev->Enqueue(std::move(item));
+}
+
+void
+UbNic::Complete(uint32_t flowId)
+{
+    auto it = m_messages.find(flowId);
+    if (it == m_messages.end() || it->second.done)
+    {
+        return;
+    }
+    it->second.done = true;
+    m_tx[it->second.channel].openMessages--;
+    m_flows->Completed(flowId);
+    if (m_inflightRequests > 0)
+    {
+        --m_inflightRequests;
+    }
+    TryLaunch();
+}
+
+void
+UbNic::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+{
+    m_flows->Dropped(item.flowId, item.payloadBytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// End-of-run reports
+
+std::string
+UbNic::AuditTransportState(const FlowTable& flows) const
+{
+    std::string problems;
+    for (const auto& [flowId, m] : m_messages)
+    {
+        if (flows.Get(flowId).finished && !m.done)
+        {
+            problems += "flow " + std::to_string(flowId) + " finished but its request is open; ";
+        }
+    }
+    for (const auto& [flowId, m] : m_rxMessages)
+    {
+        if (flows.Get(flowId).finished && (!m.executed || m.heldPackets != 0))
+        {
+            problems += "flow " + std::to_string(flowId) +
+                        " finished but its target has not executed it in order; ";
+        }
+    }
+    return problems;
+}
+
+std::string
+UbNic::StuckReason(uint32_t flowId) const
+{
+    auto it = m_messages.find(flowId);
+    if (it == m_messages.end())
+    {
+        return "request not launched (request slots or interval)";
+    }
+    const TxMessage& m = it->second;
+    const TxChannel& ch = m_tx[m.channel];
+    std::string blocked = m_ports[ch.port].device->BlockedReason(ch.priority);
+    if (!blocked.empty())
+    {
+        return blocked;
+    }
+    if (m.acked == m.packets)
+    {
+        return "all packets acknowledged; waiting for the target to execute it (ordering)";
+    }
+    return "channel " + std::to_string(ch.id) + ": " + std::to_string(m.packets - m.acked) +
+           " packets unacknowledged, window " + std::to_string(ch.cc->GetWindow()) +
+           " B, in flight " + std::to_string(ch.inflight) + " B";
+}
+
+} // namespace ns3

@@ -1,0 +1,253 @@
+#ifndef FABRIC_UB_NIC_H
+#define FABRIC_UB_NIC_H
+
+#include "context-cache.h"
+#include "ub-congestion-control.h"
+#include "ub-load-balancer.h"
+
+#include "host/host-transport.h"
+#include "link/fabric-net-device.h"
+#include "link/frame-codec.h"
+#include "wire/ub-header.h"
+
+#include "ns3/event-id.h"
+#include "ns3/queue-size.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief A Unified Bus NIC: Jetty endpoints over shared reliable transport channels.
+ *
+ * Each flow of the FlowTable is one request (write or send) posted by Jetty \c endpoint of its
+ * source host. Requests run on a transport channel, the reliable state toward one target:
+ * sequence numbers (PSNs), selective ACKs, retransmission, the congestion window. Attribute
+ * Sharing chooses which requests share a channel: every Jetty of the host toward a target
+ * (shared, UB's design), one channel per Jetty and target (private, like RC queue pairs), or
+ * K groups of Jettys per target. A channel serves its requests packet by packet in turn, so a
+ * short request is never queued behind a long one.
+ *
+ * Sender: a packet may leave while the channel's in-flight bytes stay within its congestion
+ * window (strategy object: C-AQM or a fixed window) and its PSN within the receiver's
+ * OutOfOrderWindow. Each packet takes the entropy its load balancer picks (strategy object:
+ * fixed per channel = ECMP, oblivious round-robin spraying, adaptive REPS-like spraying).
+ * Loss recovery is selective: a packet is resent when an ACK shows a packet sent ReorderWindow
+ * later has arrived while it has not (time-based, so spraying's reordering is not taken for
+ * loss), or when it is Rto old and unacknowledged. Resent packets keep their PSN; receivers
+ * drop duplicates.
+ *
+ * Receiver: tracks PSNs per channel (cumulative point + a window of out-of-order arrivals) and
+ * ACKs every AckInterval packets (and at once on a gap or a message's last packet) with the
+ * cumulative PSN, a SackBits-bit bitmap and the C-AQM echo. Data is delivered to the
+ * application in order per request: packets that arrive ahead of a gap wait in the reorder
+ * buffer (ReorderBufferSize bytes per NIC; beyond it they are discarded and resent), traced as
+ * "ReorderBuffer". A request executes once all its packets are there and its ordering
+ * requirement holds (none; after named predecessors; strict: after every earlier request of its
+ * Jetty to this target); the ACK that follows tells the requester, where it completes.
+ *
+ * Requests launch no closer than RequestInterval apart (a 322 MHz request pipeline: 6.2 ns), at
+ * most MaxInflightRequests at a time; each launch touches its Jetty and channel contexts in the
+ * NIC's ContextCacheSize-byte cache, and every miss adds ContextMissPenalty before it starts.
+ * Context sizes: Jetty 20 B, channel 56 B (DOMAIN.md section 6); GetPeakStateBytes reports them.
+ */
+class UbNic : public HostTransport
+{
+  public:
+    enum Sharing
+    {
+        SHARED_PER_TARGET,
+        PRIVATE_PER_RELATION,
+        GROUPS
+    };
+    static constexpr uint32_t kJettyContextBytes = 20;
+    static constexpr uint32_t kChannelContextBytes = 56;
+
+    typedef void (*ReorderTracedCallback)(uint32_t flowId, uint32_t packets, uint64_t bytes);
+
+    static TypeId GetTypeId();
+    UbNic();
+
+    void Install(Ptr<FabricHost> host) override;
+    void StartFlowAt(uint32_t flowId) override;
+    void LoseFirstTransmission(uint32_t flowId, uint32_t index) override;
+    /// UB has no CNPs: counts as one congestion-marked ACK for the flow's channel.
+    void InjectCnp(uint32_t flowId) override;
+    std::string AuditTransportState(const FlowTable& flows) const override;
+    std::string StuckReason(uint32_t flowId) const override;
+    uint64_t GetPeakStateBytes() const override;
+    int64_t AssignStreams(int64_t stream) override;
+
+    uint32_t GetMtu() const { return m_mtu; }
+    /// Transport channels this NIC sends on and receives on.
+    uint32_t GetSenderChannels() const { return static_cast<uint32_t>(m_tx.size()); }
+    uint32_t GetReceiverChannels() const { return static_cast<uint32_t>(m_rx.size()); }
+    uint32_t GetJettys() const { return static_cast<uint32_t>(m_jettys.size()); }
+    uint64_t GetContextMisses() const { return m_cache.GetMisses(); }
+    uint64_t GetPeakReorderBytes() const { return m_peakReorderBytes; }
+    uint32_t GetPeakReorderPackets() const { return m_peakReorderPackets; }
+    uint64_t GetResentPackets() const { return m_resentPackets; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct TxPacket
+    {
+        uint32_t flow = 0;
+        uint32_t index = 0;
+        uint32_t payload = 0;
+        uint32_t frameBytes = 0;
+        Time sent;
+        bool acked = false;
+        bool lost = false; ///< deemed lost, waiting in the resend queue
+        bool everSent = false;
+    };
+    struct TxMessage
+    {
+        uint32_t channel = 0;
+        uint32_t packets = 0;
+        uint32_t nextIndex = 0;  ///< next packet never sent
+        uint32_t acked = 0;      ///< packets acknowledged
+        uint32_t lastPsn = 0;    ///< PSN of its last packet (once sent)
+        Time allAckedAt;         ///< when its last packet was acknowledged
+        bool done = false;
+    };
+    struct TxChannel
+    {
+        uint32_t id = 0;
+        uint32_t dst = 0;
+        uint32_t port = 0;
+        uint8_t priority = 0;
+        bool ecnCapable = true;
+        uint32_t una = 0;     ///< first PSN not acknowledged
+        uint32_t nextPsn = 0; ///< next PSN to assign
+        std::deque<TxPacket> packets; ///< PSNs una .. nextPsn-1
+        std::deque<uint32_t> resend;  ///< PSNs deemed lost
+        std::deque<uint32_t> active;  ///< requests with packets never sent, in turn
+        uint64_t inflight = 0;        ///< frame bytes sent, neither acknowledged nor lost
+        Ptr<UbCongestionControl> cc;
+        Ptr<UbLoadBalancer> lb;
+        EventId rto;
+        uint32_t openMessages = 0;
+    };
+    struct RxChannel
+    {
+        uint32_t src = 0;
+        uint32_t channel = 0;
+        uint32_t port = 0;
+        uint8_t priority = 0;
+        uint32_t cumulative = 0;     ///< first PSN not received
+        std::deque<uint8_t> beyond;  ///< beyond[i]: PSN cumulative + 1 + i received
+        uint32_t sinceAck = 0;
+        uint32_t congested = 0;      ///< C-AQM echo accumulators
+        bool increase = false;
+        uint32_t hintSum = 0;
+        uint16_t lastEntropy = 0;
+        bool lastCongested = false;
+    };
+    struct RxMessage
+    {
+        uint32_t packets = 0;
+        uint32_t nextInOrder = 0;
+        std::vector<uint8_t> got;
+        uint32_t heldPackets = 0;
+        uint64_t heldBytes = 0;
+        bool complete = false;
+        bool executed = false;
+        uint64_t rxChannel = 0;
+        std::vector<uint32_t> waitFor; ///< requests that must execute first
+    };
+    struct Port
+    {
+        Ptr<FabricNetDevice> device;
+        std::vector<uint32_t> channels; ///< channels with something to send, in turn
+        size_t next = 0;
+    };
+
+    void Post(uint32_t flowId);
+    void TryLaunch();
+    void Launch(uint32_t flowId);
+    void Activate(uint32_t flowId);
+    uint32_t ChannelFor(const FlowRecord& f);
+    void Schedule(TxChannel& ch);
+    void PortIdle(Ptr<FabricNetDevice> device);
+    void ServePort(uint32_t port);
+    /// PSN the channel would send now (a resend first, then a new packet), or -1.
+    int64_t NextPsn(TxChannel& ch);
+    void SendData(TxChannel& ch, uint32_t psn);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
+    void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
+    void SendAck(RxChannel& rc, uint32_t executed);
+    void MarkAcked(TxChannel& ch, TxPacket& pkt);
+    void DeclareLost(TxChannel& ch, uint32_t psn);
+    void ArmRto(TxChannel& ch);
+    /// Resends a fully acknowledged request's last packet with its old PSN, so that the
+    /// responder repeats its execution notice.
+    void SendProbe(TxChannel& ch, uint32_t flowId);
+    void RtoExpired(uint32_t channel);
+    void TryExecute(uint32_t flowId);
+    void Execute(uint32_t flowId);
+    void Complete(uint32_t flowId);
+    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void TraceReorder(uint32_t flowId, const RxMessage& m);
+    uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
+    static uint64_t RxKey(uint32_t src, uint32_t channel) { return (uint64_t(src) << 32) | channel; }
+
+    // Attributes
+    uint32_t m_mtu;
+    Sharing m_sharing;
+    uint32_t m_groups;
+    uint32_t m_sackBits;
+    uint32_t m_outOfOrderWindow;
+    Time m_rto;
+    Time m_reorderWindow;
+    uint32_t m_ackInterval;
+    Time m_requestInterval;
+    uint32_t m_maxInflightRequests;
+    QueueSize m_reorderBufferSize;
+    TypeId m_ccType;
+    TypeId m_lbType;
+    QueueSize m_contextCacheSize;
+    Time m_contextMissPenalty;
+
+    Ptr<FabricHost> m_host;
+    Ptr<FlowTable> m_flows;
+    uint32_t m_hostIndex = 0;
+    std::vector<Port> m_ports;
+    std::vector<TxChannel> m_tx;
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> m_channelOf; ///< (group, dst, prio)
+    std::unordered_map<uint32_t, TxMessage> m_messages;
+    std::unordered_map<uint64_t, RxChannel> m_rx;
+    std::unordered_map<uint32_t, RxMessage> m_rxMessages;
+    std::unordered_set<uint32_t> m_executed;
+    std::vector<uint32_t> m_waiting; ///< complete requests waiting for predecessors
+    std::set<uint16_t> m_jettys;
+    std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
+    ContextCache m_cache;
+    std::deque<uint32_t> m_pending;
+    uint32_t m_inflightRequests = 0;
+    Time m_lastLaunch = Time(-1);
+    EventId m_launchEvent;
+    uint64_t m_reorderBytes = 0;
+    uint64_t m_peakReorderBytes = 0;
+    uint32_t m_reorderPackets = 0;
+    uint32_t m_peakReorderPackets = 0;
+    uint64_t m_resentPackets = 0;
+    int64_t m_stream = -1;
+
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_reorderTrace;
+};
+
+} // namespace ns3
+
+#endif

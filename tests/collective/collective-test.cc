@@ -1,0 +1,334 @@
+// Collectives on the rail-optimized cluster (DOMAIN.md §5), in-process simulations:
+//   - every algorithm's per-rank and inter-server payload bytes equal the closed forms derived
+//     here from p, S, G and M;
+//   - every algorithm leaves every rank with the exact sum of all ranks' values;
+//   - pairing i<->i+8 keeps the hierarchical inter-server stage off the spines, i<->i+9 sends
+//     all of it through them; a failed NIC carries nothing and its bytes go through its helpers;
+//   - readiness skew shifts completion by exactly the skew on an idle network;
+//   - bad collective sections are ConfigErrors naming file, line and key.
+
+#include "../fabric-sim-util.h"
+
+#include "collective-config.h"
+#include "collective-setup.h"
+#include "config-error.h"
+#include "yaml-fields.h"
+
+#include "collective/collective-engine.h"
+#include "host/host-transport.h"
+
+#include "ns3/object-factory.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace
+{
+
+constexpr uint32_t kMtu = 4096;
+
+struct CollectiveRun
+{
+    Ptr<CollectiveEngine> engine;
+    CollectiveBytes bytes;
+    CollectiveConfig cfg;
+    bool flowsDone = false;
+    uint64_t frames = 0; ///< data frames of the collective's flows
+};
+
+class CollectiveTest : public test::SimTest
+{
+  protected:
+    /// Runs the collective section \p yaml (without the "collective:" key) on a rail fabric.
+    CollectiveRun Run(const RailParams& rail, const std::string& yaml)
+    {
+        Set("ns3::RdmaNic::Mtu", std::to_string(kMtu));
+        Set("ns3::FabricHost::Mtu", std::to_string(kMtu));
+        Set("ns3::RdmaNic::RequestInterval", "0ns");
+        TopologySpec spec = MakeRail(rail);
+        CollectiveRun run;
+        YAML::Node node = YAML::Load(yaml);
+        YamlFields fields(node, "test.yaml", "collective");
+        std::vector<std::pair<std::string, std::string>> attrs;
+        run.cfg = ParseCollective(fields, spec, "roce", attrs);
+        for (const auto& [k, v] : attrs)
+        {
+            Set(k, v);
+        }
+        FabricNetwork net = FabricNetwork::Build(spec, 0, 0);
+        std::vector<Ptr<HostTransport>> nics;
+        ObjectFactory factory("ns3::RdmaNic");
+        for (uint32_t h = 0; h < net.GetNHosts(); ++h)
+        {
+            Ptr<HostTransport> nic = factory.Create<HostTransport>();
+            nic->Install(net.GetHost(h));
+            nics.push_back(nic);
+        }
+        run.engine = SetupCollective(run.cfg, net, nics, 1);
+        net.GetFlowTable()->SetAllFinishedCallback(
+            MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        run.bytes = CountCollectiveBytes(*run.engine, net);
+        run.flowsDone = net.GetFlowTable()->GetFinishedCount() == net.GetFlowTable()->GetN();
+        for (const FlowRecord& f : net.GetFlowTable()->All())
+        {
+            run.frames += (f.bytes + kMtu - 1) / kMtu;
+        }
+        return run;
+    }
+
+    static RailParams Rail(uint32_t servers, uint32_t gpus)
+    {
+        RailParams p;
+        p.servers = servers;
+        p.gpusPerServer = gpus;
+        return p;
+    }
+
+    static void ExpectExactSum(const CollectiveRun& run)
+    {
+        ASSERT_TRUE(run.engine->IsComplete());
+        EXPECT_TRUE(run.flowsDone);
+        EXPECT_TRUE(run.engine->ValuesChecked());
+        EXPECT_EQ(run.engine->CheckValues(), "");
+        // And directly: element e of every rank = sum over ranks of the initial values.
+        const uint32_t p = run.engine->Plan().Job().ranks;
+        for (uint32_t e : {0u, 7u, 100u})
+        {
+            float sum = 0;
+            for (uint32_t r = 0; r < p; ++r)
+            {
+                sum += CollectiveEngine::InitialValue(r, e);
+            }
+            for (uint32_t r = 0; r < p; ++r)
+            {
+                EXPECT_EQ(run.engine->Values(r)[e], sum) << "rank " << r << " element " << e;
+            }
+        }
+    }
+};
+
+TEST_F(CollectiveTest, RingSendsTwoPMinusOneOverPTimesMPerRank)
+{
+    const uint32_t S = 2;
+    const uint32_t G = 8;
+    const uint32_t p = S * G;
+    const uint64_t M = 16 * 32 * 1024; // 512 KiB: chunks of 32 KiB
+    for (const char* algo : {"ring", "interleaved-ring"})
+    {
+        SCOPED_TRACE(algo);
+        Simulator::Destroy();
+        CollectiveRun run = Run(Rail(S, G), std::string("{algorithm: ") + algo +
+                                                ", message: " + std::to_string(M) + "B}");
+        ExpectExactSum(run);
+        for (uint32_t r = 0; r < p; ++r)
+        {
+            EXPECT_EQ(run.bytes.sentPayloadPerRank[r], 2 * (p - 1) * M / p) << "rank " << r;
+        }
+        // Ring edges that cross servers: flat 0..15 has two (7->8, 15->0); interleaved
+        // 0,8,1,9,... has all p. Each edge carries 2(p-1) chunks of M/p.
+        uint64_t crossing = std::string(algo) == "ring" ? S : p;
+        EXPECT_EQ(run.bytes.interServerPayload, crossing * 2 * (p - 1) * (M / p));
+        EXPECT_EQ(run.bytes.intraServerPayload, (p - crossing) * 2 * (p - 1) * (M / p));
+    }
+}
+
+TEST_F(CollectiveTest, HierarchicalInterServerBytesPerNicAreTwoSMinusOneOverSTimesMOverG)
+{
+    const uint64_t M = 96 * 1024; // divisible by G * S for every case below
+    for (auto [S, G] : {std::pair<uint32_t, uint32_t>{2, 8}, {4, 4}, {3, 2}})
+    {
+        SCOPED_TRACE("S=" + std::to_string(S) + " G=" + std::to_string(G));
+        Simulator::Destroy();
+        Config::Reset();
+        CollectiveRun run =
+            Run(Rail(S, G), "{algorithm: hierarchical, message: " + std::to_string(M) + "B}");
+        ExpectExactSum(run);
+        const uint32_t p = S * G;
+        for (uint32_t r = 0; r < p; ++r)
+        {
+            EXPECT_EQ(run.bytes.interServerPerRank[r], 2 * (S - 1) * (M / G) / S) << r;
+            // NVLink: ReduceScatter and AllGather over G GPUs, (G-1) chunks of M/G each.
+            EXPECT_EQ(run.bytes.sentPayloadPerRank[r] - run.bytes.interServerPerRank[r],
+                      2 * (G - 1) * (M / G))
+                << r;
+        }
+        EXPECT_EQ(run.bytes.interServerPayload, p * 2 * (S - 1) * (M / G) / S);
+        // Pairing i<->i+G: every inter-server transfer stays on its rail leaf.
+        EXPECT_EQ(run.bytes.spineTxBytes, 0u);
+    }
+}
+
+TEST_F(CollectiveTest, DirectAllReduceIsExactAndSendsTwoPMinusOneOverPTimesM)
+{
+    const uint32_t S = 2;
+    const uint32_t G = 4;
+    const uint32_t p = S * G;
+    const uint64_t M = p * 16 * 1024;
+    CollectiveRun run = Run(Rail(S, G), "{algorithm: direct, message: " + std::to_string(M) + "B}");
+    ExpectExactSum(run);
+    for (uint32_t r = 0; r < p; ++r)
+    {
+        EXPECT_EQ(run.bytes.sentPayloadPerRank[r], 2 * (p - 1) * M / p);
+        // Of the p-1 owners (and p-1 receivers of its chunk) G are on the other server.
+        EXPECT_EQ(run.bytes.interServerPerRank[r], 2 * (S - 1) * G * (M / p));
+    }
+}
+
+TEST_F(CollectiveTest, PairingIPlus8KeepsSpinesIdleAndIPlus9SendsEverythingThroughThem)
+{
+    const uint32_t G = 8;
+    const uint64_t M = G * 64 * 1024;
+    for (const char* pairing : {"i+8", "i+9", "(i+4)%8+8"})
+    {
+        SCOPED_TRACE(pairing);
+        Simulator::Destroy();
+        Config::Reset();
+        CollectiveRun run = Run(Rail(2, G), std::string("{algorithm: hierarchical, pairing: '") +
+                                                pairing + "', message: " + std::to_string(M) +
+                                                "B}");
+        ExpectExactSum(run);
+        const uint64_t inter = run.bytes.interServerPayload;
+        ASSERT_EQ(inter, 2 * G * (M / G) / 2 * 2); // p ranks x 2(S-1)/S x M/G, S = 2
+        if (std::string(pairing) == "i+8")
+        {
+            EXPECT_EQ(run.bytes.spineTxBytes, 0u);
+        }
+        else
+        {
+            // Every inter-server packet crosses exactly one spine (leaf -> spine -> leaf): the
+            // spines send at least the payload, and no more than its frames' headers and ACKs.
+            EXPECT_GE(run.bytes.spineTxBytes, inter);
+            EXPECT_LE(run.bytes.spineTxBytes, inter + run.frames * 2 * 128);
+        }
+    }
+}
+
+TEST_F(CollectiveTest, FailedNicCarriesNothingAndItsHelpersCarryItsShare)
+{
+    const uint32_t G = 8;
+    const uint64_t M = G * 2 * 64 * 1024;
+    const std::string base = "{algorithm: hierarchical, message: " + std::to_string(M) + "B";
+    CollectiveRun healthy = Run(Rail(2, G), base + "}");
+    Simulator::Destroy();
+    Config::Reset();
+    CollectiveRun failed =
+        Run(Rail(2, G), base + ", nic_failures: [{rank: 11, helpers: [10, 12], shares: [0.5, 0.5]}]}");
+    ExpectExactSum(failed);
+    // gpu1_3's NIC sends nothing (its share left over NVLink); every other NIC is busy.
+    EXPECT_EQ(failed.bytes.nicTxBytes.at("gpu1_3"), 0u);
+    EXPECT_GT(healthy.bytes.nicTxBytes.at("gpu1_3"), 0u);
+    // Rank 11's inter-server bytes now leave from ranks 10 and 12, half each; rank 3's are
+    // received at 10 and 12's NICs instead, so the total inter-server payload is unchanged.
+    const uint64_t share = healthy.bytes.interServerPerRank[11];
+    EXPECT_EQ(failed.bytes.interServerPerRank[11], 0u);
+    EXPECT_EQ(failed.bytes.interServerPerRank[10], healthy.bytes.interServerPerRank[10] + share / 2);
+    EXPECT_EQ(failed.bytes.interServerPerRank[12], healthy.bytes.interServerPerRank[12] + share / 2);
+    EXPECT_EQ(failed.bytes.interServerPayload, healthy.bytes.interServerPayload);
+    // ... and receives nothing: rank 3's bytes for rank 11 arrive at the helpers' NICs.
+    EXPECT_EQ(failed.bytes.nicRxBytes.at("gpu1_3"), 0u);
+    EXPECT_GT(healthy.bytes.nicRxBytes.at("gpu1_3"), 0u);
+}
+
+TEST_F(CollectiveTest, ReadinessSkewShiftsCompletionByExactlyTheSkewOnAnIdleNetwork)
+{
+    // Two ranks on two servers (over their NICs): every transfer involves the late rank, so the
+    // network stays idle until it is ready and the whole collective is translated in time.
+    const Time skew = MicroSeconds(37);
+    for (const char* algo : {"ring", "direct", "hierarchical"})
+    {
+        SCOPED_TRACE(algo);
+        const std::string base = std::string("{algorithm: ") + algo + ", message: 256KiB";
+        Simulator::Destroy();
+        Config::Reset();
+        CollectiveRun idle = Run(Rail(2, 1), base + "}");
+        ASSERT_TRUE(idle.engine->IsComplete());
+        Simulator::Destroy();
+        Config::Reset();
+        CollectiveRun late = Run(Rail(2, 1), base + ", readiness: [{rank: 1, at: 37us}]}");
+        ExpectExactSum(late);
+        EXPECT_EQ(late.engine->CompletionTime(), idle.engine->CompletionTime() + skew);
+        std::vector<int64_t> path = late.engine->CriticalPath();
+        ASSERT_FALSE(path.empty());
+        EXPECT_EQ(path.back(), -1 - 1); // the critical path starts at rank 1's readiness
+    }
+}
+
+TEST_F(CollectiveTest, ReadinessSkewInARingDelaysCompletionByTheSkewPlusAtMostAckJitter)
+{
+    // Eight GPUs of one server in a ring over NVLink: the ranks not waiting for rank 5 run
+    // ahead, so only the chains through rank 5 are shifted; ACKs then meet data frames at other
+    // moments on the shared GPU ports (a few ns). The step's critical path starts at rank 5.
+    const uint64_t M = 8 * 32 * 1024;
+    const std::string base = "{algorithm: ring, message: " + std::to_string(M) + "B";
+    CollectiveRun idle = Run(Rail(1, 8), base + "}");
+    ASSERT_TRUE(idle.engine->IsComplete());
+    const Time skew = MicroSeconds(37);
+    Simulator::Destroy();
+    Config::Reset();
+    CollectiveRun late = Run(Rail(1, 8), base + ", readiness: [{rank: 5, at: 37us}]}");
+    ExpectExactSum(late);
+    Time shift = late.engine->CompletionTime() - idle.engine->CompletionTime();
+    EXPECT_GE(shift, skew);
+    EXPECT_LE(shift, skew + NanoSeconds(100));
+    std::vector<int64_t> path = late.engine->CriticalPath();
+    ASSERT_FALSE(path.empty());
+    EXPECT_EQ(path.back(), -1 - 5);
+}
+
+TEST_F(CollectiveTest, BadSectionsAreConfigErrorsWithFileLineAndKey)
+{
+    TopologySpec spec = MakeRail(Rail(2, 8));
+    std::vector<std::pair<std::string, std::string>> attrs;
+    auto parse = [&](const std::string& text, const std::string& transport = "roce") {
+        YAML::Node node = YAML::Load(text);
+        YamlFields f(node, "job.yaml", "collective");
+        return ParseCollective(f, spec, transport, attrs);
+    };
+    auto expectError = [&](const std::string& text, const std::string& key, int line) {
+        try
+        {
+            parse(text);
+            ADD_FAILURE() << "no error for " << text;
+        }
+        catch (const ConfigError& e)
+        {
+            EXPECT_EQ(e.File(), "job.yaml");
+            EXPECT_EQ(e.Key(), key) << e.what();
+            EXPECT_EQ(e.Line(), line) << e.what();
+        }
+    };
+    expectError("algorithm: spiral\nmessage: 1MiB\n", "collective.algorithm", 1);
+    expectError("algorithm: ring\nmessage: lots\n", "collective.message", 2);
+    expectError("message: 1MiB\nranks: 99\n", "collective.ranks", 2);
+    expectError("message: 1MiB\npairing: i+7\n", "collective.pairing", 2);
+    expectError("message: 1MiB\nlaunch_cost: fast\n", "collective.launch_cost", 2);
+    expectError("message: 1MiB\nnic_failures:\n  - {rank: 11, helpers: [2]}\n",
+                "collective.nic_failures[0].helpers", 3);
+    expectError("message: 1MiB\nnic_failures:\n  - {rank: 11, helpers: [10, 12], shares: [0.5, 0.6]}\n",
+                "collective.nic_failures[0].shares", 3);
+    expectError("message: 1MiB\nreadiness: [{rank: 16, at: 1us}]\n", "collective.readiness[0].rank", 2);
+    expectError("message: 1MiB\nalgoritm: ring\n", "collective.algoritm", 2);
+    EXPECT_THROW(parse("message: 1MiB\n", "raw"), ConfigError);
+    // A good one: attributes in ns-3 form.
+    attrs.clear();
+    CollectiveConfig ok = parse("algorithm: hierarchical\nmessage: 192MiB\npairing: i+9\n"
+                                "launch_cost: 2us\n");
+    EXPECT_EQ(ok.hostOfRank.size(), 16u);
+    EXPECT_EQ(ok.gpusPerServer, 8u);
+    EXPECT_EQ(ok.serverOfRank[9], 1u);
+    EXPECT_EQ(ok.localOfRank[9], 1u);
+    EXPECT_NE(std::find(attrs.begin(), attrs.end(),
+                        std::make_pair(std::string("ns3::HierarchicalAllReduce::PairingOffset"),
+                                       std::string("1"))),
+              attrs.end());
+}
+
+} // namespace
+} // namespace ns3
