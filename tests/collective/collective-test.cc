@@ -15,6 +15,9 @@
 #include "yaml-fields.h"
 
 #include "collective/collective-engine.h"
+#include "collective/sharp-service.h"
+#include "switch/fabric-switch.h"
+#include "switch/sharp-aggregator.h"
 #include "host/host-transport.h"
 
 #include "ns3/object-factory.h"
@@ -39,6 +42,8 @@ struct CollectiveRun
     CollectiveConfig cfg;
     bool flowsDone = false;
     uint64_t frames = 0; ///< data frames of the collective's flows
+    std::map<std::string, Ptr<SharpAggregator>> aggregators;
+    Ptr<SharpService> sharp;
 };
 
 class CollectiveTest : public test::SimTest
@@ -75,6 +80,14 @@ class CollectiveTest : public test::SimTest
         Simulator::Stop(Seconds(1));
         Simulator::Run();
         run.bytes = CountCollectiveBytes(*run.engine, net);
+        for (uint32_t n = 0; n < spec.nodes.size(); ++n)
+        {
+            if (net.GetSwitch(n) && net.GetSwitch(n)->GetSharpAggregator())
+            {
+                run.aggregators[spec.nodes[n].name] = net.GetSwitch(n)->GetSharpAggregator();
+            }
+        }
+        run.sharp = DynamicCast<SharpService>(run.engine->GetSharpService());
         run.flowsDone = net.GetFlowTable()->GetFinishedCount() == net.GetFlowTable()->GetN();
         for (const FlowRecord& f : net.GetFlowTable()->All())
         {
@@ -280,6 +293,100 @@ TEST_F(CollectiveTest, ReadinessSkewInARingDelaysCompletionByTheSkewPlusAtMostAc
     std::vector<int64_t> path = late.engine->CriticalPath();
     ASSERT_FALSE(path.empty());
     EXPECT_EQ(path.back(), -1 - 5);
+}
+
+TEST_F(CollectiveTest, SharpSendsEachChunkOncePerNicAndEveryRankGetsTheExactSum)
+{
+    const uint32_t S = 2;
+    const uint32_t G = 4;
+    const uint32_t P = 4096; // SharpHostAgent::PacketPayload
+    const uint64_t M = 10 * P + 1000; // a short last packet
+    const uint64_t packets = (M + P - 1) / P;
+    CollectiveRun run = Run(Rail(S, G), "{algorithm: sharp, message: " + std::to_string(M) + "B}");
+    ExpectExactSum(run);
+    ASSERT_TRUE(run.sharp);
+    EXPECT_EQ(run.sharp->GetRetransmittedFrames(), 0u);
+    for (uint32_t r = 0; r < S * G; ++r)
+    {
+        EXPECT_EQ(run.sharp->GetContribFramesSent(r), packets);
+        EXPECT_EQ(run.sharp->GetContribPayloadSent(r), M);
+        // On the wire: each chunk once (M payload in `packets` frames) plus one ACK per result.
+        std::string host = "gpu" + std::to_string(r / G) + "_" + std::to_string(r % G);
+        EXPECT_EQ(run.bytes.nicTxBytes.at(host),
+                  M + packets * SharpHeader::FrameBytes(0) + packets * SharpHeader::FrameBytes(0));
+        // and receives the reduced M once.
+        EXPECT_EQ(run.bytes.nicRxBytes.at(host), M + packets * SharpHeader::FrameBytes(0));
+    }
+    // Tree: each rail leaf reduces its S members and sends one partial up; the root (a spine)
+    // reduces the G leaves' partials.
+    uint64_t leafContribs = 0;
+    uint64_t rootContribs = 0;
+    for (const auto& [name, agg] : run.aggregators)
+    {
+        EXPECT_EQ(agg->GetDuplicates(), 0u) << name;
+        (name.find("spine") == 0 ? rootContribs : leafContribs) += agg->GetContributions();
+    }
+    EXPECT_EQ(leafContribs, S * G * packets);
+    EXPECT_EQ(rootContribs, G * packets);
+}
+
+TEST_F(CollectiveTest, SharpWithNvlinkStagesIsExactAndReducesPerRail)
+{
+    const uint32_t S = 3;
+    const uint32_t G = 4;
+    const uint64_t M = G * 3 * 4096;
+    CollectiveRun run = Run(Rail(S, G), "{algorithm: sharp, message: " + std::to_string(M) +
+                                            "B, sharp: {nvlink_stages: true}}");
+    ExpectExactSum(run);
+    for (uint32_t r = 0; r < S * G; ++r)
+    {
+        EXPECT_EQ(run.sharp->GetContribPayloadSent(r), M / G); // its shard, once
+        EXPECT_EQ(run.bytes.sentPayloadPerRank[r] - M / G, 2 * (G - 1) * (M / G)); // NVLink
+    }
+    EXPECT_EQ(run.bytes.spineTxBytes, 0u); // one tree per rail: its leaf is the root
+    EXPECT_EQ(run.aggregators.size(), G);
+}
+
+TEST_F(CollectiveTest, SharpRecoversLostFramesByMemberRetransmission)
+{
+    Set("ns3::FabricNetDevice::LossRate", "0.03");
+    Set("ns3::SharpHostAgent::RetransmitTimeout", "20us");
+    CollectiveRun run = Run(Rail(2, 4), "{algorithm: sharp, message: 160KiB}");
+    ExpectExactSum(run);
+    EXPECT_GT(run.sharp->GetRetransmittedFrames(), 0u);
+    uint64_t duplicates = 0;
+    for (const auto& [name, agg] : run.aggregators)
+    {
+        duplicates += agg->GetDuplicates();
+    }
+    EXPECT_GT(duplicates, 0u);
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        EXPECT_EQ(run.sharp->GetContribPayloadSent(r), 160u * 1024); // first transmissions
+    }
+}
+
+TEST_F(CollectiveTest, SharpFullBufferHoldsContributionsAndTheSwitchCanBeTheBottleneck)
+{
+    const uint32_t S = 4;
+    const uint64_t M = 64 * 4096;
+    // Two packets of buffer per switch: contributions wait (lossless) and still sum exactly.
+    Set("ns3::SharpAggregator::BufferSize", "8192B");
+    CollectiveRun small = Run(Rail(S, 1), "{algorithm: sharp, message: " + std::to_string(M) + "B}");
+    ExpectExactSum(small);
+    ASSERT_EQ(small.aggregators.size(), 1u); // one rail: its leaf is the whole tree
+    Ptr<SharpAggregator> leaf = small.aggregators.begin()->second;
+    EXPECT_GT(leaf->GetHeldFrames(), 0u);
+    EXPECT_LE(leaf->GetPeakBufferBytes(), 8192u);
+    // A slow reduction unit: S members x M bytes through it at 100 Gb/s bound the time.
+    Simulator::Destroy();
+    Config::Reset();
+    Set("ns3::SharpAggregator::AggregationRate", "100Gbps");
+    CollectiveRun slow = Run(Rail(S, 1), "{algorithm: sharp, message: " + std::to_string(M) + "B}");
+    ExpectExactSum(slow);
+    const double bound = S * (M / 4096) * SharpHeader::FrameBytes(4096) * 8 / 100e9;
+    EXPECT_GE(slow.engine->CompletionTime().GetSeconds(), bound);
+    EXPECT_LE(slow.engine->CompletionTime().GetSeconds(), bound * 1.1 + 5e-6);
 }
 
 TEST_F(CollectiveTest, BadSectionsAreConfigErrorsWithFileLineAndKey)

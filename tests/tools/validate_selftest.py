@@ -28,7 +28,7 @@ from contextlib import redirect_stdout, redirect_stderr
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-from fabricvalidate import ballsbins, cli, core, ecmphash, scenario, traces  # noqa: E402
+from fabricvalidate import ballsbins, cli, core, ecmphash, scenario, tandem, traces  # noqa: E402
 from fabricvalidate.cases import incast_fill  # noqa: E402
 
 BUILD = os.environ.get("FABRIC_BUILD_DIR", os.path.join(ROOT, "build"))
@@ -151,6 +151,25 @@ class ValidateSelfTest(unittest.TestCase):
         # also checks end to end that these ports predict the simulator's uplinks.)
         self.assertEqual(ecmphash.flow_entropy(0, 1), 52012)
         self.assertEqual(ecmphash.host_ip(0), 0x0A000001)
+
+    def test_8_tandem_fifo_and_reorder_by_hand(self):
+        # 8 Gb/s = 1 byte per ns: a 100 B frame takes 100 ns, then 10 ns of cable. Two frames
+        # released together leave back to back: 110 ns and 210 ns.
+        link = tandem.TLink("a->b", 8 * 10 ** 9, 10_000)
+        out = tandem.run([dict(release=0, bytes=100, route=[link]),
+                          dict(release=0, bytes=100, route=[link])])
+        self.assertEqual([o["arrive"] for o in out], [110_000, 210_000])
+        # Two hops, store and forward: 100 + 10 + 100 + 10 ns.
+        l1, l2 = tandem.TLink("1", 8 * 10 ** 9, 10_000), tandem.TLink("2", 8 * 10 ** 9, 10_000)
+        self.assertEqual(tandem.run([dict(release=0, bytes=100, route=[l1, l2])])[0]["arrive"],
+                         220_000)
+        # Packet 0 arrives last: 1, 2, 3 wait (3 packets, 30 B), all delivered at t = 5.
+        peak_p, peak_b, series, done = tandem.reorder([5, 1, 2, 3], [10, 10, 10, 10])
+        self.assertEqual((peak_p, peak_b, done), (3, 30, 5))
+        self.assertEqual(series[-1], (5, 0, 0))
+        # UB spraying wraps within the dynamic port range (UbLoadBalancer::Port).
+        self.assertEqual(ecmphash.ub_spray_entropy(65535, 1), 49152)
+        self.assertEqual(ecmphash.ub_entropy_hash(0, 0), ecmphash.mix32(ecmphash.mix32(0x9E3779B9)))
 
 
 if __name__ == "__main__":

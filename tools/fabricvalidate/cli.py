@@ -17,23 +17,17 @@ CASES = [
     ("late-feedback", "fabricvalidate.cases.late_feedback", True),
     ("incast-fill", "fabricvalidate.cases.incast_fill", True),
     ("pfc-headroom", "fabricvalidate.cases.pfc_headroom", True),
-    ("case-5", None, True),
-    ("case-6", None, True),
+    ("multipath", "fabricvalidate.cases.multipath", True),
+    ("loss-recovery", "fabricvalidate.cases.loss_recovery", True),
     ("ecmp-collisions", "fabricvalidate.cases.ecmp_collisions", True),
     ("case-8", None, True),
-    ("case-9", None, True),
+    ("concurrency", "fabricvalidate.cases.concurrency", True),
     ("dcqcn-recurrence", "fabricvalidate.cases.dcqcn_recurrence", True),
 ]
 
 UNAVAILABLE = {
-    "case-5": ("Case 5: multipath delivery and reorder buffer (DOMAIN.md §4)",
-               "model missing: per-packet spraying and the receiver reorder buffer (UB transport)"),
-    "case-6": ("Case 6: loss recovery timing, packet 0 resent after 20/40 us (DOMAIN.md §4)",
-               "model missing: a scripted resend delay (the RoCE NIC resends on NAK/timeout)"),
     "case-8": ("Case 8: collectives, ring vs in-network, hierarchical AllReduce (DOMAIN.md §5)",
                "model missing: collective engine and SHARP aggregation"),
-    "case-9": ("Case 9: concurrency limits and transport state size (DOMAIN.md §6)",
-               "model missing: UB transport state model (RoCE slot limits exist, see tests)"),
 }
 
 

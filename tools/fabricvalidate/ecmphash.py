@@ -5,6 +5,9 @@ MurmurHash3's 32-bit finalizer; a switch sends a flow to group[hash % len(group)
 (fabric-builder.cc) salts switch node i with hash_salt * 2654435761 + i * 40503 + 1, and the
 runner (scenario-runner.cc) gives flow i the UDP source port
 49152 + mix64((i << 32) ^ seed) % 16384 (FlowEntropy in scenario-runner.cc). Hosts are 10.0.0.1 + index.
+UB frames are hashed on their entropy (the UDP source port) alone: Mix32(Mix32(salt ^ 0x9e3779b9)
+^ srcPort); oblivious spraying (ub-load-balancer.h) sends packet k of a channel with entropy
+Port(base, k mod E) = 49152 + (base − 49152 + k mod E) % 16384, base = the flow's entropy.
 """
 
 M32 = 0xFFFFFFFF
@@ -29,6 +32,16 @@ def flow_hash(salt, src_ip, dst_ip, src_port, dst_port=ROCE_UDP_PORT, proto=UDP)
     h = mix32(h ^ (((src_port & 0xFFFF) << 16) | (dst_port & 0xFFFF)))
     h = mix32(h ^ proto)
     return h
+
+
+def ub_entropy_hash(salt, entropy) -> int:
+    """FabricFlowHash for a UB frame: the entropy (UDP source port) alone, salted per switch."""
+    return mix32(mix32((salt & M32) ^ 0x9E3779B9) ^ (entropy & 0xFFFF))
+
+
+def ub_spray_entropy(base: int, i: int) -> int:
+    """UbLoadBalancer::Port(base, i): the i-th entropy of oblivious spraying above the base."""
+    return 49152 + (base - 49152 + i) % 16384
 
 
 def host_ip(index: int) -> int:

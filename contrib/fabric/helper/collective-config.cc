@@ -270,6 +270,8 @@ ParseCollective(YamlFields& c,
     {
         for (const auto& [key, attr] :
              {std::make_pair("chunks", "ns3::SharpAllReduce::Chunks"),
+              std::make_pair("nvlink_stages", "ns3::SharpAllReduce::NvlinkStages"),
+              std::make_pair("priority", "ns3::SharpHostAgent::Priority"),
               std::make_pair("buffer", "ns3::SharpAggregator::BufferSize"),
               std::make_pair("rate", "ns3::SharpAggregator::AggregationRate"),
               std::make_pair("packet_payload", "ns3::SharpHostAgent::PacketPayload"),
@@ -301,7 +303,10 @@ CollectiveKeysHelp()
   collective.priority        traffic class of the collective (default 3)
   collective.readiness       [{rank, at}]: a rank that finishes computing late
   collective.nic_failures    [{rank, helpers: [ranks], shares: [..]}]: relay over NVLink
-  collective.sharp           {chunks, buffer, rate, packet_payload, timeout} in-network aggregation
+  collective.sharp           in-network aggregation (algorithm: sharp):
+      chunks (pieces per rank, 1), nvlink_stages (NVLink RS/AG around per-rail trees, false),
+      buffer (aggregation buffer per switch, 4MiB), rate (aggregation throughput, 25600Gbps),
+      packet_payload (4096), timeout (member retransmission, 500us), priority (3)
 )";
 }
 

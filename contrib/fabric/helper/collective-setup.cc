@@ -3,6 +3,9 @@
 #include "config-error.h"
 
 #include "collective/collective-algorithm.h"
+#include "collective/sharp-service.h"
+#include "switch/fabric-switch.h"
+#include "switch/sharp-aggregator.h"
 
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -40,6 +43,170 @@ StopWhenAllDone(Ptr<FlowTable> table)
     {
         Simulator::Stop();
     }
+}
+
+/// The NIC port of a host: its port toward a switch that is not an NVSwitch.
+int32_t
+NicPort(const FabricNetwork& net, uint32_t node)
+{
+    for (uint32_t p = 0; p < net.GetNPorts(node); ++p)
+    {
+        const TopologyNode& peer = net.Spec().nodes[net.PeerOf(node, p).node];
+        if (peer.isSwitch && peer.role != "nvswitch")
+        {
+            return static_cast<int32_t>(p);
+        }
+    }
+    return -1;
+}
+
+/// Switch port index (the device's ifIndex) of net port \p p of \p node.
+uint32_t
+SwitchPort(const FabricNetwork& net, uint32_t node, uint32_t p)
+{
+    return net.GetDevice(node, p)->GetIfIndex();
+}
+
+/// First port of \p node toward \p peer (-1 when none).
+int32_t
+PortToward(const FabricNetwork& net, uint32_t node, uint32_t peer)
+{
+    for (uint32_t p = 0; p < net.GetNPorts(node); ++p)
+    {
+        if (net.PeerOf(node, p).node == peer)
+        {
+            return static_cast<int32_t>(p);
+        }
+    }
+    return -1;
+}
+
+Ptr<SharpAggregator>
+AggregatorOf(FabricNetwork& net, uint32_t node)
+{
+    Ptr<FabricSwitch> sw = net.GetSwitch(node);
+    if (!sw->GetSharpAggregator())
+    {
+        Ptr<SharpAggregator> agg = CreateObject<SharpAggregator>();
+        std::vector<Ptr<FabricNetDevice>> ports;
+        for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+        {
+            ports.push_back(sw->GetPort(i));
+        }
+        agg->SetPorts(ports);
+        sw->SetSharpAggregator(agg);
+    }
+    return sw->GetSharpAggregator();
+}
+
+/// Aggregation trees for every SHARP group of the plan: the members' NIC leaves aggregate
+/// their members; when the group spans several leaves, a switch adjacent to all of them (a
+/// spine, chosen by group number) is the root. Returns the member-side service.
+Ptr<SharpService>
+SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwork& net)
+{
+    std::map<uint16_t, std::vector<uint32_t>> members;
+    for (const CollectiveTransfer& t : plan.Transfers())
+    {
+        if (t.sharp)
+        {
+            auto& m = members[t.sharpGroup];
+            if (std::find(m.begin(), m.end(), t.src) == m.end())
+            {
+                m.push_back(t.src);
+            }
+        }
+    }
+    if (members.empty())
+    {
+        return nullptr;
+    }
+    Ptr<SharpService> service = CreateObject<SharpService>();
+    std::vector<bool> added(cfg.hostOfRank.size(), false);
+    for (const auto& [group, ranks] : members)
+    {
+        // Leaf of every member, and the member ports of every leaf.
+        std::map<uint32_t, std::vector<std::pair<uint32_t, int32_t>>> leafChildren;
+        for (uint32_t r : ranks)
+        {
+            uint32_t host = cfg.hostOfRank[r];
+            uint32_t node = net.NodeOfHost(host);
+            int32_t nic = NicPort(net, node);
+            if (nic < 0)
+            {
+                throw ConfigError("collective", 0, "collective.algorithm",
+                                  "SHARP: host " + net.NodeName(node) + " has no NIC port");
+            }
+            PortRef leaf = net.PeerOf(node, static_cast<uint32_t>(nic));
+            if (net.Spec().nodes[leaf.node].role != "leaf")
+            {
+                throw ConfigError("collective", 0, "collective.algorithm",
+                                  "SHARP trees need each GPU's NIC link on its rail leaf (not "
+                                  "with modelled PCIe or control servers)");
+            }
+            leafChildren[leaf.node].emplace_back(SwitchPort(net, leaf.node, leaf.port),
+                                                 static_cast<int32_t>(host));
+            if (!added[r])
+            {
+                service->AddMember(r, host, net.GetDevice(node, static_cast<uint32_t>(nic)));
+                added[r] = true;
+            }
+        }
+        int32_t root = -1;
+        if (leafChildren.size() > 1)
+        {
+            std::vector<uint32_t> candidates;
+            uint32_t firstLeaf = leafChildren.begin()->first;
+            for (uint32_t p = 0; p < net.GetNPorts(firstLeaf); ++p)
+            {
+                uint32_t up = net.PeerOf(firstLeaf, p).node;
+                if (!net.GetSwitch(up) || net.Spec().nodes[up].role == "nvswitch" ||
+                    std::find(candidates.begin(), candidates.end(), up) != candidates.end())
+                {
+                    continue;
+                }
+                bool all = true;
+                for (const auto& [leaf, children] : leafChildren)
+                {
+                    all = all && PortToward(net, leaf, up) >= 0;
+                }
+                if (all)
+                {
+                    candidates.push_back(up);
+                }
+            }
+            if (candidates.empty())
+            {
+                throw ConfigError("collective", 0, "collective.algorithm",
+                                  "SHARP: no switch is adjacent to every leaf of group " +
+                                      std::to_string(group) + " (two-level trees only)");
+            }
+            root = static_cast<int32_t>(candidates[group % candidates.size()]);
+            std::vector<uint32_t> rootChildren;
+            std::vector<int32_t> rootHosts;
+            for (const auto& [leaf, children] : leafChildren)
+            {
+                rootChildren.push_back(SwitchPort(net, root, PortToward(net, root, leaf)));
+                rootHosts.push_back(-1);
+            }
+            AggregatorOf(net, root)->AddGroup(group, rootChildren, rootHosts, -1);
+        }
+        for (const auto& [leaf, children] : leafChildren)
+        {
+            std::vector<uint32_t> ports;
+            std::vector<int32_t> hosts;
+            for (const auto& [port, host] : children)
+            {
+                ports.push_back(port);
+                hosts.push_back(host);
+            }
+            int32_t parent =
+                root < 0 ? -1
+                         : static_cast<int32_t>(SwitchPort(net, leaf, PortToward(net, leaf, root)));
+            AggregatorOf(net, leaf)->AddGroup(group, ports, hosts, parent);
+        }
+    }
+    return service;
 }
 
 } // namespace
@@ -87,6 +254,10 @@ SetupCollective(const CollectiveConfig& cfg,
     engine->SetReadiness(cfg.readiness);
     engine->SetCheckValues(!cfg.interServerOnly);
     engine->SetCompleteCallback(MakeBoundCallback(&StopWhenAllDone, net.GetFlowTable()));
+    if (Ptr<SharpService> sharp = SetupSharp(plan, cfg, net))
+    {
+        engine->SetSharpService(sharp);
+    }
     engine->Start();
     return engine;
 }
@@ -129,10 +300,15 @@ CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net)
         {
             const TopologyNode& peer = spec.nodes[net.PeerOf(n, p).node];
             uint64_t tx = net.GetDevice(n, p)->GetTxBytes();
-            if (!node.isSwitch && peer.isSwitch && peer.role != "nvswitch")
+            // A GPU's NIC: its link to a rail leaf, or a NIC node's ports to leaves (modelled
+            // PCIe, control servers' dual-port NIC).
+            if ((!node.isSwitch && peer.role == "leaf") || (node.role == "nic" && peer.role == "leaf"))
             {
-                b.nicTxBytes[node.name] += tx;
-                b.nicRxBytes[node.name] += net.GetDevice(n, p)->GetRxBytes();
+                std::string nic = node.role == "nic" && node.name.find("-nic") != std::string::npos
+                                      ? node.name + "->" + peer.name
+                                      : node.name;
+                b.nicTxBytes[nic] += tx;
+                b.nicRxBytes[nic] += net.GetDevice(n, p)->GetRxBytes();
             }
             if (node.role == "leaf" && !peer.isSwitch)
             {
@@ -237,6 +413,38 @@ FinishCollective(const CollectiveEngine& engine,
                  {"step_time_ns", stepEnd.GetNanoSeconds()},
                  {"ranks", ranks},
                  {"critical_path", path}};
+    if (Ptr<SharpService> sharp = DynamicCast<SharpService>(engine.GetSharpService()))
+    {
+        nlohmann::json sj;
+        std::vector<uint64_t> frames;
+        std::vector<uint64_t> payload;
+        for (uint32_t r = 0; r < job.ranks; ++r)
+        {
+            frames.push_back(sharp->GetContribFramesSent(r));
+            payload.push_back(sharp->GetContribPayloadSent(r));
+        }
+        sj["contrib_frames_per_rank"] = frames;
+        sj["contrib_payload_bytes_per_rank"] = payload;
+        sj["retransmitted_frames"] = sharp->GetRetransmittedFrames();
+        nlohmann::json aggs = nlohmann::json::array();
+        for (uint32_t n = 0; n < net.Spec().nodes.size(); ++n)
+        {
+            Ptr<FabricSwitch> sw = net.GetSwitch(n);
+            if (sw && sw->GetSharpAggregator())
+            {
+                Ptr<SharpAggregator> a = sw->GetSharpAggregator();
+                aggs.push_back({{"switch", net.NodeName(n)},
+                                {"contributions", a->GetContributions()},
+                                {"duplicates", a->GetDuplicates()},
+                                {"results_sent", a->GetResultsSent()},
+                                {"peak_buffer_bytes", a->GetPeakBufferBytes()},
+                                {"held_frames", a->GetHeldFrames()},
+                                {"peak_held_frames", a->GetPeakHeldFrames()}});
+            }
+        }
+        sj["aggregators"] = aggs;
+        c["sharp"] = sj;
+    }
     summary["collective"] = c;
     return valueError;
 }

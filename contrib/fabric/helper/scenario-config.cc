@@ -212,10 +212,35 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
     // yaml-cpp nodes are handles: walk with fresh handles, never reassign one (that would
     // rebind it instead of writing into the tree).
     std::vector<YAML::Node> path{document};
+    // A numeric component indexes an existing list element: topology.links.2.delay=9us.
+    auto listIndex = [&](const YAML::Node& node, const std::string& part) -> int64_t {
+        if (!node.IsSequence())
+        {
+            return -1;
+        }
+        if (part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
+            std::stoul(part) >= node.size())
+        {
+            throw ConfigError("--set", 0, key, "'" + part + "' is not an index of that list (0.." +
+                                                   std::to_string(node.size() - 1) + ")");
+        }
+        return static_cast<int64_t>(std::stoul(part));
+    };
     for (size_t i = 0; i + 1 < parts.size(); ++i)
     {
+        int64_t index = listIndex(path.back(), parts[i]);
+        if (index >= 0)
+        {
+            YAML::Node element = path.back()[static_cast<size_t>(index)];
+            if (!element.IsMap())
+            {
+                throw ConfigError("--set", 0, key, "element " + parts[i] + " is not a mapping");
+            }
+            path.push_back(element);
+            continue;
+        }
         YAML::Node child = path.back()[parts[i]];
-        if (child.IsDefined() && !child.IsNull() && !child.IsMap())
+        if (child.IsDefined() && !child.IsNull() && !child.IsMap() && !child.IsSequence())
         {
             throw ConfigError("--set", 0, key, "'" + parts[i] + "' is not a mapping");
         }
@@ -234,6 +259,12 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
     catch (const YAML::Exception& e)
     {
         throw ConfigError("--set", 0, key, "value is not valid YAML: " + value);
+    }
+    int64_t last = listIndex(path.back(), parts.back());
+    if (last >= 0)
+    {
+        path.back()[static_cast<size_t>(last)] = WithoutMarks(parsed);
+        return;
     }
     path.back()[parts.back()] = WithoutMarks(parsed);
 }
@@ -478,9 +509,9 @@ LoadScenario(const std::string& path,
         throw root.Error("transport", "expected raw, roce or ub, got '" + cfg.transport + "'");
     }
     std::string cc = root.String("cc", cfg.transport == "ub" ? "caqm" : "none");
+    ParseUbTransport(root, doc, cc, cfg);
     if (cfg.transport == "ub")
     {
-        ParseUbTransport(root, doc, cc, cfg);
         cc = "none"; // the RoCE NIC is not used
     }
     else if (cc != "none" && cc != "dcqcn")
@@ -732,7 +763,7 @@ LoadScenario(const std::string& path,
                     throw f.Error(key, "Jettys and request ordering need transport: ub");
                 }
             }
-            ParseUbRequestFields(f, cfg.flows.size(), fs);
+            ParseUbRequestFields(f, cfg.flows, fs);
             f.RejectUnknownKeys();
             cfg.flows.push_back(fs);
         }

@@ -417,10 +417,153 @@ MakeFatTree3(uint32_t kIn, DataRate rate, Time delay, uint32_t hostsIn)
     return b.Take();
 }
 
+namespace
+{
+
+/// The rail fabric with NIC nodes: modelled PCIe, or "control" servers (see RailParams).
+TopologySpec
+MakeRailWithNicNodes(const RailParams& p)
+{
+    const std::string gen = "rail";
+    const bool control = p.serverType == "control";
+    const uint64_t servers = p.servers;
+    const uint64_t gpus = control ? p.controlGpus : p.gpusPerServer;
+    const uint64_t rails = control ? p.controlNicPorts : p.gpusPerServer;
+    const uint64_t perGroup = p.serversPerGroup;
+    CheckPositive(gen, "control_gpus", gpus);
+    CheckPositive(gen, "control_nic_ports", rails);
+    CheckHostCount(gen, "servers", servers * gpus);
+    if (control)
+    {
+        CheckRate(gen, "control_peer_rate", p.controlPeerRate);
+        CheckRate(gen, "control_slot_rate", p.controlSlotRate);
+        CheckRate(gen, "control_nic_port_rate", p.controlNicPortRate);
+    }
+    else
+    {
+        CheckRate(gen, "pcie_rate", p.pcieRate);
+        CheckDelay(gen, "pcie_delay", p.pcieDelay);
+    }
+    const uint64_t spines = p.spines == 0 ? rails : p.spines;
+    if (p.uplinksPerLeaf != 0 && p.uplinksPerLeaf % spines != 0)
+    {
+        throw TopologyParamError(gen, "uplinks_per_leaf",
+                                 "uplinks must spread evenly over the spines");
+    }
+    const uint64_t groups = (servers + perGroup - 1) / perGroup;
+    auto uplinksOf = [&](uint64_t g) {
+        if (p.uplinksPerLeaf != 0)
+        {
+            return uint64_t(p.uplinksPerLeaf);
+        }
+        uint64_t down = std::min(perGroup, servers - g * perGroup);
+        return (down + spines - 1) / spines * spines;
+    };
+    SpecBuilder b("generator:" + gen);
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        for (uint64_t g = 0; g < gpus; ++g)
+        {
+            b.Node("gpu" + std::to_string(s) + "_" + std::to_string(g), false, "gpu",
+                   static_cast<int32_t>(s));
+        }
+    }
+    const uint64_t firstIntra = servers * gpus;
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        b.Node("srv" + std::to_string(s) + (control ? "-pcie" : "-nvs"), true,
+               control ? "pcie-switch" : "nvswitch", static_cast<int32_t>(s));
+    }
+    const uint64_t firstNic = firstIntra + servers;
+    const uint64_t nicsPerServer = control ? 1 : gpus;
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        for (uint64_t g = 0; g < nicsPerServer; ++g)
+        {
+            b.Node(control ? "srv" + std::to_string(s) + "-nic"
+                           : "nic" + std::to_string(s) + "_" + std::to_string(g),
+                   true, "nic", static_cast<int32_t>(s));
+        }
+    }
+    const uint64_t firstLeaf = firstNic + servers * nicsPerServer;
+    for (uint64_t grp = 0; grp < groups; ++grp)
+    {
+        for (uint64_t r = 0; r < rails; ++r)
+        {
+            b.Node("g" + std::to_string(grp) + "-rail" + std::to_string(r), true, "leaf",
+                   static_cast<int32_t>(grp));
+        }
+    }
+    const uint64_t firstSpine = firstLeaf + groups * rails;
+    for (uint64_t x = 0; x < spines; ++x)
+    {
+        b.Node("spine" + std::to_string(x), true, "spine", -1);
+    }
+    auto u32 = [](uint64_t v) { return static_cast<uint32_t>(v); };
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        for (uint64_t g = 0; g < gpus; ++g)
+        {
+            b.Link(u32(s * gpus + g), u32(firstIntra + s),
+                   control ? p.controlPeerRate : p.nvlinkRate, p.nvlinkDelay);
+        }
+    }
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        if (control)
+        {
+            b.Link(u32(firstIntra + s), u32(firstNic + s), p.controlSlotRate, p.pcieDelay);
+            continue;
+        }
+        for (uint64_t g = 0; g < gpus; ++g)
+        {
+            b.Link(u32(s * gpus + g), u32(firstNic + s * gpus + g), p.pcieRate, p.pcieDelay);
+        }
+    }
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        for (uint64_t n = 0; n < (control ? rails : gpus); ++n)
+        {
+            uint64_t nic = firstNic + (control ? s : s * gpus + n);
+            b.Link(u32(nic), u32(firstLeaf + (s / perGroup) * rails + n),
+                   control ? p.controlNicPortRate : p.nicRate, p.nicDelay);
+        }
+    }
+    for (uint64_t grp = 0; grp < groups; ++grp)
+    {
+        const uint64_t perSpine = uplinksOf(grp) / spines;
+        for (uint64_t r = 0; r < rails; ++r)
+        {
+            for (uint64_t x = 0; x < spines; ++x)
+            {
+                for (uint64_t c = 0; c < perSpine; ++c)
+                {
+                    b.Link(u32(firstLeaf + grp * rails + r), u32(firstSpine + x), p.fabricRate,
+                           p.fabricDelay);
+                }
+            }
+        }
+    }
+    return b.Take();
+}
+
+} // namespace
+
 TopologySpec
 MakeRail(const RailParams& p)
 {
     const std::string gen = "rail";
+    if (p.serverType != "dgx" && p.serverType != "control")
+    {
+        throw TopologyParamError(gen, "server_type", "expected dgx or control, got '" +
+                                                         p.serverType + "'");
+    }
+    if (p.serverType == "control" || p.pcieRate.GetBitRate() > 0)
+    {
+        CheckPositive(gen, "servers", p.servers);
+        CheckPositive(gen, "servers_per_group", p.serversPerGroup);
+        return MakeRailWithNicNodes(p);
+    }
     CheckPositive(gen, "servers", p.servers);
     CheckPositive(gen, "gpus_per_server", p.gpusPerServer);
     CheckPositive(gen, "servers_per_group", p.serversPerGroup);

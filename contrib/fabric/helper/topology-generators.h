@@ -160,8 +160,29 @@ struct RailParams
     Time nicDelay{NanoSeconds(150)};
     DataRate fabricRate{"400Gbps"};
     Time fabricDelay{NanoSeconds(150)};
+    /// > 0: model the PCIe link between each GPU and its NIC (Gen5 x16 = 64 GB/s): the NIC
+    /// becomes a switch node "nic<s>_<g>" (role "nic", group s) between the GPU (PCIe link at
+    /// this rate) and its rail leaf (NIC link). 0 (default): not modelled, PCIe being faster.
+    DataRate pcieRate{0ULL};
+    Time pcieDelay{NanoSeconds(5)};
+    /// "dgx" (above) or "control" (DOMAIN.md §1): every server has controlGpus GPUs on PCIe
+    /// peer links (controlPeerRate each) to a PCIe switch "srv<s>-pcie" (role "pcie-switch",
+    /// in place of the NVSwitch), and one NIC "srv<s>-nic" (switch, role "nic") with
+    /// controlNicPorts ports of controlNicPortRate on rails 0, 1, ... — behind ONE PCIe slot
+    /// link of controlSlotRate to the PCIe switch, so the GPUs' traffic shares the slot (a
+    /// shared bottleneck, not independent ports). Rails: controlNicPorts leaves per group.
+    std::string serverType = "dgx";
+    uint32_t controlGpus = 4;
+    DataRate controlPeerRate{"256Gbps"};  ///< 32 GB/s, PCIe Gen4 x16
+    DataRate controlSlotRate{"256Gbps"};  ///< 32 GB/s shared slot
+    DataRate controlNicPortRate{"200Gbps"}; ///< 25 GB/s per port
+    uint32_t controlNicPorts = 2;
 };
 
+/// With pcieRate > 0 or serverType "control" the node order is: GPUs (server-major), the
+/// servers' NVSwitches / PCIe switches, the NIC nodes (server-major), rail leaves, spines; links:
+/// GPU to NVSwitch / PCIe switch, then GPU to NIC node (pcie) or PCIe switch to NIC node (slot),
+/// then NIC links, then leaf-to-spine links.
 TopologySpec MakeRail(const RailParams& params);
 
 /**

@@ -45,16 +45,20 @@ void
 ParseUbTransport(YamlFields& root, const YAML::Node& doc, const std::string& cc,
                  ScenarioConfig& cfg)
 {
-    if (cc != "caqm" && cc != "none")
+    if (cfg.transport == "ub" && cc != "caqm" && cc != "none")
     {
         throw root.Error("cc", "transport ub expects cc: caqm or none, got '" + cc + "'");
     }
     bool caqm = cc == "caqm";
-    cfg.attributes.emplace_back("ns3::UbNic::CongestionControl",
-                                caqm ? "ns3::CaqmCongestionControl" : "ns3::UbFixedWindow");
-    cfg.attributes.emplace_back("ns3::FabricSwitch::Caqm", caqm ? "true" : "false");
-    cfg.attributes.emplace_back("ns3::UbNic::Mtu", std::to_string(cfg.payloadMtu));
-    cfg.attributes.emplace_back("ns3::CaqmSwitch::Mtu", std::to_string(cfg.payloadMtu) + "B");
+    bool isUb = cfg.transport == "ub";
+    if (isUb)
+    {
+        cfg.attributes.emplace_back("ns3::UbNic::CongestionControl",
+                                    caqm ? "ns3::CaqmCongestionControl" : "ns3::UbFixedWindow");
+        cfg.attributes.emplace_back("ns3::FabricSwitch::Caqm", caqm ? "true" : "false");
+        cfg.attributes.emplace_back("ns3::UbNic::Mtu", std::to_string(cfg.payloadMtu));
+        cfg.attributes.emplace_back("ns3::CaqmSwitch::Mtu", std::to_string(cfg.payloadMtu) + "B");
+    }
 
     YamlFields ub = root.Child("ub");
     for (const auto& [key, attr] : kUbKeys)
@@ -81,7 +85,7 @@ ParseUbTransport(YamlFields& root, const YAML::Node& doc, const std::string& cc,
     }
     if (ub.Has("window"))
     {
-        if (caqm)
+        if (caqm && isUb)
         {
             throw ub.Error("window", "a fixed window is for cc: none (C-AQM sizes its own)");
         }
@@ -93,7 +97,7 @@ ParseUbTransport(YamlFields& root, const YAML::Node& doc, const std::string& cc,
 }
 
 void
-ParseUbRequestFields(YamlFields& f, size_t flowCount, FlowSpec& fs)
+ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs)
 {
     if (f.Has("endpoint"))
     {
@@ -139,10 +143,24 @@ ParseUbRequestFields(YamlFields& f, size_t flowCount, FlowSpec& fs)
             {
                 throw f.Error("after", "'" + item.Scalar() + "' is not a flow index");
             }
-            if (id >= flowCount)
+            if (id >= earlier.size())
             {
                 throw f.Error("after", "flow " + std::to_string(id) +
                                            " is not an earlier flow of this list");
+            }
+            // A Jetty orders its own requests; a predecessor posted later could hold back a
+            // request that already holds a request slot (no progress).
+            const FlowSpec& pred = earlier[id];
+            if (pred.src != fs.src)
+            {
+                throw f.Error("after", "flow " + std::to_string(id) +
+                                           " has another source: ordering is among one host's requests");
+            }
+            if (pred.start > fs.start)
+            {
+                throw f.Error("after", "flow " + std::to_string(id) +
+                                           " starts later than this one: a request waits only for "
+                                           "requests posted before it");
             }
             fs.after.push_back(static_cast<uint32_t>(id));
         }

@@ -269,13 +269,85 @@ SharpAllReduce::GetTypeId()
                           "Pieces each rank's message is cut into (each one reduction).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&SharpAllReduce::m_chunks),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("NvlinkStages",
+                          "ReduceScatter / AllGather over NVLink around per-rail reductions.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SharpAllReduce::m_nvlinkStages),
+                          MakeBooleanChecker());
     return tid;
 }
 
 void
 SharpAllReduce::Build(CollectivePlan& plan) const
 {
+    if (m_nvlinkStages && plan.Job().gpusPerServer > 1)
+    {
+        const CollectiveJob& job = plan.Job();
+        const uint32_t G = job.gpusPerServer;
+        const uint32_t S = job.Servers();
+        const uint64_t M = job.messageBytes;
+        // Ring label j ends at position j-1: position g owns data chunk g after the RS.
+        std::vector<std::pair<uint64_t, uint64_t>> ranges(G);
+        for (uint32_t d = 0; d < G; ++d)
+        {
+            ranges[(d + 1) % G] = CollectivePlan::Chunk(0, M, d, G);
+        }
+        std::vector<std::vector<uint32_t>> exitOf(job.ranks);
+        uint32_t after = 0;
+        for (uint32_t s = 0; s < S; ++s)
+        {
+            std::vector<uint32_t> ring;
+            for (uint32_t g = 0; g < G; ++g)
+            {
+                ring.push_back(job.RankAt(s, g));
+                if (ring.back() == UINT32_MAX)
+                {
+                    throw std::invalid_argument("SHARP with NVLink stages needs full servers");
+                }
+            }
+            std::vector<std::vector<uint32_t>> frontier(G);
+            uint32_t step = 0;
+            plan.AddRing(ring, ranges, true, false, frontier, step, "intra");
+            after = step;
+            for (uint32_t g = 0; g < G; ++g)
+            {
+                exitOf[ring[g]] = frontier[g];
+            }
+        }
+        std::vector<std::vector<uint32_t>> sharpOf(job.ranks);
+        for (uint32_t r = 0; r < job.ranks; ++r)
+        {
+            auto chunk = CollectivePlan::Chunk(0, M, job.localOfRank[r], G);
+            for (uint32_t c = 0; c < m_chunks; ++c)
+            {
+                CollectiveTransfer t;
+                t.src = t.dst = r;
+                std::tie(t.byteBegin, t.byteEnd) =
+                    CollectivePlan::Chunk(chunk.first, chunk.second, c, m_chunks);
+                t.op = CollectiveOp::COPY;
+                t.step = after + c;
+                t.phase = "sharp";
+                t.sharp = true;
+                t.sharpGroup = static_cast<uint16_t>(job.localOfRank[r]);
+                t.deps = exitOf[r];
+                sharpOf[r].push_back(plan.Add(t));
+            }
+        }
+        for (uint32_t s = 0; s < S; ++s)
+        {
+            std::vector<uint32_t> ring;
+            std::vector<std::vector<uint32_t>> frontier;
+            for (uint32_t g = 0; g < G; ++g)
+            {
+                ring.push_back(job.RankAt(s, g));
+                frontier.push_back(sharpOf[ring.back()]);
+            }
+            uint32_t step = after + m_chunks;
+            plan.AddRing(ring, ranges, false, true, frontier, step, "intra");
+        }
+        return;
+    }
     const CollectiveJob& job = plan.Job();
     for (uint32_t c = 0; c < m_chunks; ++c)
     {

@@ -64,7 +64,9 @@ class DirectAllReduce : public CollectiveAlgorithm
 };
 
 /// In-network: each rank sends each of its Chunks once to the switch tree (SharpAggregator)
-/// and receives the reduced chunk once.
+/// and receives the reduced chunk once. With NvlinkStages, first a ReduceScatter over NVLink,
+/// then one SHARP reduction per rail (the M/G shard of the ranks of GPU g, tree = rail leaf g),
+/// then an AllGather over NVLink (NVLS-style); otherwise one tree over all ranks.
 class SharpAllReduce : public CollectiveAlgorithm
 {
   public:
@@ -73,6 +75,7 @@ class SharpAllReduce : public CollectiveAlgorithm
 
   private:
     uint32_t m_chunks = 1;
+    bool m_nvlinkStages = false;
 };
 
 } // namespace ns3

@@ -226,7 +226,7 @@ CollectiveEngine::Launch(uint32_t id)
             throw std::runtime_error("CollectiveEngine: an in-network transfer needs SHARP "
                                      "aggregation (collective.sharp)");
         }
-        m_sharp->Send(t.step, t.src, t.Bytes(), s.payload,
+        m_sharp->Send(t.sharpGroup, t.step, t.src, t.Bytes(), s.payload,
                       MakeCallback(&CollectiveEngine::SharpDone, this).Bind(id));
         return;
     }

@@ -20,15 +20,15 @@ namespace ns3
 /**
  * \brief In-network reduction service the engine hands SHARP transfers to (implemented by the
  * SHARP host agents + switch aggregators). Send() posts rank's contribution for reduction
- * \p reductionId (same id at every member); \p done is called at that rank when the reduced
+ * \p reductionId of aggregation tree \p group (same ids at every member); \p done is called at that rank when the reduced
  * result has arrived, with the reduced values.
  */
 class CollectiveSharpService : public Object
 {
   public:
     static TypeId GetTypeId();
-    typedef Callback<void, uint32_t, const std::vector<float>&> DoneCallback;
-    virtual void Send(uint32_t reductionId, uint32_t rank, uint64_t bytes,
+    typedef Callback<void, const std::vector<float>&> DoneCallback;
+    virtual void Send(uint16_t group, uint32_t reductionId, uint32_t rank, uint64_t bytes,
                       const std::vector<float>& values, DoneCallback done) = 0;
 };
 
@@ -59,6 +59,7 @@ class CollectiveEngine : public Object
     /// Per-rank time at which the rank has finished computing its gradient (default 0).
     void SetReadiness(std::vector<Time> ready);
     void SetSharpService(Ptr<CollectiveSharpService> sharp) { m_sharp = sharp; }
+    Ptr<CollectiveSharpService> GetSharpService() const { return m_sharp; }
     /// Checks the value results: false disables the exact-sum check (partial collectives).
     void SetCheckValues(bool check) { m_checkValues = check; }
     void Start();

@@ -53,6 +53,7 @@ struct CollectiveTransfer
     bool join = false;
     int32_t stashFrom = -1; ///< relay second hop: payload from this transfer's stash
     bool sharp = false;     ///< in-network: src sends to its aggregation tree, dst = src
+    uint16_t sharpGroup = 0; ///< in-network: the aggregation tree (members: same group, step)
     uint64_t Bytes() const { return byteEnd - byteBegin; }
 };
 

@@ -47,6 +47,7 @@ struct FlowRecord
     uint16_t endpoint = 0; ///< Jetty of the source host that posts it
     uint8_t order = 0;     ///< UbOrder: 0 none, 1 after the flows in \c after, 2 strict
     std::vector<uint32_t> after; ///< flows that must execute first (order 1)
+    uint32_t postSeq = UINT32_MAX; ///< UB: place among its Jetty's requests to its target
     // Sender side
     uint64_t sentBytes = 0; ///< payload bytes put on the wire (retransmissions included)
     uint64_t retransmittedBytes = 0; ///< of sentBytes, bytes sent again

@@ -164,6 +164,7 @@ FabricSwitch::DoDispose()
     m_mmu = nullptr;
     m_rng = nullptr;
     m_caqm = nullptr;
+    m_sharp = nullptr; // SHARP hook
     Object::DoDispose();
 }
 
@@ -262,6 +263,11 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     if (!ParseFrame(frame, &info) || !info.IsIpv4())
     {
         return; // not IP: nothing a fabric switch forwards
+    }
+    if (m_sharp && info.dstPort == kSharpUdpPort)
+    {
+        m_sharp->Receive(device, frame); // SHARP hook: reduction frames are not forwarded
+        return;
     }
     uint32_t inPort = device->GetIfIndex();
     uint32_t outPort = SelectEgressPort(info);

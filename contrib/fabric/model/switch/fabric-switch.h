@@ -1,6 +1,7 @@
 #ifndef FABRIC_SWITCH_H
 #define FABRIC_SWITCH_H
 
+#include "sharp-aggregator.h" // SHARP hook (collectives)
 #include "ecn-marker.h"
 #include "shared-buffer-mmu.h"
 
@@ -83,6 +84,9 @@ class FabricSwitch : public Object
     uint64_t GetWatchdogTriggers() const { return m_watchdogTriggers; }
     /// The C-AQM agent (null unless attribute Caqm is set).
     Ptr<CaqmSwitch> GetCaqm() const { return m_caqm; }
+    /// SHARP in-network reduction (collectives): UDP 4793 frames go to this aggregator.
+    void SetSharpAggregator(Ptr<SharpAggregator> sharp) { m_sharp = sharp; }
+    Ptr<SharpAggregator> GetSharpAggregator() const { return m_sharp; }
 
   protected:
     void DoDispose() override;
@@ -109,6 +113,7 @@ class FabricSwitch : public Object
     std::vector<uint32_t> m_groupOfHost;
     std::vector<std::vector<uint16_t>> m_groups;
     Ptr<SharedBufferMmu> m_mmu;
+    Ptr<SharpAggregator> m_sharp; ///< SHARP hook: null unless a collective uses it
     Ptr<UniformRandomVariable> m_rng;
     std::vector<EcnCurve> m_ecn;
     std::vector<EventId> m_pauseRefresh; ///< per (port, priority)

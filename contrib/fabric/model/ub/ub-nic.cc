@@ -217,8 +217,31 @@ UbNic::StartFlowAt(uint32_t flowId)
 void
 UbNic::Post(uint32_t flowId)
 {
+    FlowRecord& f = m_flows->Get(flowId);
+    if (f.postSeq == UINT32_MAX)
+    {
+        f.postSeq = m_postCount[{f.endpoint, f.dst}]++;
+    }
+    if (Fenced(f))
+    {
+        m_fenced.push_back(flowId);
+        return;
+    }
     m_pending.push_back(flowId);
     TryLaunch();
+}
+
+bool
+UbNic::Fenced(const FlowRecord& f) const
+{
+    if (f.order != uint8_t(UbOrder::AFTER))
+    {
+        return false;
+    }
+    return std::any_of(f.after.begin(), f.after.end(), [&](uint32_t p) {
+        const FlowRecord& pred = m_flows->Get(p);
+        return pred.dst != f.dst && !pred.finished;
+    });
 }
 
 void
@@ -308,11 +331,10 @@ UbNic::Launch(uint32_t flowId)
     m_tx[channel].openMessages++;
     // The request needs its Jetty's and its channel's contexts on chip.
     uint32_t misses = 0;
-    misses += m_cache.Touch(f.endpoint, kJettyContextBytes) ? 0 : 1;
-    misses += m_cache.Touch((1ull << 32) | channel, kChannelContextBytes) ? 0 : 1;
-    if (m_contextCacheSize.GetValue() == 0)
+    if (m_contextCacheSize.GetValue() > 0) // 0: no cache modeled, contexts always at hand
     {
-        misses = 0; // no cache modeled: contexts are always at hand
+        misses += m_cache.Touch(f.endpoint, kJettyContextBytes) ? 0 : 1;
+        misses += m_cache.Touch((1ull << 32) | channel, kChannelContextBytes) ? 0 : 1;
     }
     if (m.packets == 0)
     {
@@ -586,16 +608,24 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         m.rxChannel = key;
         if (f.order == uint8_t(UbOrder::AFTER))
         {
-            m.waitFor = f.after;
+            // Predecessors sent here; those sent elsewhere were waited for at the initiator.
+            for (uint32_t p : f.after)
+            {
+                if (m_flows->Get(p).dst == f.dst)
+                {
+                    m.waitFor.push_back(p);
+                }
+            }
         }
         else if (f.order == uint8_t(UbOrder::STRICT))
         {
-            // Every earlier request of the same Jetty to this target (what the channel's
+            // Every request its Jetty posted to this target before it (what the channel's
             // message sequence numbers tell a real responder).
-            for (uint32_t id = 0; id < flowId; ++id)
+            for (uint32_t id = 0; id < m_flows->GetN(); ++id)
             {
                 const FlowRecord& g = m_flows->Get(id);
-                if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint)
+                if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint &&
+                    g.postSeq < f.postSeq)
                 {
                     m.waitFor.push_back(id);
                 }
@@ -867,7 +897,11 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     fb.increase = ack.increase;
     fb.hintSum = ack.hintSum;
     fb.rtt = newestSent.IsPositive() ? Simulator::Now() - newestSent : Time(0);
-    ch.cc->OnAck(fb);
+    if (newestSent.IsPositive() || fb.congestedCount > 0)
+    {
+        // ACKs that cover no new packet (duplicates, execution notices) answer no request.
+        ch.cc->OnAck(fb);
+    }
     if (ack.executedMessage != UbAckHeader::kNoMessage)
     {
         Complete(ack.executedMessage);
@@ -985,6 +1019,20 @@ UbNic::Complete(uint32_t flowId)
     if (m_inflightRequests > 0)
     {
         --m_inflightRequests;
+    }
+    // Requests fenced behind this one (or another that has finished) may go now.
+    std::vector<uint32_t> fenced;
+    fenced.swap(m_fenced);
+    for (uint32_t id : fenced)
+    {
+        if (Fenced(m_flows->Get(id)))
+        {
+            m_fenced.push_back(id);
+        }
+        else
+        {
+            m_pending.push_back(id);
+        }
     }
     TryLaunch();
 }

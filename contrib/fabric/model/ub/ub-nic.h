@@ -51,8 +51,11 @@ namespace ns3
  * application in order per request: packets that arrive ahead of a gap wait in the reorder
  * buffer (ReorderBufferSize bytes per NIC; beyond it they are discarded and resent), traced as
  * "ReorderBuffer". A request executes once all its packets are there and its ordering
- * requirement holds (none; after named predecessors; strict: after every earlier request of its
- * Jetty to this target); the ACK that follows tells the requester, where it completes.
+ * requirement holds (none; after named predecessors; strict: after every request its Jetty
+ * posted earlier to this target); the ACK that follows tells the requester, where it completes.
+ * A responder can only order what it receives: a predecessor sent to another target is waited
+ * for at the initiator instead (the request is held, without a request slot, until that
+ * predecessor completes — a fence).
  *
  * Requests launch no closer than RequestInterval apart (a 322 MHz request pipeline: 6.2 ns), at
  * most MaxInflightRequests at a time; each launch touches its Jetty and channel contexts in the
@@ -174,6 +177,8 @@ class UbNic : public HostTransport
     };
 
     void Post(uint32_t flowId);
+    /// Whether a request waits at its initiator for predecessors sent to other targets.
+    bool Fenced(const FlowRecord& f) const;
     void TryLaunch();
     void Launch(uint32_t flowId);
     void Activate(uint32_t flowId);
@@ -224,7 +229,7 @@ class UbNic : public HostTransport
     Ptr<FlowTable> m_flows;
     uint32_t m_hostIndex = 0;
     std::vector<Port> m_ports;
-    std::vector<TxChannel> m_tx;
+    std::deque<TxChannel> m_tx; ///< a deque: references stay valid as channels are added
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> m_channelOf; ///< (group, dst, prio)
     std::unordered_map<uint32_t, TxMessage> m_messages;
     std::unordered_map<uint64_t, RxChannel> m_rx;
@@ -235,6 +240,8 @@ class UbNic : public HostTransport
     std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
     ContextCache m_cache;
     std::deque<uint32_t> m_pending;
+    std::vector<uint32_t> m_fenced; ///< posted, waiting for predecessors to other targets
+    std::map<std::pair<uint16_t, uint32_t>, uint32_t> m_postCount; ///< per (Jetty, target)
     uint32_t m_inflightRequests = 0;
     Time m_lastLaunch = Time(-1);
     EventId m_launchEvent;
