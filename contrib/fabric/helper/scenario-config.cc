@@ -543,6 +543,7 @@ LoadScenario(const std::string& path,
         {"receive_slots", "ReceiveSlots"},
         {"completion_time", "CompletionProcessingTime"},
         {"rnr_delay", "RnrDelay"},
+        {"ordered_messages", "OrderedMessages"},
     };
     for (const auto& [key, attr] : roceKeys)
     {
@@ -1012,6 +1013,8 @@ ScenarioKeysHelp()
   roce.max_inflight_requests outstanding messages per NIC (default 0 = unlimited)
   roce.receive_slots         receive buffers for SENDs (0 = unlimited); roce.completion_time: host
                              time per completion; roce.rnr_delay: sender wait after an RNR NAK
+  roce.ordered_messages      true: messages to one destination share one RC QP (start in turn,
+                             complete in order: head-of-line blocking); default false (QP per message)
   dcqcn                      {Attribute: value} for ns3::DcqcnCongestionControl
   workload.verb              write | send | read (RoCE, default write; read: src reads from dst)
   workload.lose              [{flow, packet}]: lose that packet's first transmission (RoCE, UB)

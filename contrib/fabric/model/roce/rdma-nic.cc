@@ -6,6 +6,7 @@
 #include "wire/icrc-trailer.h"
 #include "wire/reth-header.h"
 
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
@@ -111,6 +112,15 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_rnrDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("OrderedMessages",
+                          "Messages from this NIC to one destination and priority share one RC "
+                          "queue pair: each starts after the previous one's last packet has "
+                          "been sent and completes only after it (RC's strict order, so a loss "
+                          "in one message delays the completion of the next: head-of-line "
+                          "blocking). false: every message has its own queue pair.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_orderedMessages),
+                          MakeBooleanChecker())
             .AddAttribute("CongestionControl",
                           "Congestion control of each QP: ns3::NoCongestionControl or "
                           "ns3::DcqcnCongestionControl.",
@@ -218,8 +228,38 @@ RdmaNic::StartFlowAt(uint32_t flowId)
 void
 RdmaNic::Post(uint32_t flowId)
 {
+    const FlowRecord& f = m_flows->Get(flowId);
+    if (m_orderedMessages && f.verb != RdmaVerb::READ)
+    {
+        std::deque<uint32_t>& conn = m_connections[{f.dst, f.priority}];
+        conn.push_back(flowId);
+        m_connectionOf[flowId] = {f.dst, f.priority};
+        if (conn.size() > 1 && !m_allSent.count(conn[conn.size() - 2]))
+        {
+            return; // starts when the previous message's last packet has been sent
+        }
+    }
     m_pending.push_back(flowId);
     TryLaunch();
+}
+
+void
+RdmaNic::LastPacketSent(uint32_t flowId)
+{
+    auto it = m_connectionOf.find(flowId);
+    if (it == m_connectionOf.end())
+    {
+        return;
+    }
+    m_allSent.insert(flowId);
+    const std::deque<uint32_t>& conn = m_connections[it->second];
+    auto pos = std::find(conn.begin(), conn.end(), flowId);
+    if (pos != conn.end() && pos + 1 != conn.end())
+    {
+        m_pending.push_back(*(pos + 1));
+        // Not from inside the port's service: the next message launches as an event of its own.
+        Simulator::ScheduleNow(&RdmaNic::TryLaunch, this);
+    }
 }
 
 void
@@ -279,6 +319,10 @@ RdmaNic::Launch(uint32_t flowId)
     f.cc = qp.cc;
     if (qp.packets == 0)
     {
+        if (m_orderedMessages)
+        {
+            LastPacketSent(flowId);
+        }
         Complete(qp);
         return;
     }
@@ -464,6 +508,10 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     if (index < qp.highestSent)
     {
         f.retransmittedBytes += payload;
+    }
+    if (index + 1 == qp.packets && qp.highestSent < qp.packets && m_orderedMessages)
+    {
+        LastPacketSent(qp.flow);
     }
     qp.highestSent = std::max(qp.highestSent, index + 1);
     if (m_recovery == SELECTIVE_REPEAT && !qp.resend.empty() && qp.resend.front() == index)
@@ -918,6 +966,28 @@ RdmaNic::Complete(SenderQp& qp)
 
 void
 RdmaNic::FinishMessage(uint32_t flowId)
+{
+    auto it = m_connectionOf.find(flowId);
+    if (it == m_connectionOf.end())
+    {
+        CompleteToApplication(flowId);
+        return;
+    }
+    // RC completes in order: report this message and every later one already done, once the
+    // messages before it have completed.
+    m_finishedOnConnection.insert(flowId);
+    std::deque<uint32_t>& conn = m_connections[it->second];
+    while (!conn.empty() && m_finishedOnConnection.count(conn.front()))
+    {
+        uint32_t done = conn.front();
+        conn.pop_front();
+        m_finishedOnConnection.erase(done);
+        CompleteToApplication(done);
+    }
+}
+
+void
+RdmaNic::CompleteToApplication(uint32_t flowId)
 {
     m_flows->Completed(flowId);
     if (m_inflightRequests > 0)

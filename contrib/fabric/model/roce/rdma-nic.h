@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -175,8 +176,13 @@ class RdmaNic : public HostTransport
     void ArmRto(SenderQp& qp);
     void RtoExpired(uint32_t flowId);
     void Complete(SenderQp& qp);
-    /// The message is done at the NIC that posted it: completion and a free request slot.
+    /// The message is done at the NIC that posted it (in order per connection when
+    /// OrderedMessages): completion and a free request slot.
     void FinishMessage(uint32_t flowId);
+    void CompleteToApplication(uint32_t flowId);
+    /// OrderedMessages: the message's last packet left for the first time; the next message
+    /// of its connection may start.
+    void LastPacketSent(uint32_t flowId);
     void Activate(SenderQp& qp);
     uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const { return (psn - startPsn) & 0xFFFFFF; }
     uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
@@ -216,6 +222,12 @@ class RdmaNic : public HostTransport
     Time m_lastLaunch = Time(-1);
     EventId m_launchEvent;
     std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
+    bool m_orderedMessages;
+    /// OrderedMessages: per (destination, priority) connection, its messages not yet completed
+    std::map<std::pair<uint32_t, uint8_t>, std::deque<uint32_t>> m_connections;
+    std::unordered_map<uint32_t, std::pair<uint32_t, uint8_t>> m_connectionOf;
+    std::set<uint32_t> m_allSent;
+    std::set<uint32_t> m_finishedOnConnection;
 };
 
 } // namespace ns3
