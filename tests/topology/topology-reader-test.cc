@@ -267,6 +267,35 @@ TEST(TopologyReader, GeneratorParametersFromFile)
     EXPECT_EQ(s.links.size(), 12u + 12u + 8u * 2u);
 }
 
+TEST(TopologyReader, RailPcieAndControlServerKeys)
+{
+    // PCIe modelled: every GPU's NIC becomes a node between the GPU and its rail leaf, so each
+    // of the 2 x 4 GPUs adds one switch node and one link (GPU - NIC at the PCIe rate).
+    TopologySpec s = ReadTopology(YAML::Load("{generator: rail, servers: 2, gpus_per_server: 4,\n"
+                                             " pcie_rate: 64GB/s}"),
+                                  "inline.yaml", "", LinkDefaults());
+    EXPECT_EQ(s.Hosts().size(), 8u);
+    uint32_t pcie = 0;
+    for (const auto& l : s.links)
+    {
+        pcie += l.rate == DataRate("512Gbps") ? 1 : 0;
+    }
+    EXPECT_EQ(pcie, 8u);
+    // Control servers: 4 GPUs each, and ONE slot link of 32 GB/s per server to its NIC.
+    s = ReadTopology(YAML::Load("{generator: rail, servers: 2, server_type: control}"),
+                     "inline.yaml", "", LinkDefaults());
+    EXPECT_EQ(s.Hosts().size(), 8u);
+    uint32_t slots = 0;
+    for (const auto& l : s.links)
+    {
+        slots += l.rate == DataRate("256Gbps") ? 1 : 0;
+    }
+    EXPECT_EQ(slots, 2u + 8u); // per server one slot, plus the 4 GPU peer links (also 32 GB/s)
+    EXPECT_THROW(ReadTopology(YAML::Load("{generator: rail, servers: 2, server_type: hgx}"),
+                              "inline.yaml", "", LinkDefaults()),
+                 ConfigError);
+}
+
 TEST(TopologyReader, EmbeddedTopologyKeyPaths)
 {
     YAML::Node doc = YAML::Load("stop: 1ms\n"

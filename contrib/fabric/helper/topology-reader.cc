@@ -408,6 +408,15 @@ ReadGenerated(const YAML::Node& node,
                                "fabric_rate",
                                "fabric_delay",
                                "fabric_cable",
+                               "pcie_rate",
+                               "pcie_delay",
+                               "pcie_cable",
+                               "server_type",
+                               "control_gpus",
+                               "control_peer_rate",
+                               "control_slot_rate",
+                               "control_nic_port_rate",
+                               "control_nic_ports",
                                "rate",
                                "delay",
                                "cable"});
@@ -432,6 +441,25 @@ ReadGenerated(const YAML::Node& node,
             p.nicDelay = DelayOf(f, "nic_", delay);
             p.fabricRate = RateOf(f, "fabric_", rate);
             p.fabricDelay = DelayOf(f, "fabric_", delay);
+            // The GPU-NIC PCIe link (absent: not modelled) and the "control" server type.
+            p.pcieRate = RateOf(f, "pcie_", p.pcieRate);
+            p.pcieDelay = DelayOf(f, "pcie_", p.pcieDelay);
+            p.serverType = f.String("server_type", "dgx");
+            if (p.serverType != "dgx" && p.serverType != "control")
+            {
+                throw f.Error("server_type", "expected dgx or control, got '" + p.serverType + "'");
+            }
+            if (uint32_t g = Count(f, "control_gpus"))
+            {
+                p.controlGpus = g;
+            }
+            if (uint32_t n = Count(f, "control_nic_ports"))
+            {
+                p.controlNicPorts = n;
+            }
+            p.controlPeerRate = RateOf(f, "control_peer_", p.controlPeerRate);
+            p.controlSlotRate = RateOf(f, "control_slot_", p.controlSlotRate);
+            p.controlNicPortRate = RateOf(f, "control_nic_port_", p.controlNicPortRate);
             f.RejectUnknownKeys();
             spec = MakeRail(p);
         }
