@@ -20,15 +20,12 @@ CASES = [
     ("multipath", "fabricvalidate.cases.multipath", True),
     ("loss-recovery", "fabricvalidate.cases.loss_recovery", True),
     ("ecmp-collisions", "fabricvalidate.cases.ecmp_collisions", True),
-    ("case-8", None, True),
+    ("collectives", "fabricvalidate.cases.collectives", True),
     ("concurrency", "fabricvalidate.cases.concurrency", True),
     ("dcqcn-recurrence", "fabricvalidate.cases.dcqcn_recurrence", True),
 ]
 
-UNAVAILABLE = {
-    "case-8": ("Case 8: collectives, ring vs in-network, hierarchical AllReduce (DOMAIN.md §5)",
-               "model missing: collective engine and SHARP aggregation"),
-}
+UNAVAILABLE = {}
 
 
 def parse_args(argv):

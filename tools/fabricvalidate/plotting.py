@@ -109,3 +109,36 @@ def ecmp_figure(out_dir, name, panels):
         axes[j // cols][j % cols].axis("off")
     fig.tight_layout()
     return _save(fig, out_dir, name)
+
+
+def collectives_figure(out_dir, name, panels):
+    """panels: [{title, lines: [{label, S [..], analytic [s], simulated [s], tol [s]}]}]:
+    time vs server count, analytic line (with its tolerance band) and simulated markers."""
+    n = len(panels)
+    cols = 2 if n > 1 else 1
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 2.8 * rows), squeeze=False)
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red"]
+    for i, p in enumerate(panels):
+        ax = axes[i // cols][i % cols]
+        t_max = max(max(l["simulated"] + l["analytic"]) for l in p["lines"])
+        k, unit = _time_axis(t_max)
+        for j, l in enumerate(p["lines"]):
+            c = colors[j % len(colors)]
+            ax.plot(l["S"], [a * k for a in l["analytic"]], color=c, lw=0.9, ls="--",
+                    label=f"{l['label']} analytic")
+            ax.fill_between(l["S"], [(a - t) * k for a, t in zip(l["analytic"], l["tol"])],
+                            [(a + t) * k for a, t in zip(l["analytic"], l["tol"])],
+                            color=c, alpha=0.12, lw=0)
+            ax.plot(l["S"], [s * k for s in l["simulated"]], color=c, marker="o", ls="none",
+                    ms=4, label=f"{l['label']} simulated")
+        ax.set_xscale("log", base=2)
+        ax.set_title(p["title"], fontsize=8)
+        ax.set_xlabel("servers S", fontsize=8)
+        ax.set_ylabel(f"AllReduce time ({unit})", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=6, loc="upper left")
+    for j in range(n, rows * cols):
+        axes[j // cols][j % cols].axis("off")
+    fig.tight_layout()
+    return _save(fig, out_dir, name)

@@ -218,11 +218,17 @@ FabricHost::OffUntil(const FlowRecord& f, Time now)
 void
 FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
 {
-    FrameInfo info;
-    if (!ParseFrame(frame, &info) || !info.isRoce)
+    FrameInfo parsed;
+    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
+    if (!rx && ParseFrame(frame, &parsed))
+    {
+        rx = &parsed;
+    }
+    if (!rx || !rx->isRoce)
     {
         return;
     }
+    const FrameInfo& info = *rx;
     if (HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
     {
         ++m_misdelivered;

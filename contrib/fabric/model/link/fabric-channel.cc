@@ -37,10 +37,15 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricChannel::Transmit(Ptr<Packet> frame, Ptr<FabricNetDevice> sender, Time txTime)
+FabricChannel::Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime)
 {
-    Ptr<FabricNetDevice> peer = (m_devices[0] == sender) ? m_devices[1] : m_devices[0];
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+    int i = (PeekPointer(m_devices[0]) == sender) ? 1 : 0;
+    const Ptr<FabricNetDevice>& peer = m_devices[i];
+    if (m_context[i] == UINT32_MAX)
+    {
+        m_context[i] = peer->GetNode()->GetId();
+    }
+    Simulator::ScheduleWithContext(m_context[i],
                                    txTime + m_delay,
                                    &FabricNetDevice::ReceiveFromChannel,
                                    peer,

@@ -25,7 +25,7 @@ class FabricChannel : public Channel
 
     void Attach(Ptr<FabricNetDevice> device);
     /// Puts a frame on the wire: it arrives whole at the peer after \p txTime + delay.
-    void Transmit(Ptr<Packet> frame, Ptr<FabricNetDevice> sender, Time txTime);
+    void Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
     Time GetDelay() const { return m_delay; }
 
@@ -39,6 +39,8 @@ class FabricChannel : public Channel
     Time m_delay;
     Ptr<FabricNetDevice> m_devices[2];
     uint32_t m_nDevices = 0;
+    /// Node id of each device (the delivery context), read at the first transmission.
+    uint32_t m_context[2] = {UINT32_MAX, UINT32_MAX};
 };
 
 } // namespace ns3

@@ -401,7 +401,7 @@ FabricNetDevice::TryTransmit()
 }
 
 void
-FabricNetDevice::StartTransmission(Ptr<Packet> frame,
+FabricNetDevice::StartTransmission(const Ptr<Packet>& frame,
                                    uint32_t bytes,
                                    uint32_t flowId,
                                    uint32_t payload)
@@ -458,8 +458,9 @@ FabricNetDevice::ScheduleResumeCheck()
 void
 FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
 {
-    std::pair<uint32_t, uint32_t> sent = GetPeer()->m_onWire.front();
-    GetPeer()->m_onWire.pop_front();
+    auto& peerOnWire = GetPeer()->m_onWire;
+    std::pair<uint32_t, uint32_t> sent = peerOnWire.front();
+    peerOnWire.pop_front();
     bool lost = false;
     if (m_lossRate > 0 && m_lossRng->GetValue() < m_lossRate)
     {
@@ -503,16 +504,20 @@ FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
     }
     m_rxBytes += frame->GetSize();
     m_snifferTrace(frame);
-    uint8_t type[14];
-    frame->CopyData(type, 14);
-    if (((type[12] << 8) | type[13]) == PfcPauseHeader::kEtherType)
+    // Parse once here; the owner's frame handler reads m_rxInfo (GetRxFrameInfo) instead of
+    // copying the headers out of the packet a second time.
+    m_rxInfo = FrameInfo();
+    bool parsed = ParseFrame(frame, &m_rxInfo);
+    if (m_rxInfo.etherType == PfcPauseHeader::kEtherType)
     {
         HandlePfcFrame(frame);
         return;
     }
     if (!m_frameHandler.IsNull())
     {
+        m_rxFrame = parsed ? PeekPointer(frame) : nullptr;
         m_frameHandler(this, frame);
+        m_rxFrame = nullptr;
     }
 }
 

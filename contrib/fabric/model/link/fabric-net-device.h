@@ -2,6 +2,7 @@
 #define FABRIC_NET_DEVICE_H
 
 #include "fabric-channel.h"
+#include "frame-codec.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -144,6 +145,14 @@ class FabricNetDevice : public NetDevice
 
     /// Called by the channel when a frame has fully arrived.
     void ReceiveFromChannel(Ptr<Packet> frame);
+    /// The frame handler's frame, already parsed by this device (it parses every received
+    /// frame once, to tell PFC from data): the owner's handler reuses it instead of copying the
+    /// headers out again. Null when \p frame is not the frame being delivered right now, or it
+    /// is too short to parse.
+    const FrameInfo* GetRxFrameInfo(const Ptr<Packet>& frame) const
+    {
+        return PeekPointer(frame) == m_rxFrame ? &m_rxInfo : nullptr;
+    }
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -180,7 +189,8 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TryTransmit();
-    void StartTransmission(Ptr<Packet> frame, uint32_t bytes, uint32_t flowId, uint32_t payload);
+    void StartTransmission(const Ptr<Packet>& frame, uint32_t bytes, uint32_t flowId,
+                           uint32_t payload);
     void TransmitComplete();
     /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
     int SelectPriority();
@@ -224,6 +234,8 @@ class FabricNetDevice : public NetDevice
     EventId m_resumeEvent;
 
     std::deque<std::pair<uint32_t, uint32_t>> m_onWire;
+    FrameInfo m_rxInfo;                ///< the frame being delivered to the frame handler
+    const Packet* m_rxFrame = nullptr; ///< which frame m_rxInfo describes (null: none)
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txFrames = 0;

@@ -597,8 +597,18 @@ RdmaNic::SendControl(uint32_t port,
 void
 RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
 {
-    FrameInfo info;
-    if (!ParseFrame(frame, &info) || !info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex ||
+    FrameInfo parsed;
+    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
+    if (!rx && ParseFrame(frame, &parsed))
+    {
+        rx = &parsed;
+    }
+    if (!rx)
+    {
+        return;
+    }
+    const FrameInfo& info = *rx;
+    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex ||
         !m_flows->Contains(info.destQp))
     {
         return;

@@ -259,8 +259,18 @@ FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
 void
 FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
 {
-    FrameInfo info;
-    if (!ParseFrame(frame, &info) || !info.IsIpv4())
+    FrameInfo parsed;
+    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
+    if (!rx)
+    {
+        if (!ParseFrame(frame, &parsed))
+        {
+            return;
+        }
+        rx = &parsed;
+    }
+    const FrameInfo& info = *rx;
+    if (!info.IsIpv4())
     {
         return; // not IP: nothing a fabric switch forwards
     }

@@ -526,8 +526,18 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
 void
 UbNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
 {
-    FrameInfo info;
-    if (!ParseFrame(frame, &info) || !info.isUb || HostIndexOfIp(info.dstIp) != m_hostIndex)
+    FrameInfo parsed;
+    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
+    if (!rx && ParseFrame(frame, &parsed))
+    {
+        rx = &parsed;
+    }
+    if (!rx)
+    {
+        return;
+    }
+    const FrameInfo& info = *rx;
+    if (!info.isUb || HostIndexOfIp(info.dstIp) != m_hostIndex)
     {
         return;
     }
