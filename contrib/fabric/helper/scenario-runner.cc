@@ -18,6 +18,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sys/resource.h>
 
@@ -142,7 +143,7 @@ WriteFlows(const FabricNetwork& net,
     CsvWriter out(path,
                   "flow_id,src,dst,priority,bytes,start_ns,finish_ns,fct_ns,sent_bytes,"
                   "delivered_bytes,dropped_bytes,in_flight_bytes,ecn_marked_frames,"
-                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,stuck_reason");
+                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,executed_ns,stuck_reason");
     Ptr<FlowTable> table = net.GetFlowTable();
     for (uint32_t i = 0; i < table->GetN(); ++i)
     {
@@ -166,7 +167,15 @@ WriteFlows(const FabricNetwork& net,
         {
             row << f.launch.GetNanoSeconds();
         }
-        row << ',' << StuckReason(net, nics, f, deadlock) << '\n';
+        row << ',';
+        if (f.executed.IsStrictlyPositive())
+        {
+            row << f.executed.GetNanoSeconds(); // UB: when the target executed the request
+        }
+        // Free text last; commas would split the column.
+        std::string reason = StuckReason(net, nics, f, deadlock);
+        std::replace(reason.begin(), reason.end(), ',', ';');
+        row << ',' << reason << '\n';
     }
     out.Commit();
 }

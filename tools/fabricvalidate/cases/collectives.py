@@ -354,7 +354,8 @@ def part_c(ctx, case, correct):
             method="summary.json collective.spine_tx_bytes (stored bytes of every frame the "
                    "spines send; PFC and ECN are off so no pause frame or CNP is among them)",
             note=f"{len(cross_pairs)} of {G * S} ring edges cross rails, "
-                 f"{per_pair / 2 ** 20:g} MiB each (2(S−1)/S·M/G)"))
+                 f"{per_pair / 2 ** 20:g} MiB each (2(S−1)/S·M/G); spine bytes − payload − "
+                 f"modelled headers = {sim - payload - hdr} B"))
         other = counters["pfc_frames_sent"] + counters["ecn_marked_frames"] \
             + counters["retransmitted_bytes"] + counters["dropped_bytes"]
         case.checks.append(Check(

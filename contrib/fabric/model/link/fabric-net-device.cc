@@ -104,6 +104,7 @@ FabricNetDevice::DoDispose()
     }
     m_control.clear();
     m_completeEvent.Cancel();
+    m_completePending = false;
     m_resumeEvent.Cancel();
     m_stormEvent.Cancel();
     m_frameHandler = FrameHandler();
@@ -207,9 +208,8 @@ FabricNetDevice::SendPause(uint8_t priority, uint16_t quanta)
 }
 
 int
-FabricNetDevice::SelectPriority()
+FabricNetDevice::SelectPriority(Time now)
 {
-    Time now = Simulator::Now();
     if (m_scheduler == STRICT_PRIORITY)
     {
         for (int p = kFabricPriorities - 1; p >= 0; --p)
@@ -361,10 +361,9 @@ FabricNetDevice::TryTransmit()
     Time now = Simulator::Now();
     if (now < m_busyUntil)
     {
-        if (!m_completeEvent.IsRunning())
+        if (!m_completePending)
         {
-            m_completeEvent =
-                Simulator::Schedule(m_busyUntil - now, &FabricNetDevice::TransmitComplete, this);
+            ScheduleComplete(m_busyUntil - now);
         }
         return;
     }
@@ -372,10 +371,10 @@ FabricNetDevice::TryTransmit()
     {
         Ptr<Packet> frame = m_control.front();
         m_control.pop_front();
-        StartTransmission(frame, frame->GetSize(), kNoFlow, 0);
+        StartTransmission(frame, frame->GetSize(), kNoFlow, 0, now);
         return;
     }
-    int prio = SelectPriority();
+    int prio = SelectPriority(now);
     if (prio < 0)
     {
         ScheduleResumeCheck();
@@ -397,21 +396,22 @@ FabricNetDevice::TryTransmit()
     {
         m_dequeueHandler(this, item);
     }
-    StartTransmission(item.frame, item.bytes, item.flowId, item.payloadBytes);
+    StartTransmission(item.frame, item.bytes, item.flowId, item.payloadBytes, now);
 }
 
 void
 FabricNetDevice::StartTransmission(const Ptr<Packet>& frame,
                                    uint32_t bytes,
                                    uint32_t flowId,
-                                   uint32_t payload)
+                                   uint32_t payload,
+                                   Time now)
 {
     m_txBytes += bytes;
     ++m_txFrames;
     m_onWire.emplace_back(flowId, payload);
     m_snifferTrace(frame);
     Time txTime = FrameTxTime(bytes);
-    m_busyUntil = Simulator::Now() + txTime;
+    m_busyUntil = now + txTime;
     m_channel->Transmit(frame, this, txTime);
     bool waiting = !m_control.empty() || !m_idleHandler.IsNull();
     for (uint8_t p = 0; p < kFabricPriorities && !waiting; ++p)
@@ -420,13 +420,26 @@ FabricNetDevice::StartTransmission(const Ptr<Packet>& frame,
     }
     if (waiting)
     {
-        m_completeEvent = Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+        ScheduleComplete(txTime);
     }
 }
 
 void
-FabricNetDevice::TransmitComplete()
+FabricNetDevice::ScheduleComplete(Time delay)
 {
+    ++m_completeGeneration;
+    m_completePending = true;
+    m_completeEvent = Simulator::Schedule(delay, &FabricNetDevice::TransmitComplete, this,
+                                          m_completeGeneration);
+}
+
+void
+FabricNetDevice::TransmitComplete(uint32_t generation)
+{
+    if (generation == m_completeGeneration)
+    {
+        m_completePending = false; // m_completeEvent has run
+    }
     TryTransmit();
 }
 

@@ -189,11 +189,15 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TryTransmit();
+    /// \p now: Simulator::Now(), which the caller has read already (time does not move within
+    /// an event, and each Now() is a call through the simulator).
     void StartTransmission(const Ptr<Packet>& frame, uint32_t bytes, uint32_t flowId,
-                           uint32_t payload);
-    void TransmitComplete();
+                           uint32_t payload, Time now);
+    void TransmitComplete(uint32_t generation);
+    /// Schedules TransmitComplete after \p delay as the current completion event.
+    void ScheduleComplete(Time delay);
     /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
-    int SelectPriority();
+    int SelectPriority(Time now);
     void HandlePfcFrame(Ptr<Packet> frame);
     void ScheduleResumeCheck();
     void StormRefresh();
@@ -224,6 +228,12 @@ class FabricNetDevice : public NetDevice
     /// forwards one frame costs one event per hop, not two.
     Time m_busyUntil;
     EventId m_completeEvent;
+    /// Whether m_completeEvent is still to run (what m_completeEvent.IsRunning() says: it is
+    /// only cancelled on dispose), kept here because EventId::IsRunning() costs a few hundred
+    /// instructions through the simulator; m_completeGeneration tells the latest completion
+    /// event from an earlier one it replaced.
+    bool m_completePending = false;
+    uint32_t m_completeGeneration = 0;
     bool m_linkUp = true;
     uint8_t m_stormMask = 0;
     uint8_t m_ignorePauseMask = 0;

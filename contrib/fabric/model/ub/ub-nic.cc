@@ -497,6 +497,7 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
     {
         f.retransmittedBytes += p.payload;
         ++m_resentPackets;
+        p.resent = true;
     }
     f.sentBytes += p.payload;
     p.everSent = true;
@@ -541,16 +542,36 @@ UbNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     {
         return;
     }
+    // The frame ends here: decode a copy of its headers (one memcpy) rather than removing
+    // them from the packet (Buffer::Iterator reads byte by byte).
+    uint8_t b[512];
+    uint32_t n = frame->CopyData(b, std::min<uint32_t>(frame->GetSize(), sizeof b));
     UbFrameHeader h;
-    frame->RemoveHeader(h);
+    UbAckHeader ack;
+    uint32_t ackBytes = 0;
+    if (n >= UbFrameHeader::kSize)
+    {
+        h.Decode(b);
+        if (h.opcode == UbOpcode::ACK)
+        {
+            ackBytes = ack.Decode(b + UbFrameHeader::kSize, n - UbFrameHeader::kSize);
+        }
+    }
+    if (n < UbFrameHeader::kSize || (h.opcode == UbOpcode::ACK && ackBytes == 0))
+    {
+        // Not in the copy (never for the frames UbNic builds): read them from the packet.
+        frame->RemoveHeader(h);
+        if (h.opcode == UbOpcode::ACK)
+        {
+            frame->RemoveHeader(ack);
+        }
+    }
     if (h.opcode == UbOpcode::DATA && m_flows->Contains(h.message))
     {
         ReceiveData(info, h);
     }
     else if (h.opcode == UbOpcode::ACK && h.channel < m_tx.size())
     {
-        UbAckHeader ack;
-        frame->RemoveHeader(ack);
         ReceiveAck(h, ack);
     }
 }
@@ -876,11 +897,16 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
             ackOne(psn);
         }
     }
-    for (uint32_t i = 0; i < ack.bitmap.size() * 8; ++i)
+    // Selective part, in PSN order; whole bytes without a bit set are skipped.
+    for (uint32_t byte = 0; byte < ack.bitmap.size(); ++byte)
     {
-        if (ack.bitmap[i / 8] & (0x80 >> (i % 8)))
+        uint8_t bits = ack.bitmap[byte];
+        for (uint32_t b = 0; bits != 0 && b < 8; ++b)
         {
-            ackOne(cumulative + 1 + i);
+            if (bits & (0x80 >> b))
+            {
+                ackOne(cumulative + 1 + byte * 8 + b);
+            }
         }
     }
     while (!ch.packets.empty() && ch.packets.front().acked)
@@ -892,12 +918,20 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     // arrived is lost (reordering across paths is shorter than that; losses are not).
     if (m_reorderWindow.IsStrictlyPositive() && newestSent.IsPositive())
     {
+        // Packets sent once were sent in PSN order, and a resent packet was last sent after
+        // its first transmission: past the first packet sent once that is still too recent,
+        // every later packet is at least as recent, so the scan stops there.
+        Time threshold = newestSent - m_reorderWindow;
         for (uint32_t i = 0; i < ch.packets.size(); ++i)
         {
             const TxPacket& p = ch.packets[i];
-            if (p.sent + m_reorderWindow <= newestSent)
+            if (p.sent <= threshold)
             {
                 DeclareLost(ch, ch.una + i);
+            }
+            else if (!p.resent)
+            {
+                break;
             }
         }
     }

@@ -113,6 +113,7 @@ class UbNic : public HostTransport
         bool acked = false;
         bool lost = false; ///< deemed lost, waiting in the resend queue
         bool everSent = false;
+        bool resent = false; ///< sent more than once (its `sent` is then out of PSN order)
     };
     struct TxMessage
     {

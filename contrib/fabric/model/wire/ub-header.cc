@@ -99,6 +99,13 @@ UbFrameHeader::Deserialize(Buffer::Iterator start)
 {
     uint8_t b[kSize];
     start.Read(b, kSize);
+    Decode(b);
+    return kSize;
+}
+
+void
+UbFrameHeader::Decode(const uint8_t* b)
+{
     EthernetIpv4Udp outer;
     outer.Read(b);
     srcMac = outer.srcMac;
@@ -116,7 +123,6 @@ UbFrameHeader::Deserialize(Buffer::Iterator start)
     psn = Get32(ub + 8);
     channel = Get32(ub + 12);
     word = Get32(ub + 16);
-    return kSize;
 }
 
 void
@@ -146,6 +152,28 @@ uint32_t
 UbAckHeader::GetSerializedSize() const
 {
     return kUbAckExtensionBytes + static_cast<uint32_t>(bitmap.size());
+}
+
+uint32_t
+UbAckHeader::Decode(const uint8_t* b, uint32_t available)
+{
+    if (available < kUbAckExtensionBytes)
+    {
+        return 0;
+    }
+    uint16_t bits = static_cast<uint16_t>((b[8] << 8) | b[9]);
+    uint32_t size = kUbAckExtensionBytes + bits / 8;
+    if (available < size)
+    {
+        return 0;
+    }
+    uint32_t executed = (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+    executedMessage = executed == 0 ? kNoMessage : executed - 1;
+    congestedCount = b[4];
+    increase = (b[5] & 1) != 0;
+    hintSum = static_cast<uint16_t>((b[6] << 8) | b[7]);
+    bitmap.assign(b + kUbAckExtensionBytes, b + size);
+    return size;
 }
 
 void

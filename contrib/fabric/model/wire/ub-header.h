@@ -92,6 +92,9 @@ class UbFrameHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
+    /// Decodes the kSize bytes at \p b (what Deserialize does once it has read them): lets a
+    /// receiver decode a copy of the frame's first bytes without removing the header.
+    void Decode(const uint8_t* b);
 
     Mac48Address srcMac;
     Mac48Address dstMac;
@@ -130,6 +133,9 @@ class UbAckHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
+    /// Decodes the extension from the \p available bytes at \p b, as Deserialize does;
+    /// returns the bytes it takes, or 0 when \p available is too short for them.
+    uint32_t Decode(const uint8_t* b, uint32_t available);
 
     uint32_t executedMessage = kNoMessage;
     uint8_t congestedCount = 0;
