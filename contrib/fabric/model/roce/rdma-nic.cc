@@ -148,7 +148,7 @@ RdmaNic::DoDispose()
         p.wakeup.Cancel();
         p.device = nullptr;
     }
-    m_launchEvent.Cancel();
+    m_launcher.Cancel();
     m_host = nullptr;
     m_flows = nullptr;
     Object::DoDispose();
@@ -165,6 +165,8 @@ RdmaNic::InitialPsn(uint32_t qp)
 void
 RdmaNic::Install(Ptr<FabricHost> host)
 {
+    m_launcher.Configure(m_requestInterval, m_maxInflightRequests,
+                         MakeCallback(&RdmaNic::Launch, this));
     m_host = host;
     m_flows = host->GetFlowTable();
     m_hostIndex = host->GetHostIndex();
@@ -239,8 +241,8 @@ RdmaNic::Post(uint32_t flowId)
             return; // starts when the previous message's last packet has been sent
         }
     }
-    m_pending.push_back(flowId);
-    TryLaunch();
+    m_launcher.Enqueue(flowId);
+    m_launcher.TryLaunch();
 }
 
 void
@@ -256,37 +258,9 @@ RdmaNic::LastPacketSent(uint32_t flowId)
     auto pos = std::find(conn.begin(), conn.end(), flowId);
     if (pos != conn.end() && pos + 1 != conn.end())
     {
-        m_pending.push_back(*(pos + 1));
+        m_launcher.Enqueue(*(pos + 1));
         // Not from inside the port's service: the next message launches as an event of its own.
-        Simulator::ScheduleNow(&RdmaNic::TryLaunch, this);
-    }
-}
-
-void
-RdmaNic::TryLaunch()
-{
-    // Request-rate and slot limits: one launch per RequestInterval, MaxInflightRequests slots.
-    while (!m_pending.empty())
-    {
-        if (m_maxInflightRequests > 0 && m_inflightRequests >= m_maxInflightRequests)
-        {
-            return; // a completion will call us again
-        }
-        Time now = Simulator::Now();
-        if (!m_lastLaunch.IsStrictlyNegative() && now < m_lastLaunch + m_requestInterval)
-        {
-            if (!m_launchEvent.IsRunning())
-            {
-                m_launchEvent = Simulator::Schedule(m_lastLaunch + m_requestInterval - now,
-                                                    &RdmaNic::TryLaunch,
-                                                    this);
-            }
-            return;
-        }
-        uint32_t flowId = m_pending.front();
-        m_pending.pop_front();
-        m_lastLaunch = now;
-        Launch(flowId);
+        Simulator::ScheduleNow(&RequestLauncher::TryLaunch, &m_launcher);
     }
 }
 
@@ -295,7 +269,6 @@ RdmaNic::Launch(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
     f.launch = Simulator::Now();
-    ++m_inflightRequests;
     if (f.verb == RdmaVerb::READ)
     {
         SendReadRequest(flowId, 0);
@@ -1000,11 +973,8 @@ void
 RdmaNic::CompleteToApplication(uint32_t flowId)
 {
     m_flows->Completed(flowId);
-    if (m_inflightRequests > 0)
-    {
-        --m_inflightRequests;
-    }
-    TryLaunch();
+    m_launcher.Release();
+    m_launcher.TryLaunch();
 }
 
 std::string
@@ -1039,7 +1009,7 @@ RdmaNic::AuditQueuePairs(const FlowTable& flows) const
 std::string
 RdmaNic::StuckReason(uint32_t flowId) const
 {
-    if (std::find(m_pending.begin(), m_pending.end(), flowId) != m_pending.end())
+    if (m_launcher.IsWaiting(flowId))
     {
         return "waiting for a request slot";
     }

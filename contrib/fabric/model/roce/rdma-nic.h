@@ -4,6 +4,7 @@
 #include "roce-congestion-control.h"
 
 #include "host/host-transport.h"
+#include "host/request-launcher.h"
 
 #include "host/fabric-host.h"
 #include "host/flow-table.h"
@@ -150,7 +151,6 @@ class RdmaNic : public HostTransport
     };
 
     void Post(uint32_t flowId);
-    void TryLaunch();
     void Launch(uint32_t flowId);
     void PortIdle(Ptr<FabricNetDevice> device);
     void ServePort(uint32_t port);
@@ -217,10 +217,7 @@ class RdmaNic : public HostTransport
     std::vector<Port> m_ports;
     std::unordered_map<uint32_t, SenderQp> m_senders;
     std::unordered_map<uint32_t, ReceiverQp> m_receivers;
-    std::deque<uint32_t> m_pending; ///< posted messages waiting for a request slot
-    uint32_t m_inflightRequests = 0;
-    Time m_lastLaunch = Time(-1);
-    EventId m_launchEvent;
+    RequestLauncher m_launcher; ///< launch interval and in-flight slots
     std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
     bool m_orderedMessages;
     /// OrderedMessages: per (destination, priority) connection, its messages not yet completed

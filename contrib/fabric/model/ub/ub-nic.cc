@@ -135,7 +135,7 @@ UbNic::DoDispose()
     {
         p.device = nullptr;
     }
-    m_launchEvent.Cancel();
+    m_launcher.Cancel();
     m_host = nullptr;
     m_flows = nullptr;
     HostTransport::DoDispose();
@@ -144,6 +144,8 @@ UbNic::DoDispose()
 void
 UbNic::Install(Ptr<FabricHost> host)
 {
+    m_launcher.Configure(m_requestInterval, m_maxInflightRequests,
+                         MakeCallback(&UbNic::Launch, this));
     m_host = host;
     m_flows = host->GetFlowTable();
     m_hostIndex = host->GetHostIndex();
@@ -227,8 +229,8 @@ UbNic::Post(uint32_t flowId)
         m_fenced.push_back(flowId);
         return;
     }
-    m_pending.push_back(flowId);
-    TryLaunch();
+    m_launcher.Enqueue(flowId);
+    m_launcher.TryLaunch();
 }
 
 bool
@@ -242,33 +244,6 @@ UbNic::Fenced(const FlowRecord& f) const
         const FlowRecord& pred = m_flows->Get(p);
         return pred.dst != f.dst && !pred.finished;
     });
-}
-
-void
-UbNic::TryLaunch()
-{
-    while (!m_pending.empty())
-    {
-        if (m_maxInflightRequests > 0 && m_inflightRequests >= m_maxInflightRequests)
-        {
-            return; // a completion calls us again
-        }
-        Time now = Simulator::Now();
-        if (!m_lastLaunch.IsStrictlyNegative() && now < m_lastLaunch + m_requestInterval)
-        {
-            if (!m_launchEvent.IsRunning())
-            {
-                m_launchEvent = Simulator::Schedule(m_lastLaunch + m_requestInterval - now,
-                                                    &UbNic::TryLaunch,
-                                                    this);
-            }
-            return;
-        }
-        uint32_t flowId = m_pending.front();
-        m_pending.pop_front();
-        m_lastLaunch = now;
-        Launch(flowId);
-    }
 }
 
 uint32_t
@@ -318,7 +293,6 @@ UbNic::Launch(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
     f.launch = Simulator::Now();
-    ++m_inflightRequests;
     if (f.verb == RdmaVerb::READ)
     {
         NS_FATAL_ERROR("UB transport: read requests are not modeled (scenarios reject them)");
@@ -469,30 +443,10 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
     TxPacket& p = ch.packets[psn - ch.una];
     FlowRecord& f = m_flows->Get(p.flow);
     const TxMessage& m = m_messages[p.flow];
-    Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
-
-    UbFrameHeader h;
-    h.srcMac = dev->GetMacAddress();
-    h.dstMac = dev->GetPeer()->GetMacAddress();
-    h.srcIp = HostIpv4(m_hostIndex).Get();
-    h.dstIp = HostIpv4(ch.dst).Get();
-    h.tos = static_cast<uint8_t>((ch.priority << 5) | (ch.ecnCapable ? 0x2 : 0x0));
-    h.entropy = ch.lb->NextEntropy();
-    h.payloadBytes = static_cast<uint16_t>(p.payload + kIcrcBytes);
-    h.opcode = UbOpcode::DATA;
     bool last = p.index + 1 == m.packets;
-    h.flags = static_cast<uint8_t>((last ? UbFrameHeader::kFlagLast : 0) |
-                                   (p.everSent ? UbFrameHeader::kFlagResend : 0));
-    h.SetOrder(static_cast<UbOrder>(f.order));
-    h.cci = ch.cc->OnSend(p.frameBytes).Encode();
-    h.message = p.flow;
-    h.psn = psn;
-    h.channel = ch.id;
-    h.word = p.index;
-    Ptr<Packet> frame = Create<Packet>(p.payload);
-    frame->AddTrailer(IcrcTrailer());
-    frame->AddHeader(h);
-
+    uint8_t flags = static_cast<uint8_t>((last ? UbFrameHeader::kFlagLast : 0) |
+                                         (p.everSent ? UbFrameHeader::kFlagResend : 0));
+    uint16_t cci = ch.cc->OnSend(p.frameBytes).Encode();
     if (p.everSent)
     {
         f.retransmittedBytes += p.payload;
@@ -512,11 +466,38 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
     {
         ArmRto(ch);
     }
+    EnqueueData(ch, p.flow, p.index, psn, p.payload, flags, cci);
+}
+
+void
+UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
+                   uint32_t payload, uint8_t flags, uint16_t cci)
+{
+    Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
+    UbFrameHeader h;
+    h.srcMac = dev->GetMacAddress();
+    h.dstMac = dev->GetPeer()->GetMacAddress();
+    h.srcIp = HostIpv4(m_hostIndex).Get();
+    h.dstIp = HostIpv4(ch.dst).Get();
+    h.tos = static_cast<uint8_t>((ch.priority << 5) | (ch.ecnCapable ? 0x2 : 0x0));
+    h.entropy = ch.lb->NextEntropy();
+    h.payloadBytes = static_cast<uint16_t>(payload + kIcrcBytes);
+    h.opcode = UbOpcode::DATA;
+    h.flags = flags;
+    h.SetOrder(static_cast<UbOrder>(m_flows->Get(flowId).order));
+    h.cci = cci;
+    h.message = flowId;
+    h.psn = psn;
+    h.channel = ch.id;
+    h.word = index;
+    Ptr<Packet> frame = Create<Packet>(payload);
+    frame->AddTrailer(IcrcTrailer());
+    frame->AddHeader(h);
     QueuedFrame item;
     item.frame = frame;
     item.bytes = frame->GetSize();
-    item.payloadBytes = p.payload;
-    item.flowId = p.flow;
+    item.payloadBytes = payload;
+    item.flowId = flowId;
     item.priority = ch.priority;
     dev->Enqueue(std::move(item));
 }
@@ -1016,37 +997,13 @@ UbNic::SendProbe(TxChannel& ch, uint32_t flowId)
 {
     const TxMessage& m = m_messages[flowId];
     FlowRecord& f = m_flows->Get(flowId);
-    Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
     uint32_t index = m.packets - 1;
     uint32_t payload = PayloadOf(f, index);
-    UbFrameHeader h;
-    h.srcMac = dev->GetMacAddress();
-    h.dstMac = dev->GetPeer()->GetMacAddress();
-    h.srcIp = HostIpv4(m_hostIndex).Get();
-    h.dstIp = HostIpv4(ch.dst).Get();
-    h.tos = static_cast<uint8_t>((ch.priority << 5) | (ch.ecnCapable ? 0x2 : 0x0));
-    h.entropy = ch.lb->NextEntropy();
-    h.payloadBytes = static_cast<uint16_t>(payload + kIcrcBytes);
-    h.opcode = UbOpcode::DATA;
-    h.flags = UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend;
-    h.SetOrder(static_cast<UbOrder>(f.order));
-    h.message = flowId;
-    h.psn = m.lastPsn;
-    h.channel = ch.id;
-    h.word = index;
-    Ptr<Packet> frame = Create<Packet>(payload);
-    frame->AddTrailer(IcrcTrailer());
-    frame->AddHeader(h);
     f.sentBytes += payload;
     f.retransmittedBytes += payload;
     ++m_resentPackets;
-    QueuedFrame item;
-    item.frame = frame;
-    item.bytes = frame->GetSize();
-    item.payloadBytes = payload;
-    item.flowId = flowId;
-    item.priority = ch.priority;
-    dev->Enqueue(std::move(item));
+    EnqueueData(ch, flowId, index, m.lastPsn, payload,
+                UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend, 0);
 }
 
 void
@@ -1060,10 +1017,7 @@ UbNic::Complete(uint32_t flowId)
     it->second.done = true;
     m_tx[it->second.channel].openMessages--;
     m_flows->Completed(flowId);
-    if (m_inflightRequests > 0)
-    {
-        --m_inflightRequests;
-    }
+    m_launcher.Release();
     // Requests fenced behind this one (or another that has finished) may go now.
     std::vector<uint32_t> fenced;
     fenced.swap(m_fenced);
@@ -1075,10 +1029,10 @@ UbNic::Complete(uint32_t flowId)
         }
         else
         {
-            m_pending.push_back(id);
+            m_launcher.Enqueue(id);
         }
     }
-    TryLaunch();
+    m_launcher.TryLaunch();
 }
 
 void

@@ -6,6 +6,7 @@
 #include "ub-load-balancer.h"
 
 #include "host/host-transport.h"
+#include "host/request-launcher.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "wire/ub-header.h"
@@ -180,7 +181,6 @@ class UbNic : public HostTransport
     void Post(uint32_t flowId);
     /// Whether a request waits at its initiator for predecessors sent to other targets.
     bool Fenced(const FlowRecord& f) const;
-    void TryLaunch();
     void Launch(uint32_t flowId);
     void Activate(uint32_t flowId);
     uint32_t ChannelFor(const FlowRecord& f);
@@ -190,6 +190,10 @@ class UbNic : public HostTransport
     /// PSN the channel would send now (a resend first, then a new packet), or -1.
     int64_t NextPsn(TxChannel& ch);
     void SendData(TxChannel& ch, uint32_t psn);
+    /// Builds the DATA frame of packet \p index of \p flowId (entropy from the channel's load
+    /// balancer) and hands it to the channel's port.
+    void EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
+                     uint32_t payload, uint8_t flags, uint16_t cci);
     void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
     void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
     void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
@@ -240,12 +244,9 @@ class UbNic : public HostTransport
     std::set<uint16_t> m_jettys;
     std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
     ContextCache m_cache;
-    std::deque<uint32_t> m_pending;
+    RequestLauncher m_launcher; ///< launch interval and in-flight slots
     std::vector<uint32_t> m_fenced; ///< posted, waiting for predecessors to other targets
     std::map<std::pair<uint16_t, uint32_t>, uint32_t> m_postCount; ///< per (Jetty, target)
-    uint32_t m_inflightRequests = 0;
-    Time m_lastLaunch = Time(-1);
-    EventId m_launchEvent;
     uint64_t m_reorderBytes = 0;
     uint64_t m_peakReorderBytes = 0;
     uint32_t m_reorderPackets = 0;
