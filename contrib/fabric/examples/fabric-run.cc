@@ -10,11 +10,15 @@
 #include "config-error.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
+#include "rank-exchange.h"
+#include "topology-partition.h"
 #include "units.h"
 
 #include "ns3/core-module.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -37,6 +41,9 @@ options:
   --out DIR            output directory (default results/<scenario>/<seed>-<time>)
   --seed N             random seed (same as --set seed=N)
   --quiet              no summary table
+  --partition METHOD   distributed run under mpirun (auto | pods | FILE of 'node rank' lines);
+                       on one process: the same results a K-rank run merges (docs/distributed.md)
+  --mpi-sync KIND      granted-time (default: DistributedSimulatorImpl) or null-message
   --print-attributes   list the fabric's ns-3 attributes with defaults (=all: every ns-3 type)
   --help               this text and every scenario key
 
@@ -111,13 +118,15 @@ PrintSummary(const RunOutcome& o)
 } // namespace
 
 int
-main(int argc, char** argv)
+RunMain(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
     std::string scenario;
     std::string outDir;
     std::vector<std::string> overrides;
     std::vector<std::string> attrs;
+    std::string partition;
+    std::string sync = "granted-time";
     bool quiet = false;
     try
     {
@@ -168,6 +177,19 @@ main(int argc, char** argv)
             {
                 quiet = true;
             }
+            else if (is("--partition"))
+            {
+                partition = value("--partition");
+            }
+            else if (is("--mpi-sync"))
+            {
+                sync = value("--mpi-sync");
+                if (sync != "granted-time" && sync != "null-message")
+                {
+                    throw ConfigError("command line", 0, "--mpi-sync",
+                                      "'" + sync + "': expected granted-time or null-message");
+                }
+            }
             else if (a.rfind("--", 0) == 0)
             {
                 throw ConfigError("command line", 0, a, "unknown option (see --help)");
@@ -186,7 +208,48 @@ main(int argc, char** argv)
             std::cerr << kUsage;
             return EXIT_CONFIG_ERROR;
         }
+        // Under mpirun every rank runs this program; each simulates one part of the fabric.
+        std::unique_ptr<PartitionPlan> plan;
+        if (RankExchange::LaunchedByMpi() && partition.empty())
+        {
+            const char* n = std::getenv("OMPI_COMM_WORLD_SIZE");
+            if (n && std::string(n) != "1")
+            {
+                throw ConfigError("command line", 0, "--partition",
+                                  "started by mpirun with " + std::string(n) +
+                                      " ranks: say how to cut the fabric (--partition "
+                                      "auto|pods|FILE)");
+            }
+        }
+        if (!partition.empty())
+        {
+            plan = std::make_unique<PartitionPlan>();
+            plan->method = partition;
+            plan->sync = sync;
+            if (RankExchange::LaunchedByMpi())
+            {
+                if (!RankExchange::Available())
+                {
+                    throw ConfigError("command line", 0, "--partition",
+                                      "this fabric-run was built against an ns-3 without MPI: "
+                                      "build it with ./fabric build --ns3=source");
+                }
+                RankExchange::Enable(&argc, &argv, sync);
+                plan->rank = RankExchange::Rank();
+                plan->size = RankExchange::Size();
+            }
+        }
         ScenarioConfig cfg = LoadScenario(scenario, overrides, SourceRoot(argv[0]));
+        if (plan)
+        {
+            plan->partition = PartitionTopology(cfg.topology, plan->size, partition);
+            if (plan->rank == 0 && !quiet)
+            {
+                std::printf("distributed run: %s\n",
+                            DescribePartition(cfg.topology, plan->partition).c_str());
+            }
+        }
+        quiet = quiet || (plan && plan->rank != 0);
         for (const std::string& a : attrs)
         {
             size_t eq = a.find('=');
@@ -211,11 +274,11 @@ main(int argc, char** argv)
         RunOutcome outcome;
         try
         {
-            outcome = ScenarioRunner::Run(cfg, outDir);
+            outcome = ScenarioRunner::Run(cfg, outDir, plan.get());
         }
         catch (const ConfigError&)
         {
-            if (created)
+            if (created && (!plan || plan->rank == 0))
             {
                 std::filesystem::remove_all(outDir); // bad input leaves no partial results
             }
@@ -253,4 +316,12 @@ main(int argc, char** argv)
         std::cerr << "fabric-run: error: " << e.what() << "\n";
         return EXIT_CONFIG_ERROR;
     }
+}
+
+int
+main(int argc, char** argv)
+{
+    int status = RunMain(argc, argv);
+    RankExchange::Disable(); // MPI_Finalize on every rank, whatever happened
+    return status;
 }

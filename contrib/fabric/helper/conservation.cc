@@ -1,23 +1,29 @@
 #include "conservation.h"
 
+#include "ns3/simulator.h"
+
 namespace ns3
 {
 
-ConservationReport
-CheckConservation(const FabricNetwork& net)
+std::vector<uint64_t>
+CountInFlight(const FabricNetwork& net)
 {
     Ptr<FlowTable> table = net.GetFlowTable();
-    ConservationReport r;
-    r.flows.resize(table->GetN());
+    std::vector<uint64_t> inFlight(table->GetN(), 0);
     auto count = [&](uint32_t flowId, uint64_t payload) {
-        if (flowId != kNoFlow && flowId < r.flows.size())
+        if (flowId != kNoFlow && flowId < inFlight.size())
         {
-            r.flows[flowId].inFlight += payload;
+            inFlight[flowId] += payload;
         }
     };
+    Time now = Simulator::Now();
     const TopologySpec& spec = net.Spec();
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
+        if (!net.IsLocal(n))
+        {
+            continue;
+        }
         for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
         {
             Ptr<FabricNetDevice> dev = net.GetDevice(n, p);
@@ -32,16 +38,32 @@ CheckConservation(const FabricNetwork& net)
             {
                 count(flowId, payload);
             }
+            for (const auto& f : dev->GetRemoteOnWire())
+            {
+                if (f.arrival > now)
+                {
+                    count(f.flowId, f.payload);
+                }
+            }
         }
     }
-    for (uint32_t i = 0; i < table->GetN(); ++i)
+    return inFlight;
+}
+
+ConservationReport
+BalanceFlows(const FlowTable& table, const std::vector<uint64_t>& inFlight)
+{
+    ConservationReport r;
+    r.flows.resize(table.GetN());
+    for (uint32_t i = 0; i < table.GetN(); ++i)
     {
-        const FlowRecord& f = table->Get(i);
+        const FlowRecord& f = table.Get(i);
         FlowBalance& b = r.flows[i];
         b.sent = f.sentBytes;
         b.delivered = f.deliveredBytes;
         b.dropped = f.droppedBytes;
         b.discarded = f.discardedBytes;
+        b.inFlight = i < inFlight.size() ? inFlight[i] : 0;
         r.unbalancedFlows += b.Balanced() ? 0 : 1;
         r.total.sent += b.sent;
         r.total.delivered += b.delivered;
@@ -50,6 +72,12 @@ CheckConservation(const FabricNetwork& net)
         r.total.inFlight += b.inFlight;
     }
     return r;
+}
+
+ConservationReport
+CheckConservation(const FabricNetwork& net)
+{
+    return BalanceFlows(*net.GetFlowTable(), CountInFlight(net));
 }
 
 } // namespace ns3

@@ -32,6 +32,13 @@ struct ConservationReport
 /// sent = delivered + dropped + in flight per flow and in total.
 ConservationReport CheckConservation(const FabricNetwork& net);
 
+/// Payload bytes of each flow in this process's egress queues and on its cables (frames sent
+/// to another rank count until they arrive there).
+std::vector<uint64_t> CountInFlight(const FabricNetwork& net);
+
+/// Balances each flow of \p table against \p inFlight (by flow id).
+ConservationReport BalanceFlows(const FlowTable& table, const std::vector<uint64_t>& inFlight);
+
 } // namespace ns3
 
 #endif

@@ -32,7 +32,9 @@ DeadlockDetector::FindCycles() const
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> index;
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
-        if (!spec.nodes[n].isSwitch)
+        // A distributed run sees only its own switches: cycles through other ranks are left to
+        // stop_time (docs/distributed.md).
+        if (!spec.nodes[n].isSwitch || !m_net->IsLocal(n))
         {
             continue;
         }

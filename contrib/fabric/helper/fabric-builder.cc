@@ -14,12 +14,21 @@ namespace ns3
 {
 
 FabricNetwork
-FabricNetwork::Build(const TopologySpec& spec, uint32_t hashSalt, int64_t stream)
+FabricNetwork::Build(const TopologySpec& spec,
+                     uint32_t hashSalt,
+                     int64_t stream,
+                     const std::vector<uint32_t>& rankOfNode,
+                     uint32_t rank)
 {
     FabricNetwork net;
     net.m_spec = spec;
     const uint32_t n = static_cast<uint32_t>(spec.nodes.size());
-    net.m_nodes.Create(n);
+    net.m_rankOfNode = rankOfNode;
+    net.m_rank = rank;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        net.m_nodes.Add(CreateObject<Node>(rankOfNode.empty() ? 0 : rankOfNode[i]));
+    }
     net.m_switches.assign(n, nullptr);
     net.m_hostOfNode.assign(n, -1);
     net.m_portsOfNode.assign(n, {});

@@ -36,7 +36,14 @@ class FabricNetwork
 {
   public:
     /// Builds everything; \p hashSalt seeds the per-switch ECMP salts, \p stream the RNGs.
-    static FabricNetwork Build(const TopologySpec& spec, uint32_t hashSalt, int64_t stream);
+    /// A distributed run passes each node's MPI rank (\p rankOfNode, by spec index) and its own
+    /// \p rank: every rank builds the whole fabric (same objects, same random streams), nodes
+    /// carry their rank as ns-3 system id, and only this rank's nodes are ever driven.
+    static FabricNetwork Build(const TopologySpec& spec,
+                               uint32_t hashSalt,
+                               int64_t stream,
+                               const std::vector<uint32_t>& rankOfNode = {},
+                               uint32_t rank = 0);
 
     const TopologySpec& Spec() const { return m_spec; }
     uint32_t GetNHosts() const { return static_cast<uint32_t>(m_hostNodes.size()); }
@@ -58,6 +65,13 @@ class FabricNetwork
     /// The node and port at the far end of (node, port).
     PortRef PeerOf(uint32_t node, uint32_t port) const;
     Ptr<FlowTable> GetFlowTable() const { return m_flows; }
+    /// Whether node \p specIndex is simulated by this process (always, unless distributed).
+    bool IsLocal(uint32_t specIndex) const
+    {
+        return m_rankOfNode.empty() || m_rankOfNode[specIndex] == m_rank;
+    }
+    bool IsHostLocal(uint32_t host) const { return IsLocal(m_hostNodes[host]); }
+    bool IsDistributed() const { return !m_rankOfNode.empty(); }
 
     /// Recomputes every forwarding table, skipping links marked down.
     void InstallRoutes(const std::vector<bool>& linkUp = {});
@@ -79,6 +93,8 @@ class FabricNetwork
     std::vector<std::pair<PortRef, PortRef>> m_linkEnds;
     std::vector<bool> m_linkUp;
     Ptr<FlowTable> m_flows;
+    std::vector<uint32_t> m_rankOfNode; ///< empty: one process simulates everything
+    uint32_t m_rank = 0;
 };
 
 } // namespace ns3

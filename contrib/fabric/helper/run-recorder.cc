@@ -41,6 +41,10 @@ RunRecorder::Start()
 
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
+        if (!m_net->IsLocal(n))
+        {
+            continue; // simulated (and traced) by another rank
+        }
         const std::string& name = spec.nodes[n].name;
         if (Ptr<FabricSwitch> sw = m_net->GetSwitch(n))
         {
@@ -154,8 +158,13 @@ RunRecorder::SampleRates()
     {
         const FlowRecord& f = flows->Get(i);
         uint64_t delta = f.deliveredBytes - m_lastDelivered[i];
-        bool active = Simulator::Now() >= f.start && (delta > 0 || !f.finished);
-        if (active && f.deliveredBytes > 0)
+        // Sampled where the data arrives (the destination, the source for a READ); a flow is
+        // active until it has delivered everything, which that end knows without hearing
+        // from the sender (so a distributed run writes the same rows).
+        uint32_t sink = f.verb == RdmaVerb::READ ? f.src : f.dst;
+        bool active = Simulator::Now() >= f.start &&
+                      (delta > 0 || (!f.finished && f.deliveredBytes < f.bytes));
+        if (active && f.deliveredBytes > 0 && m_net->IsHostLocal(sink))
         {
             out << now << ',' << i << ',' << m_net->NodeName(m_net->NodeOfHost(f.src)) << ','
                 << (delta * 8.0 / seconds / 1e9) << '\n';

@@ -4,6 +4,10 @@
 #include "collective-setup.h"
 #include "config-error.h"
 #include "deadlock-detector.h"
+#include "partitioned-run.h"
+#include "rank-exchange.h"
+#include "rank-merge.h"
+#include "run-totals.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
 #include "run-recorder.h"
@@ -20,6 +24,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <memory>
 #include <sys/resource.h>
 
 namespace ns3
@@ -84,35 +90,6 @@ ApplyAttributes(const ScenarioConfig& cfg)
     }
 }
 
-/// Why a flow did not finish by the end of the run (empty when it did).
-std::string
-StuckReason(const FabricNetwork& net, const std::vector<Ptr<HostTransport>>& nics, const FlowRecord& f,
-            bool deadlock)
-{
-    if (f.finished)
-    {
-        return "";
-    }
-    if (deadlock)
-    {
-        return "PFC deadlock";
-    }
-    if (!nics.empty())
-    {
-        uint32_t sender = f.verb == RdmaVerb::READ ? f.dst : f.src;
-        return nics[sender]->StuckReason(f.id);
-    }
-    Ptr<FabricHost> host = net.GetHost(f.src);
-    std::string blocked =
-        host->GetPort(host->EgressPortFor(f.dst, f.entropy))->BlockedReason(f.priority);
-    if (!blocked.empty())
-    {
-        return blocked;
-    }
-    return "stop_time reached with " + std::to_string(f.bytes - f.deliveredBytes - f.droppedBytes) +
-           " bytes outstanding";
-}
-
 /// One transport per host, by scenario name: none for raw flows.
 std::vector<Ptr<HostTransport>>
 InstallTransports(FabricNetwork& net, const std::string& transport)
@@ -136,8 +113,7 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
 void
 WriteFlows(const FabricNetwork& net,
            const ConservationReport& cons,
-           const std::vector<Ptr<HostTransport>>& nics,
-           bool deadlock,
+           const RunTotals& totals,
            const std::string& path)
 {
     CsvWriter out(path,
@@ -173,7 +149,7 @@ WriteFlows(const FabricNetwork& net,
             row << f.executed.GetNanoSeconds(); // UB: when the target executed the request
         }
         // Free text last; commas would split the column.
-        std::string reason = StuckReason(net, nics, f, deadlock);
+        std::string reason = f.finished ? "" : totals.stuck[i];
         std::replace(reason.begin(), reason.end(), ',', ';');
         row << ',' << reason << '\n';
     }
@@ -181,21 +157,12 @@ WriteFlows(const FabricNetwork& net,
 }
 
 void
-WriteLinks(const FabricNetwork& net, const std::string& path)
+WriteLinks(const RunTotals& totals, const std::string& path)
 {
     CsvWriter out(path, "node,port,peer,peer_port,rate_bps,tx_bytes,rx_bytes,tx_frames");
-    const TopologySpec& spec = net.Spec();
-    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
+    for (const auto& [key, row] : totals.linkRows)
     {
-        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
-        {
-            Ptr<FabricNetDevice> dev = net.GetDevice(n, p);
-            PortRef peer = net.PeerOf(n, p);
-            out.Row() << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ','
-                      << peer.port << ',' << dev->GetDataRate().GetBitRate() << ','
-                      << dev->GetTxBytes() << ',' << dev->GetRxBytes() << ','
-                      << dev->GetTxFrames() << '\n';
-        }
+        out.Row() << row;
     }
     out.Commit();
 }
@@ -203,9 +170,21 @@ WriteLinks(const FabricNetwork& net, const std::string& path)
 } // namespace
 
 RunOutcome
-ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
+ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const PartitionPlan* plan)
 {
     auto wallStart = std::chrono::steady_clock::now();
+    if (plan && cfg.transport == "raw")
+    {
+        throw ConfigError(cfg.file, 0, "transport",
+                          "a distributed run needs a transport (roce or ub): a raw flow ends "
+                          "when its bytes are delivered or dropped anywhere in the fabric, "
+                          "which no single rank sees");
+    }
+    if (plan && cfg.collective.enabled)
+    {
+        throw ConfigError(cfg.file, 0, "collective",
+                          "collectives are not supported in a distributed run yet");
+    }
     ApplyAttributes(cfg);
     RngSeedManager::SetSeed(static_cast<uint32_t>(cfg.seed == 0 ? 1 : cfg.seed));
     RngSeedManager::SetRun(1);
@@ -218,11 +197,19 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     FabricNetwork net;
     try
     {
-        net = FabricNetwork::Build(cfg.topology, cfg.hashSalt, 0);
+        net = plan ? FabricNetwork::Build(cfg.topology, cfg.hashSalt, 0,
+                                          plan->partition.rankOfNode, plan->rank)
+                   : FabricNetwork::Build(cfg.topology, cfg.hashSalt, 0);
     }
     catch (const std::invalid_argument& e)
     {
         throw ConfigError(cfg.file, 0, "switch.buffer", e.what());
+    }
+    std::unique_ptr<PartitionedRun> parts;
+    if (plan)
+    {
+        parts = std::make_unique<PartitionedRun>(&net, *plan);
+        parts->ConnectCuts();
     }
     Ptr<FlowTable> table = net.GetFlowTable();
     std::vector<Ptr<HostTransport>> nics = InstallTransports(net, cfg.transport);
@@ -249,6 +236,10 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
         rec.period = fs.period;
         rec.onTime = fs.onTime;
         table->Add(rec);
+        if (!net.IsHostLocal(fs.src))
+        {
+            continue; // posted by the rank that simulates its host
+        }
         if (nics.empty())
         {
             net.GetHost(fs.src)->StartFlowAt(id);
@@ -270,10 +261,17 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     }
     for (const auto& [at, flow] : cfg.cnpEvents)
     {
-        Simulator::Schedule(at, &HostTransport::InjectCnp, nics[cfg.flows[flow].src], flow);
+        if (net.IsHostLocal(cfg.flows[flow].src))
+        {
+            Simulator::Schedule(at, &HostTransport::InjectCnp, nics[cfg.flows[flow].src], flow);
+        }
     }
     for (const StormEvent& ev : cfg.stormEvents)
     {
+        if (!net.IsHostLocal(ev.host))
+        {
+            continue;
+        }
         Ptr<FabricHost> host = net.GetHost(ev.host);
         for (uint32_t p = 0; p < host->GetNPorts(); ++p)
         {
@@ -290,13 +288,29 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     }
     // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
     Ptr<CollectiveEngine> collective = SetupCollective(cfg.collective, net, nics, cfg.seed);
-    table->SetAllFinishedCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+    if (parts)
+    {
+        parts->InstallFinishRule();
+    }
+    else
+    {
+        table->SetAllFinishedCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+    }
     double buildSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
 
-    RunRecorder recorder(&net, cfg.trace, outDir);
+    // A rank writes its share of the traces into rank-<r>/; rank 0 merges them at the end.
+    std::string traceDir = outDir;
+    TraceConfig traceConfig = cfg.trace;
+    if (plan)
+    {
+        traceDir = RankDirectory(outDir, plan->rank);
+        std::filesystem::create_directories(traceDir);
+        traceConfig.gzipAbove = UINT64_MAX; // compressed after merging
+    }
+    RunRecorder recorder(&net, traceConfig, traceDir);
     recorder.Start();
-    UbRecorder ubRecorder(nics, outDir);
+    UbRecorder ubRecorder(nics, traceDir);
     ubRecorder.Start();
     DeadlockDetector deadlock(&net, cfg.deadlockCheckInterval, cfg.deadlockTimeout);
     bool anyPfc = false;
@@ -318,64 +332,67 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     double runSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     Time simEnd = Simulator::Now();
-    uint64_t events = Simulator::GetEventCount();
     recorder.Finish();
-    ubRecorder.Finish(cfg.trace.gzipAbove);
+    ubRecorder.Finish(traceConfig.gzipAbove);
 
-    RunOutcome outcome;
-    outcome.conservation = CheckConservation(net);
-    const ConservationReport& cons = outcome.conservation;
-    WriteFlows(net, cons, nics, deadlock.Detected(), outDir + "/flows.csv");
-    std::string transportProblems;
-    uint64_t transportStateBytes = 0;
-    for (const Ptr<HostTransport>& nic : nics)
+    RunTotals totals = CollectTotals(net, nics, deadlock, Simulator::GetEventCount());
     {
-        transportProblems += nic->AuditTransportState(*table);
-        transportStateBytes = std::max(transportStateBytes, nic->GetPeakStateBytes());
+        nlohmann::json ub;
+        ubRecorder.Summarize(ub);
+        if (ub.contains("ub"))
+        {
+            totals.ub = ub["ub"];
+        }
     }
-    WriteLinks(net, outDir + "/links.csv");
+    RunOutcome outcome;
+    nlohmann::json& s = outcome.summary;
+    if (plan)
+    {
+        double syncWait = RankExchange::SyncWaitSeconds();
+        nlohmann::json rankInfo = {{"rank", plan->rank},
+                                   {"wall_s", runSeconds},
+                                   {"build_s", buildSeconds},
+                                   {"events", totals.events},
+                                   {"packet_hops", totals.packetHops},
+                                   {"peak_rss_kb", totals.peakRssKb},
+                                   {"sync_wait_s", syncWait},
+                                   {"syncs", RankExchange::SyncCount()},
+                                   {"sim_time_ps", simEnd.GetPicoSeconds()}};
+        WriteRankPartial(traceDir, rankInfo, TotalsToJson(totals), *table);
+        RankExchange::Barrier();
+        if (plan->rank != 0)
+        {
+            Simulator::Destroy();
+            return outcome; // rank 0 writes the merged results
+        }
+        RankMerge merged = MergeRanks(outDir, plan->size, cfg.trace.gzipAbove, *table);
+        totals = merged.totals;
+        runSeconds = merged.wallSeconds;
+        simEnd = merged.simEnd;
+        s["distributed"] = DescribeDistributedRun(cfg.topology, *plan, merged,
+                                                  parts->GetDrainDelay());
+    }
+    outcome.conservation = BalanceFlows(*table, totals.inFlight);
+    const ConservationReport& cons = outcome.conservation;
+    WriteFlows(net, cons, totals, outDir + "/flows.csv");
+    WriteLinks(totals, outDir + "/links.csv");
 
-    // Counters across the fabric.
-    uint64_t packetHops = 0;
-    uint64_t pauses = 0;
-    uint64_t violations = 0;
-    uint64_t watchdogTriggers = 0;
-    uint64_t ecnMarked = 0;
     nlohmann::json maxQueues = nlohmann::json::array();
     nlohmann::json bottleneck = nullptr;
     uint64_t worst = 0;
     const TopologySpec& spec = cfg.topology;
-    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
+    for (const auto& [n, p, q] : totals.maxQueues)
     {
-        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
+        maxQueues.push_back({{"node", spec.nodes[n].name}, {"port", p}, {"bytes", q}});
+        if (q > worst)
         {
-            packetHops += net.GetDevice(n, p)->GetTxFrames();
-            pauses += net.GetDevice(n, p)->GetPfcFramesSent();
-        }
-        Ptr<FabricSwitch> sw = net.GetSwitch(n);
-        if (!sw)
-        {
-            continue;
-        }
-        violations += sw->GetHeadroomViolationBytes();
-        watchdogTriggers += sw->GetWatchdogTriggers();
-        ecnMarked += sw->GetEcnMarkedFrames();
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            uint64_t q = sw->GetMaxQueueBytes(p);
-            if (q > 0)
-            {
-                maxQueues.push_back({{"node", spec.nodes[n].name}, {"port", p}, {"bytes", q}});
-            }
-            if (q > worst)
-            {
-                worst = q;
-                bottleneck = {{"node", spec.nodes[n].name}, {"port", p}, {"bytes", q}};
-            }
+            worst = q;
+            bottleneck = {{"node", spec.nodes[n].name}, {"port", p}, {"bytes", q}};
         }
     }
     uint32_t finished = 0;
     Time lastFinish(0);
+    uint64_t retransmitted = 0;
     for (const FlowRecord& f : table->All())
     {
         if (f.finished)
@@ -383,11 +400,9 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
             ++finished;
             lastFinish = std::max(lastFinish, f.finish);
         }
+        retransmitted += f.retransmittedBytes;
     }
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
 
-    nlohmann::json& s = outcome.summary;
     s["scenario"] = cfg.name;
     s["scenario_file"] = cfg.file;
     s["version"] = FabricVersion();
@@ -398,18 +413,13 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
     s["last_finish_ns"] = lastFinish.GetNanoSeconds();
     s["wall_s"] = runSeconds;
     s["build_s"] = buildSeconds;
-    s["events"] = events;
-    s["packet_hops"] = packetHops;
-    s["events_per_s"] = runSeconds > 0 ? events / runSeconds : 0.0;
-    s["packet_hops_per_s"] = runSeconds > 0 ? packetHops / runSeconds : 0.0;
-    s["peak_rss_kb"] = usage.ru_maxrss;
+    s["events"] = totals.events;
+    s["packet_hops"] = totals.packetHops;
+    s["events_per_s"] = runSeconds > 0 ? totals.events / runSeconds : 0.0;
+    s["packet_hops_per_s"] = runSeconds > 0 ? totals.packetHops / runSeconds : 0.0;
+    s["peak_rss_kb"] = totals.peakRssKb;
     s["flows_total"] = table->GetN();
     s["flows_finished"] = finished;
-    uint64_t retransmitted = 0;
-    for (const FlowRecord& f : table->All())
-    {
-        retransmitted += f.retransmittedBytes;
-    }
     s["transport"] = cfg.transport;
     s["counters"] = {{"sent_bytes", cons.total.sent},
                      {"retransmitted_bytes", retransmitted},
@@ -417,43 +427,42 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir)
                      {"delivered_bytes", cons.total.delivered},
                      {"dropped_bytes", cons.total.dropped},
                      {"in_flight_bytes", cons.total.inFlight},
-                     {"headroom_violation_bytes", violations},
-                     {"ecn_marked_frames", ecnMarked},
-                     {"pfc_frames_sent", pauses},
-                     {"pfc_watchdog_triggers", watchdogTriggers}};
+                     {"headroom_violation_bytes", totals.violations},
+                     {"ecn_marked_frames", totals.ecnMarked},
+                     {"pfc_frames_sent", totals.pauses},
+                     {"pfc_watchdog_triggers", totals.watchdogTriggers}};
     s["conservation_ok"] = cons.Ok();
-    s["transport_state_ok"] = transportProblems.empty();
-    s["transport_state_bytes_max_per_nic"] = transportStateBytes;
-    ubRecorder.Summarize(s);
-    if (!transportProblems.empty())
+    s["transport_state_ok"] = totals.transportProblems.empty();
+    s["transport_state_bytes_max_per_nic"] = totals.transportStateBytes;
+    if (totals.ub.is_object())
     {
-        s["transport_state_problems"] = transportProblems;
+        s["ub"] = totals.ub;
+    }
+    if (!totals.transportProblems.empty())
+    {
+        s["transport_state_problems"] = totals.transportProblems;
     }
     s["unbalanced_flows"] = cons.unbalancedFlows;
     s["max_queue_bytes"] = maxQueues;
     s["bottleneck"] = bottleneck;
-    s["deadlock"] = {{"detected", deadlock.Detected()}};
-    if (deadlock.Detected())
+    s["deadlock"] = {{"detected", totals.deadlock}};
+    if (totals.deadlock)
     {
-        nlohmann::json cycle = nlohmann::json::array();
-        for (const auto& q : deadlock.Cycle())
-        {
-            cycle.push_back({{"node", spec.nodes[q.node].name}, {"port", q.port},
-                             {"priority", q.priority}});
-        }
-        s["deadlock"]["cycle"] = cycle;
-        s["deadlock"]["time_ns"] = deadlock.DetectedAt().GetNanoSeconds();
+        Time at = PicoSeconds(totals.deadlockAtPs);
+        s["deadlock"]["cycle"] = totals.deadlockCycle;
+        s["deadlock"]["time_ns"] = at.GetNanoSeconds();
         outcome.exitCode = EXIT_DEADLOCK;
-        outcome.message = "PFC deadlock at " + std::to_string(deadlock.DetectedAt().GetMicroSeconds()) +
-                          " us: cycle of paused queues " + deadlock.Describe();
+        outcome.message = "PFC deadlock at " + std::to_string(at.GetMicroSeconds()) +
+                          " us: cycle of paused queues " + totals.deadlockText;
     }
-    else if (!cons.Ok() || !transportProblems.empty())
+    else if (!cons.Ok() || !totals.transportProblems.empty())
     {
         outcome.exitCode = EXIT_CONSERVATION_FAILED;
         outcome.message = !cons.Ok() ? "conservation violated: " +
                                            std::to_string(cons.unbalancedFlows) +
                                            " flows where sent != delivered + dropped + in flight"
-                                     : "queue-pair state inconsistent: " + transportProblems;
+                                     : "queue-pair state inconsistent: " +
+                                           totals.transportProblems;
     }
     if (collective)
     {

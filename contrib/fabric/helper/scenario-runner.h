@@ -2,6 +2,7 @@
 #define FABRIC_SCENARIO_RUNNER_H
 
 #include "conservation.h"
+#include "partitioned-run.h"
 #include "scenario-config.h"
 
 #include <nlohmann/json.hpp>
@@ -36,8 +37,12 @@ struct RunOutcome
 class ScenarioRunner
 {
   public:
-    /// \p outDir must exist. Throws ConfigError for bad attribute values.
-    static RunOutcome Run(const ScenarioConfig& cfg, const std::string& outDir);
+    /// \p outDir must exist. Throws ConfigError for bad attribute values. With \p plan, this
+    /// process simulates one part of a distributed run (docs/distributed.md): rank 0 returns
+    /// the merged outcome and writes the merged files, the other ranks an empty summary.
+    static RunOutcome Run(const ScenarioConfig& cfg,
+                          const std::string& outDir,
+                          const PartitionPlan* plan = nullptr);
 };
 
 /// Converts a YAML document to JSON (scalars stay strings) for summary.json.

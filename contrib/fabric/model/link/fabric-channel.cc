@@ -52,6 +52,32 @@ FabricChannel::Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender,
                                    frame);
 }
 
+void
+FabricChannel::SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender)
+{
+    NS_ABORT_MSG_IF(m_nDevices != 2 || (m_devices[0] != local && m_devices[1] != local),
+                    "SetRemotePeer: the device is not on this channel");
+    m_remoteSender = sender;
+    local->SetPeerRemote(true);
+}
+
+void
+FabricChannel::TransmitRemote(const Ptr<Packet>& frame,
+                              const FabricNetDevice* sender,
+                              Time txTime,
+                              uint32_t flowId,
+                              uint32_t payload)
+{
+    const Ptr<FabricNetDevice>& peer = (PeekPointer(m_devices[0]) == sender) ? m_devices[1]
+                                                                             : m_devices[0];
+    m_remoteSender(frame,
+                   Simulator::Now() + txTime + m_delay,
+                   peer->GetNode()->GetId(),
+                   peer->GetIfIndex(),
+                   flowId,
+                   payload);
+}
+
 Ptr<FabricNetDevice>
 FabricChannel::GetPeer(Ptr<const FabricNetDevice> device) const
 {

@@ -26,6 +26,16 @@ class FabricChannel : public Channel
     void Attach(Ptr<FabricNetDevice> device);
     /// Puts a frame on the wire: it arrives whole at the peer after \p txTime + delay.
     void Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime);
+
+    /// Hands a frame to another MPI rank: (frame, arrival time, peer node id, peer interface
+    /// index, flow id, payload bytes).
+    typedef Callback<void, Ptr<Packet>, Time, uint32_t, uint32_t, uint32_t, uint32_t> RemoteSender;
+    /// Cuts the cable between ranks: the device \p local is simulated here, its peer elsewhere;
+    /// frames \p local sends go through \p sender instead of the local event queue.
+    void SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender);
+    /// Same as Transmit, for a device whose peer is remote.
+    void TransmitRemote(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime,
+                        uint32_t flowId, uint32_t payload);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
     Time GetDelay() const { return m_delay; }
 
@@ -41,6 +51,7 @@ class FabricChannel : public Channel
     uint32_t m_nDevices = 0;
     /// Node id of each device (the delivery context), read at the first transmission.
     uint32_t m_context[2] = {UINT32_MAX, UINT32_MAX};
+    RemoteSender m_remoteSender;
 };
 
 } // namespace ns3

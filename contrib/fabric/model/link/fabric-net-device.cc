@@ -408,11 +408,26 @@ FabricNetDevice::StartTransmission(const Ptr<Packet>& frame,
 {
     m_txBytes += bytes;
     ++m_txFrames;
-    m_onWire.emplace_back(flowId, payload);
     m_snifferTrace(frame);
     Time txTime = FrameTxTime(bytes);
     m_busyUntil = now + txTime;
-    m_channel->Transmit(frame, this, txTime);
+    if (m_peerRemote)
+    {
+        // The peer lives on another rank: remember the frame until it would have arrived, so
+        // that conservation still finds it on the cable at the end of the run.
+        Time arrival = now + txTime + m_channel->GetDelay();
+        while (!m_remoteOnWire.empty() && m_remoteOnWire.front().arrival <= now)
+        {
+            m_remoteOnWire.pop_front();
+        }
+        m_remoteOnWire.push_back(RemoteWireFrame{arrival, flowId, payload});
+        m_channel->TransmitRemote(frame, this, txTime, flowId, payload);
+    }
+    else
+    {
+        m_onWire.emplace_back(flowId, payload);
+        m_channel->Transmit(frame, this, txTime);
+    }
     bool waiting = !m_control.empty() || !m_idleHandler.IsNull();
     for (uint8_t p = 0; p < kFabricPriorities && !waiting; ++p)
     {
@@ -474,6 +489,18 @@ FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
     auto& peerOnWire = GetPeer()->m_onWire;
     std::pair<uint32_t, uint32_t> sent = peerOnWire.front();
     peerOnWire.pop_front();
+    Deliver(frame, sent);
+}
+
+void
+FabricNetDevice::ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload)
+{
+    Deliver(frame, std::make_pair(flowId, payload));
+}
+
+void
+FabricNetDevice::Deliver(const Ptr<Packet>& frame, std::pair<uint32_t, uint32_t> sent)
+{
     bool lost = false;
     if (m_lossRate > 0 && m_lossRng->GetValue() < m_lossRate)
     {

@@ -145,6 +145,22 @@ class FabricNetDevice : public NetDevice
 
     /// Called by the channel when a frame has fully arrived.
     void ReceiveFromChannel(Ptr<Packet> frame);
+    /// A frame from a peer simulated by another MPI rank, with the flow and payload its sender
+    /// recorded (what the peer's on-wire list holds for a local peer).
+    void ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload);
+    /// Marks the peer as simulated by another rank (set by the channel).
+    void SetPeerRemote(bool remote) { m_peerRemote = remote; }
+    bool IsPeerRemote() const { return m_peerRemote; }
+    /// A frame sent to a remote peer: flow, payload and when it arrives there.
+    struct RemoteWireFrame
+    {
+        Time arrival;
+        uint32_t flowId;
+        uint32_t payload;
+    };
+    /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
+    /// cable.
+    const std::deque<RemoteWireFrame>& GetRemoteOnWire() const { return m_remoteOnWire; }
     /// The frame handler's frame, already parsed by this device (it parses every received
     /// frame once, to tell PFC from data): the owner's handler reuses it instead of copying the
     /// headers out again. Null when \p frame is not the frame being delivered right now, or it
@@ -199,6 +215,8 @@ class FabricNetDevice : public NetDevice
     /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
     int SelectPriority(Time now);
     void HandlePfcFrame(Ptr<Packet> frame);
+    /// Everything after the cable: loss, link state, storm drops, PFC, then the owner.
+    void Deliver(const Ptr<Packet>& frame, std::pair<uint32_t, uint32_t> sent);
     void ScheduleResumeCheck();
     void StormRefresh();
     void DropQueue(uint8_t priority);
@@ -244,6 +262,8 @@ class FabricNetDevice : public NetDevice
     EventId m_resumeEvent;
 
     std::deque<std::pair<uint32_t, uint32_t>> m_onWire;
+    bool m_peerRemote = false;
+    std::deque<RemoteWireFrame> m_remoteOnWire;
     FrameInfo m_rxInfo;                ///< the frame being delivered to the frame handler
     const Packet* m_rxFrame = nullptr; ///< which frame m_rxInfo describes (null: none)
     uint64_t m_txBytes = 0;

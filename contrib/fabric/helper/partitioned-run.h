@@ -1,0 +1,78 @@
+#ifndef FABRIC_PARTITIONED_RUN_H
+#define FABRIC_PARTITIONED_RUN_H
+
+#include "fabric-builder.h"
+#include "topology-partition.h"
+
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// How a run is cut across MPI ranks, and which part this process simulates.
+struct PartitionPlan
+{
+    std::string method;        ///< "auto", "pods" or a partition file
+    std::string sync = "granted-time"; ///< or "null-message"
+    TopologyPartition partition;
+    uint32_t rank = 0;
+    uint32_t size = 1;
+};
+
+/**
+ * \brief The data path of one rank of a distributed run: cables cut between ranks carry
+ * frames as MPI messages, and flow completions are announced to every rank so that all of
+ * them stop at the same simulated instant.
+ *
+ * A cut message is the frame preceded by 9 bytes: a type (frame or finish notice), the flow id
+ * and the payload bytes the sender's on-wire list would have held (for conservation and for
+ * drops counted at the receiving end).
+ *
+ * End of run: a single process stops when the last flow finishes; ranks cannot, because a rank
+ * learns of a completion elsewhere only through a message, at least one lookahead later. So a
+ * partitioned run (on any number of ranks, one included) ends at last completion + the largest
+ * cable delay + 1 ps on every rank: late enough that no rank has simulated past it when the
+ * notice arrives, and off the picosecond lattice that frame and cable times fall on, so that no
+ * other event ties with it.
+ */
+class PartitionedRun
+{
+  public:
+    PartitionedRun(FabricNetwork* net, const PartitionPlan& plan);
+
+    /// Turns every cut cable into MPI messages (devices on this rank send through
+    /// RankExchange and accept what the peer's rank sends).
+    void ConnectCuts();
+    /// Takes over the flow table's completion signal for the end-of-run rule above.
+    void InstallFinishRule();
+    /// Last completion + the drain delay of the end-of-run rule.
+    Time GetDrainDelay() const { return m_drain; }
+
+  private:
+    enum MessageType : uint8_t
+    {
+        FRAME = 0,
+        FINISH_NOTICE = 1
+    };
+    void SendFrame(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t device,
+                   uint32_t flowId, uint32_t payload);
+    void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message);
+    void FlowFinished(uint32_t flowId);
+    void CountFinish();
+
+    FabricNetwork* m_net;
+    PartitionPlan m_plan;
+    Time m_drain;
+    uint32_t m_finishedSeen = 0;
+    /// Per rank, one of its devices on a cut cable (where finish notices are addressed).
+    std::vector<std::pair<uint32_t, uint32_t>> m_noticeTarget;
+};
+
+} // namespace ns3
+
+#endif
