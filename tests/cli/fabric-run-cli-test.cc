@@ -416,4 +416,53 @@ TEST_F(FabricRunTest, SetOverridesIncastWorkload)
     EXPECT_EQ(s["counters"]["delivered_bytes"], 4 * 65536);
 }
 
+// --- distributed runs (single process; mpirun runs are in tests/tools) ---------------------
+
+TEST_F(FabricRunTest, PartitionedRunOnOneProcessMatchesThePlainRunAndEndsOneDrainLater)
+{
+    std::string plain = m_tmp.Path() + "/plain";
+    std::string parted = m_tmp.Path() + "/parted";
+    RunResult a = Run({"examples/distributed-clos.yaml", "--out", plain, "--quiet"});
+    RunResult b = Run({"examples/distributed-clos.yaml", "--partition", "auto", "--out", parted,
+                       "--quiet"});
+    ASSERT_EQ(a.status, 0) << a.output;
+    ASSERT_EQ(b.status, 0) << b.output;
+    // The same simulation: per-flow results identical.
+    EXPECT_EQ(ReadFile(plain + "/flows.csv"), ReadFile(parted + "/flows.csv"));
+    EXPECT_FALSE(fs::exists(parted + "/rank-0")) << "the rank directory is merged and removed";
+    nlohmann::json sa = nlohmann::json::parse(ReadFile(plain + "/summary.json"));
+    nlohmann::json sb = nlohmann::json::parse(ReadFile(parted + "/summary.json"));
+    // The plain run stops at the last completion; a partitioned one a drain later: the longest
+    // cable of topologies/clos16-cables.yaml (519 636 ps) + 1 ps.
+    EXPECT_EQ(sb["distributed"]["drain_ps"], 519637);
+    EXPECT_EQ(sa["sim_time_ns"], sa["last_finish_ns"]);
+    EXPECT_EQ(sb["last_finish_ns"], sa["last_finish_ns"]);
+    int64_t lastPs = sa["last_finish_ns"].get<int64_t>() * 1000;
+    int64_t endNs = sb["sim_time_ns"];
+    EXPECT_GE(endNs, (lastPs + 519637) / 1000);
+    EXPECT_LE(endNs, (lastPs + 999 + 519637) / 1000);
+    EXPECT_EQ(sb["distributed"]["ranks"], 1);
+    EXPECT_EQ(sb["counters"], sa["counters"]);
+}
+
+TEST_F(FabricRunTest, BadPartitionRawTransport)
+{
+    ExpectBadInput({"examples/distributed-clos.yaml", "--partition", "auto", "--set",
+                    "transport=raw", "--set", "cc=none"},
+                   "transport", "needs a transport");
+}
+
+TEST_F(FabricRunTest, BadPartitionFileMissing)
+{
+    ExpectBadInput({"examples/distributed-clos.yaml", "--partition", "no-such-partition.txt"},
+                   "no-such-partition.txt", "partition");
+}
+
+TEST_F(FabricRunTest, BadMpiSync)
+{
+    ExpectBadInput({"examples/distributed-clos.yaml", "--partition", "auto", "--mpi-sync",
+                    "optimistic"},
+                   "--mpi-sync", "granted-time or null-message");
+}
+
 } // namespace

@@ -228,7 +228,7 @@ class PartitionFileTest : public ::testing::Test
 TEST(TopologyPartition, OnePartPutsEverythingOnRankZero)
 {
     TopologySpec s = SmallClos();
-    for (const std::string method : {"auto", "pods", "/no/such/file"})
+    for (const std::string method : {"auto", "pods"})
     {
         TopologyPartition p = PartitionTopology(s, 1, method);
         EXPECT_EQ(p.parts, 1u);
@@ -242,6 +242,14 @@ TEST(TopologyPartition, OnePartPutsEverythingOnRankZero)
                   "1 part, 0 cut links, lookahead unbounded, "
                   "hosts per rank 16");
     }
+}
+
+TEST(TopologyPartition, OnePartStillChecksAPartitionFile)
+{
+    // The single-process reference of a K-rank run reads the same file: a missing file is an
+    // error even when every node folds onto rank 0.
+    TopologySpec s = SmallClos();
+    EXPECT_THROW(PartitionTopology(s, 1, "/no/such/file"), ConfigError);
 }
 
 TEST(TopologyPartition, AutoClos2TwoPartsKeepsLeavesWithHostsAndSpreadsSpines)

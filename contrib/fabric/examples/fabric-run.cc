@@ -113,6 +113,14 @@ PrintSummary(const RunOutcome& o)
                   s["wall_s"].get<double>(), s["events_per_s"].get<double>() / 1e6,
                   s["packet_hops_per_s"].get<double>() / 1e6);
     line("wall time", buf);
+    if (s.contains("distributed"))
+    {
+        const auto& d = s["distributed"];
+        std::snprintf(buf, sizeof buf, "%s ranks, %s cut links, lookahead %s ns",
+                      d["ranks"].dump().c_str(), d["cut_links"].dump().c_str(),
+                      d["lookahead_ns"].dump().c_str());
+        line("distributed", buf);
+    }
 }
 
 } // namespace
@@ -243,11 +251,6 @@ RunMain(int argc, char** argv)
         if (plan)
         {
             plan->partition = PartitionTopology(cfg.topology, plan->size, partition);
-            if (plan->rank == 0 && !quiet)
-            {
-                std::printf("distributed run: %s\n",
-                            DescribePartition(cfg.topology, plan->partition).c_str());
-            }
         }
         quiet = quiet || (plan && plan->rank != 0);
         for (const std::string& a : attrs)

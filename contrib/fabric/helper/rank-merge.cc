@@ -172,6 +172,7 @@ DescribeDistributedRun(const TopologySpec& spec,
     }
     bool bounded = p.lookahead != Time::Max();
     return {{"ranks", plan.size},
+            {"description", DescribePartition(spec, p)},
             {"partition", plan.method},
             {"sync", plan.sync},
             {"lookahead_ns", bounded ? nlohmann::json(p.lookahead.GetNanoSeconds())

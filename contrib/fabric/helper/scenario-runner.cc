@@ -185,6 +185,19 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         throw ConfigError(cfg.file, 0, "collective",
                           "collectives are not supported in a distributed run yet");
     }
+    if (plan)
+    {
+        for (const FlowSpec& fs : cfg.flows)
+        {
+            if (fs.order == 2)
+            {
+                throw ConfigError(cfg.file, 0, "workload.flows.order",
+                                  "strict UB ordering is not supported in a distributed run: "
+                                  "the target learns the posting order from the initiator's "
+                                  "flow table, which another rank does not have");
+            }
+        }
+    }
     ApplyAttributes(cfg);
     RngSeedManager::SetSeed(static_cast<uint32_t>(cfg.seed == 0 ? 1 : cfg.seed));
     RngSeedManager::SetRun(1);
@@ -235,6 +248,9 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         rec.rateSchedule = fs.rateSchedule;
         rec.period = fs.period;
         rec.onTime = fs.onTime;
+        // Known before the flow is posted, so that every rank's copy of the record agrees (a
+        // receiver must not end a reliable flow on delivery).
+        rec.reliable = !nics.empty();
         table->Add(rec);
         if (!net.IsHostLocal(fs.src))
         {

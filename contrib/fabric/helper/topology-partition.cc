@@ -358,8 +358,11 @@ PartitionAuto(const TopologySpec& spec, uint32_t parts)
                               " parts; use fewer parts or a partition file");
     }
 
-    // Links grouped by delay, ascending. Contracting the groups below a threshold, the largest
-    // threshold that leaves >= parts pieces contracts the longest prefix of groups that does.
+    // Links grouped into cable classes by delay, ascending: a class holds the delays within 25 %
+    // of its shortest (real cables of one tier differ by centimetres to metres, and cutting
+    // only the very longest of them would leave one huge piece). Contracting the classes below
+    // a threshold, the largest threshold that leaves >= parts pieces contracts the longest
+    // prefix of classes that does.
     std::vector<uint32_t> order(spec.links.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(),
@@ -370,7 +373,8 @@ PartitionAuto(const TopologySpec& spec, uint32_t parts)
     for (size_t i = 0; i < order.size();)
     {
         size_t j = i;
-        while (j < order.size() && spec.links[order[j]].delay == spec.links[order[i]].delay)
+        while (j < order.size() && spec.links[order[j]].delay.GetPicoSeconds() * 4 <=
+                                        spec.links[order[i]].delay.GetPicoSeconds() * 5)
         {
             ++j;
         }
@@ -581,6 +585,12 @@ PartitionTopology(const TopologySpec& spec, uint32_t parts, const std::string& m
     CheckLinks(spec);
     if (parts == 1)
     {
+        if (method != "auto" && method != "pods")
+        {
+            // A partition file still has to name every node once (the single-process reference
+            // of a K-rank run reads the same file), though its ranks all fold into one.
+            PartitionFile(spec, n, method);
+        }
         return Finish(spec, 1, std::vector<uint32_t>(n, 0));
     }
     if (method == "auto")

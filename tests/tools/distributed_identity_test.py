@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""A fabric cut across MPI ranks gives the results of one process.
+
+Runs a scenario once as a single process (--partition auto on one rank: the same end-of-run
+rule a distributed run uses) and then under `mpirun -np K` for each K, and compares every
+output file after sorting its rows: flows.csv, links.csv, queues.csv, pfc.csv, rates.csv,
+cc.csv byte for byte, and the deterministic part of summary.json (counters, times, queues,
+conservation). Wall times, event counts and the "distributed" section differ by nature and are
+left out: events differ because every rank runs its own periodic samplers.
+
+With --invariants-only the comparison is limited to what cannot depend on the order of
+simultaneous events: on identical cables two frames often reach a switch at the same picosecond,
+one over a cut cable. One process serves them in the order their arrivals were scheduled;
+across ranks the remote arrival is scheduled when its MPI message is received, so the order
+can differ, and with it queue occupancy, ECN draws, DCQCN rates and completion times. What stays
+exact is the work done: every flow completes, exactly its bytes are sent and delivered (no
+drop, no retransmission in a lossless fabric), the data frames per flow, and conservation.
+
+Usage: distributed_identity_test.py --mpi-build DIR [--ranks 2,3] [--scenario FILE]
+        [--set key=value ...] [--invariants-only]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TRACE_FILES = ["flows.csv", "links.csv", "queues.csv", "pfc.csv", "rates.csv", "cc.csv"]
+# summary.json keys that describe the simulated system (not the machine that simulated it).
+SUMMARY_KEYS = ["sim_time_ns", "last_finish_ns", "packet_hops", "flows_total", "flows_finished",
+                "counters", "conservation_ok", "transport_state_ok", "unbalanced_flows",
+                "max_queue_bytes", "bottleneck", "deadlock"]
+
+
+def run(cmd, out_dir):
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {proc.returncode}")
+    for name in TRACE_FILES + ["summary.json"]:
+        if not os.path.exists(os.path.join(out_dir, name)):
+            raise SystemExit(f"FAIL: {out_dir} has no {name}")
+    leftovers = [d for d in os.listdir(out_dir) if d.startswith("rank-")]
+    if leftovers:
+        raise SystemExit(f"FAIL: rank directories left behind in {out_dir}: {leftovers}")
+
+
+def sorted_rows(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    return lines[:1] + sorted(lines[1:])
+
+
+def flow_work(path):
+    """Per flow: bytes, sent, delivered, dropped, retransmitted, finished."""
+    rows = {}
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        for line in f:
+            r = dict(zip(header, line.rstrip("\n").split(",")))
+            rows[r["flow_id"]] = (r["bytes"], r["sent_bytes"], r["delivered_bytes"],
+                                  r["dropped_bytes"], r["retransmitted_bytes"],
+                                  r["finish_ns"] != "")
+    return rows
+
+
+def check_invariants(ref, out, k):
+    a = flow_work(os.path.join(ref, "flows.csv"))
+    b = flow_work(os.path.join(out, "flows.csv"))
+    failures = 0
+    if a != b:
+        print(f"FAIL np {k}: per-flow work differs: {a} != {b}")
+        failures += 1
+    for flow, (size, sent, delivered, dropped, resent, finished) in b.items():
+        if not finished or sent != size or delivered != size or dropped != "0" or resent != "0":
+            print(f"FAIL np {k}: flow {flow} did not move exactly its {size} bytes")
+            failures += 1
+    s = json.load(open(os.path.join(out, "summary.json")))
+    c = s["counters"]
+    if not s["conservation_ok"] or c["headroom_violation_bytes"] or c["dropped_bytes"]:
+        print(f"FAIL np {k}: conservation {s['conservation_ok']}, counters {c}")
+        failures += 1
+    if not failures:
+        print(f"ok   np {k}: every flow moved exactly its bytes, lossless, conservation holds")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpi-build", required=True)
+    ap.add_argument("--ranks", default="2,3")
+    ap.add_argument("--scenario", default=os.path.join(ROOT, "examples/distributed-clos.yaml"))
+    ap.add_argument("--partition", default="auto")
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--invariants-only", action="store_true")
+    args = ap.parse_args()
+    fabric_run = os.path.join(args.mpi_build, "fabric-run")
+    if not os.path.exists(fabric_run):
+        raise SystemExit(f"FAIL: {fabric_run} is missing: build it with ./fabric build --ns3=source")
+    sets = [x for kv in args.set for x in ("--set", kv)]
+    work = tempfile.mkdtemp(prefix="fabric-distributed-")
+    try:
+        ref = os.path.join(work, "np1")
+        run([fabric_run, args.scenario, "--partition", args.partition, "--out", ref, "--quiet"]
+            + sets, ref)
+        ref_summary = json.load(open(os.path.join(ref, "summary.json")))
+        if not ref_summary["conservation_ok"] or ref_summary["flows_finished"] == 0:
+            raise SystemExit("FAIL: the single-process reference run is not a useful reference")
+        failures = 0
+        for k in [int(x) for x in args.ranks.split(",")]:
+            out = os.path.join(work, f"np{k}")
+            cmd = ["mpirun", "--oversubscribe", "-np", str(k)]
+            if os.geteuid() == 0:
+                cmd.insert(1, "--allow-run-as-root")
+            run(cmd + [fabric_run, args.scenario, "--partition", args.partition, "--out", out,
+                       "--quiet"] + sets, out)
+            summary = json.load(open(os.path.join(out, "summary.json")))
+            dist = summary.get("distributed", {})
+            if dist.get("ranks") != k or not dist.get("cut_links"):
+                raise SystemExit(f"FAIL: np {k}: summary says {dist.get('ranks')} ranks and "
+                                 f"{dist.get('cut_links')} cut links")
+            print(f"np {k}: {dist['cut_links']} cut links, lookahead {dist['lookahead_ns']} ns, "
+                  f"hosts per rank {dist['hosts_per_rank']}")
+            if args.invariants_only:
+                failures += check_invariants(ref, out, k)
+                continue
+            for name in TRACE_FILES:
+                a = sorted_rows(os.path.join(ref, name))
+                b = sorted_rows(os.path.join(out, name))
+                if a != b:
+                    diff = [(x, y) for x, y in zip(a, b) if x != y][:3]
+                    print(f"FAIL np {k}: {name} differs ({len(a)} vs {len(b)} lines); "
+                          f"first differences: {diff}")
+                    failures += 1
+                else:
+                    print(f"ok   np {k}: {name} identical ({len(a) - 1} rows)")
+            for key in SUMMARY_KEYS:
+                if summary.get(key) != ref_summary.get(key):
+                    print(f"FAIL np {k}: summary {key}: {summary.get(key)} != "
+                          f"{ref_summary.get(key)}")
+                    failures += 1
+            print(f"ok   np {k}: summary identical on {len(SUMMARY_KEYS)} keys"
+                  if not failures else "")
+        return 1 if failures else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
