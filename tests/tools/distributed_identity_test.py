@@ -17,7 +17,7 @@ exact is the work done: every flow completes, exactly its bytes are sent and del
 drop, no retransmission in a lossless fabric), the data frames per flow, and conservation.
 
 Usage: distributed_identity_test.py --mpi-build DIR [--ranks 2,3] [--scenario FILE]
-        [--set key=value ...] [--invariants-only]
+        [--set key=value ...] [--invariants-only] [--mpi-sync granted-time|null-message]
 """
 import argparse
 import json
@@ -96,6 +96,7 @@ def main():
     ap.add_argument("--partition", default="auto")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--invariants-only", action="store_true")
+    ap.add_argument("--mpi-sync", default="granted-time")
     args = ap.parse_args()
     fabric_run = os.path.join(args.mpi_build, "fabric-run")
     if not os.path.exists(fabric_run):
@@ -116,9 +117,11 @@ def main():
             if os.geteuid() == 0:
                 cmd.insert(1, "--allow-run-as-root")
             run(cmd + [fabric_run, args.scenario, "--partition", args.partition, "--out", out,
-                       "--quiet"] + sets, out)
+                       "--quiet", "--mpi-sync", args.mpi_sync] + sets, out)
             summary = json.load(open(os.path.join(out, "summary.json")))
             dist = summary.get("distributed", {})
+            if dist.get("sync") != args.mpi_sync:
+                raise SystemExit(f"FAIL: np {k} ran with {dist.get('sync')}")
             if dist.get("ranks") != k or not dist.get("cut_links"):
                 raise SystemExit(f"FAIL: np {k}: summary says {dist.get('ranks')} ranks and "
                                  f"{dist.get('cut_links')} cut links")
