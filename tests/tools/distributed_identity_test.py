@@ -130,7 +130,8 @@ def main():
             if args.invariants_only:
                 failures += check_invariants(ref, out, k)
                 continue
-            for name in TRACE_FILES:
+            extra = sorted(f for f in os.listdir(ref) if f.endswith(".csv") and f not in TRACE_FILES)
+            for name in TRACE_FILES + extra:
                 a = sorted_rows(os.path.join(ref, name))
                 b = sorted_rows(os.path.join(out, name))
                 if a != b:
