@@ -503,7 +503,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     {
         qp.nextSend = Simulator::Now() + BitsAtRate(uint64_t(bytes) * 8, rate, false);
     }
-    if (!qp.rto.IsRunning() && !qp.responder)
+    if (!qp.rtoArmed && !qp.responder)
     {
         ArmRto(qp);
     }
@@ -851,7 +851,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
     {
         qp.una = newUna;
         qp.cc->OnAck(Time(0));
-        qp.rto.Cancel();
+        qp.rtoArmed = false;
         if (qp.una < qp.packets)
         {
             ArmRto(qp);
@@ -905,17 +905,38 @@ RdmaNic::ArmRto(SenderQp& qp)
 {
     uint32_t outstanding = qp.highestSent > qp.una ? qp.highestSent - qp.una : 0;
     Time rto = outstanding <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
+    Time now = Simulator::Now();
+    qp.rtoDeadline = now + rto;
+    qp.rtoArmed = true;
+    if (qp.rtoPending && qp.rtoEventAt <= qp.rtoDeadline)
+    {
+        return; // the pending event fires first and moves itself to the deadline
+    }
+    qp.rto.Cancel(); // due after the new deadline (RtoHigh -> RtoLow): bring it forward
     qp.rto = Simulator::Schedule(rto, &RdmaNic::RtoExpired, this, qp.flow);
+    qp.rtoEventAt = qp.rtoDeadline;
+    qp.rtoPending = true;
 }
 
 void
 RdmaNic::RtoExpired(uint32_t flowId)
 {
     SenderQp& qp = m_senders[flowId];
-    if (qp.done)
+    qp.rtoPending = false;
+    if (qp.done || !qp.rtoArmed)
     {
         return;
     }
+    Time now = Simulator::Now();
+    if (now < qp.rtoDeadline)
+    {
+        // Re-armed by ACKs since this event was scheduled: wait for the current deadline.
+        qp.rto = Simulator::Schedule(qp.rtoDeadline - now, &RdmaNic::RtoExpired, this, flowId);
+        qp.rtoEventAt = qp.rtoDeadline;
+        qp.rtoPending = true;
+        return;
+    }
+    qp.rtoArmed = false;
     if (m_recovery == GO_BACK_N)
     {
         qp.nextIndex = qp.una;
@@ -943,6 +964,8 @@ RdmaNic::Complete(SenderQp& qp)
 {
     qp.done = true;
     qp.rto.Cancel();
+    qp.rtoArmed = false;
+    qp.rtoPending = false;
     qp.cc->Stop();
     FinishMessage(qp.flow);
 }
