@@ -2,33 +2,57 @@
 
 #include "rank-exchange.h"
 
+#include "ns3/header.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
-#include <cstring>
+#include <ostream>
 
 namespace ns3
 {
 
-namespace
+/**
+ * What a cut cable adds in front of a frame: message type, flow id and payload bytes. A header
+ * (not bytes prepended with AddAtEnd) so that the frame's zero-filled payload stays virtual and
+ * the MPI message holds only the frame's headers.
+ */
+class CutHeader : public Header
 {
-constexpr uint32_t kCutHeaderBytes = 9;
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::FabricCutHeader")
+                                .SetParent<Header>()
+                                .SetGroupName("Fabric")
+                                .AddConstructor<CutHeader>();
+        return tid;
+    }
+    TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+    uint32_t GetSerializedSize() const override { return 9; }
+    void Serialize(Buffer::Iterator i) const override
+    {
+        i.WriteU8(type);
+        i.WriteHtonU32(flowId);
+        i.WriteHtonU32(payload);
+    }
+    uint32_t Deserialize(Buffer::Iterator i) override
+    {
+        type = i.ReadU8();
+        flowId = i.ReadNtohU32();
+        payload = i.ReadNtohU32();
+        return 9;
+    }
+    void Print(std::ostream& os) const override
+    {
+        os << "cut type=" << unsigned(type) << " flow=" << flowId << " payload=" << payload;
+    }
 
-void
-PutU32(uint8_t* b, uint32_t v)
-{
-    b[0] = v >> 24;
-    b[1] = v >> 16;
-    b[2] = v >> 8;
-    b[3] = v;
-}
+    uint8_t type = 0;
+    uint32_t flowId = 0;
+    uint32_t payload = 0;
+};
 
-uint32_t
-GetU32(const uint8_t* b)
-{
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
-}
-} // namespace
+NS_OBJECT_ENSURE_REGISTERED(CutHeader);
 
 PartitionedRun::PartitionedRun(FabricNetwork* net, const PartitionPlan& plan)
     : m_net(net),
@@ -79,27 +103,26 @@ PartitionedRun::SendFrame(Ptr<Packet> frame,
                           uint32_t flowId,
                           uint32_t payload)
 {
-    uint8_t header[kCutHeaderBytes];
-    header[0] = FRAME;
-    PutU32(header + 1, flowId);
-    PutU32(header + 5, payload);
-    Ptr<Packet> message = Create<Packet>(header, kCutHeaderBytes);
-    message->AddAtEnd(frame);
+    CutHeader h;
+    h.type = FRAME;
+    h.flowId = flowId;
+    h.payload = payload;
+    Ptr<Packet> message = frame->Copy(); // copy-on-write: the header goes in front of a view
+    message->AddHeader(h);
     RankExchange::SendPacket(message, rxTime, node, device);
 }
 
 void
 PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
 {
-    uint8_t header[kCutHeaderBytes];
-    message->CopyData(header, kCutHeaderBytes);
-    if (header[0] == FINISH_NOTICE)
+    CutHeader h;
+    message->RemoveHeader(h);
+    if (h.type == FINISH_NOTICE)
     {
         CountFinish();
         return;
     }
-    message->RemoveAtStart(kCutHeaderBytes);
-    device->ReceiveFromRemote(message, GetU32(header + 1), GetU32(header + 5));
+    device->ReceiveFromRemote(message, h.flowId, h.payload);
 }
 
 void
@@ -120,10 +143,13 @@ PartitionedRun::FlowFinished(uint32_t flowId)
         {
             continue;
         }
-        uint8_t header[kCutHeaderBytes] = {FINISH_NOTICE};
-        PutU32(header + 1, flowId);
+        CutHeader h;
+        h.type = FINISH_NOTICE;
+        h.flowId = flowId;
+        Ptr<Packet> notice = Create<Packet>();
+        notice->AddHeader(h);
         auto [node, port] = m_noticeTarget[r];
-        RankExchange::SendPacket(Create<Packet>(header, kCutHeaderBytes), at, node, port);
+        RankExchange::SendPacket(notice, at, node, port);
     }
 }
 

@@ -29,8 +29,8 @@ struct PartitionPlan
  * frames as MPI messages, and flow completions are announced to every rank so that all of
  * them stop at the same simulated instant.
  *
- * A cut message is the frame preceded by 9 bytes: a type (frame or finish notice), the flow id
- * and the payload bytes the sender's on-wire list would have held (for conservation and for
+ * A cut message is the frame behind a 9-byte header: a type (frame or finish notice), the flow
+ * id and the payload bytes the sender's on-wire list would have held (for conservation and for
  * drops counted at the receiving end).
  *
  * End of run: a single process stops when the last flow finishes; ranks cannot, because a rank
