@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -15,6 +17,42 @@ namespace ns3
 {
 namespace test
 {
+
+/// A fresh directory under /tmp (named <prefix>-XXXXXX), removed with everything in it when it
+/// goes out of scope.
+class TempDir
+{
+  public:
+    explicit TempDir(const std::string& prefix = "fabric-test")
+    {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+        std::vector<char> buf(pattern.begin(), pattern.end());
+        buf.push_back('\0');
+        if (mkdtemp(buf.data()) == nullptr)
+        {
+            ADD_FAILURE() << "mkdtemp failed for " << pattern;
+        }
+        m_path = buf.data();
+    }
+
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    const std::string& Path() const
+    {
+        return m_path;
+    }
+
+  private:
+    std::string m_path;
+};
 
 /// gtest-only substring check (the suite links gtest, not gmock) that prints both strings.
 inline ::testing::AssertionResult

@@ -23,6 +23,7 @@ namespace
 
 using ns3::test::Contains;
 using ns3::test::ReadFile;
+using ns3::test::TempDir;
 
 namespace fs = std::filesystem;
 
@@ -30,37 +31,6 @@ const std::string kSourceDir = FABRIC_SOURCE_DIR;
 const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
 
 
-
-/// A fresh directory under /tmp, removed with everything in it when the test ends.
-class TempDir
-{
-  public:
-    TempDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "fabric-cli-XXXXXX").string();
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        if (mkdtemp(buf.data()) == nullptr)
-        {
-            ADD_FAILURE() << "mkdtemp failed";
-        }
-        m_path = buf.data();
-    }
-
-    ~TempDir()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-
-    const std::string& Path() const
-    {
-        return m_path;
-    }
-
-  private:
-    std::string m_path;
-};
 
 /// How fabric-run ended and what it printed (stdout and stderr interleaved).
 struct RunResult
@@ -161,7 +131,7 @@ class FabricRunTest : public ::testing::Test
         ExpectBadInput({file}, file + ":" + std::to_string(line) + ": " + key + ": ", fragment);
     }
 
-    TempDir m_tmp;
+    TempDir m_tmp{"fabric-cli"};
     int m_runs = 0;
 };
 

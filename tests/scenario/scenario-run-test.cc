@@ -64,17 +64,6 @@ class ScenarioRunTest : public ::testing::Test
         {
             GTEST_FAIL() << kFabricRun << " is missing: build the fabric-run target first";
         }
-        std::string pattern = (fs::temp_directory_path() / "fabric-scenario-XXXXXX").string();
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        ASSERT_NE(mkdtemp(buf.data()), nullptr);
-        m_tmp = buf.data();
-    }
-
-    void TearDown() override
-    {
-        std::error_code ec;
-        fs::remove_all(m_tmp, ec);
     }
 
     /// Runs tests/data/scenarios/<fixture> into <tmp>/<name>; returns the exit status (-1 when
@@ -148,7 +137,8 @@ class ScenarioRunTest : public ::testing::Test
         EXPECT_EQ(s["conservation_ok"], true);
     }
 
-    std::string m_tmp;
+    ns3::test::TempDir m_tmpDir{"fabric-scenario"};
+    const std::string& m_tmp = m_tmpDir.Path();
     std::string m_lastLog;
 };
 

@@ -2,6 +2,7 @@
 // are derived by hand from the topologies below (auto, pods and file methods), plus one test per
 // error (message names the file, line and the offending node).
 
+#include "../test-files.h"
 #include "topology-generators.h"
 #include "topology-partition.h"
 
@@ -198,20 +199,6 @@ const std::string::size_type npos = std::string::npos;
 class PartitionFileTest : public ::testing::Test
 {
   protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "fabric-partition-XXXXXX").string();
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        ASSERT_NE(mkdtemp(buf.data()), nullptr);
-        m_tmp = buf.data();
-    }
-
-    void TearDown() override
-    {
-        std::error_code ec;
-        fs::remove_all(m_tmp, ec);
-    }
 
     std::string Write(const std::string& name, const std::string& text)
     {
@@ -220,7 +207,8 @@ class PartitionFileTest : public ::testing::Test
         return path;
     }
 
-    std::string m_tmp;
+    ns3::test::TempDir m_tmpDir{"fabric-partition"};
+    const std::string& m_tmp = m_tmpDir.Path();
 };
 
 } // namespace
@@ -445,9 +433,10 @@ TEST(TopologyPartition, PodsWithoutGroupsIsAnError)
     EXPECT_NE(e->Message().find("no pods"), npos) << e->what();
 }
 
-TEST(TopologyPartition, ZeroDelayCutIsAnError)
+/// h0 - s0 == s1 - h1: 100 ns host links and a zero-delay link between the switches (line 7).
+TopologySpec
+ZeroDelayBetweenSwitches()
 {
-    // h0 - s0 == s1 - h1 with a zero-delay link between the switches.
     SpecBuilder b;
     b.spec.source = "test:zero";
     uint32_t h0 = b.Node("h0", false, "host");
@@ -458,9 +447,16 @@ TEST(TopologyPartition, ZeroDelayCutIsAnError)
     b.Link(h1, s1, NanoSeconds(100));
     b.Link(s0, s1, Seconds(0));
     b.spec.links.back().sourceLine = 7;
+    return b.spec;
+}
+
+TEST(TopologyPartition, ZeroDelayCutIsAnError)
+{
+    // h0 - s0 == s1 - h1 with a zero-delay link between the switches.
+    TopologySpec spec = ZeroDelayBetweenSwitches();
 
     // auto: contracting the zero-delay link leaves 1 piece, so it must be cut.
-    auto e = ErrorOf(b.spec, 2, "auto");
+    auto e = ErrorOf(spec, 2, "auto");
     ASSERT_TRUE(e.has_value());
     EXPECT_EQ(e->Key(), "partition");
     EXPECT_EQ(e->Line(), 7);
@@ -469,7 +465,7 @@ TEST(TopologyPartition, ZeroDelayCutIsAnError)
     EXPECT_NE(e->Message().find("s1"), npos) << e->what();
 
     // One part cuts nothing, so the zero-delay link is harmless.
-    TopologyPartition one = PartitionTopology(b.spec, 1, "auto");
+    TopologyPartition one = PartitionTopology(spec, 1, "auto");
     EXPECT_TRUE(one.cutLinks.empty());
 }
 
@@ -609,16 +605,8 @@ TEST_F(PartitionFileTest, UnreadableFileAndEmptyRank)
 
 TEST_F(PartitionFileTest, ZeroDelayCutFromFile)
 {
-    SpecBuilder b;
-    b.spec.source = "test:zero";
-    uint32_t h0 = b.Node("h0", false, "host");
-    uint32_t h1 = b.Node("h1", false, "host");
-    uint32_t s0 = b.Node("s0", true, "tor");
-    uint32_t s1 = b.Node("s1", true, "tor");
-    b.Link(h0, s0, NanoSeconds(100));
-    b.Link(h1, s1, NanoSeconds(100));
-    b.Link(s0, s1, Seconds(0));
-    auto e = ErrorOf(b.spec, 2, Write("zero.part", "h0 0\ns0 0\nh1 1\ns1 1\n"));
+    TopologySpec spec = ZeroDelayBetweenSwitches();
+    auto e = ErrorOf(spec, 2, Write("zero.part", "h0 0\ns0 0\nh1 1\ns1 1\n"));
     ASSERT_TRUE(e.has_value());
     EXPECT_EQ(e->Key(), "partition");
     EXPECT_NE(e->Message().find("lookahead would be zero"), npos) << e->what();
@@ -626,7 +614,7 @@ TEST_F(PartitionFileTest, ZeroDelayCutFromFile)
 
     // Cutting a 100 ns host link instead is allowed.
     TopologyPartition p =
-        PartitionTopology(b.spec, 2, Write("ok.part", "h0 0\ns0 1\nh1 1\ns1 1\n"));
+        PartitionTopology(spec, 2, Write("ok.part", "h0 0\ns0 1\nh1 1\ns1 1\n"));
     EXPECT_EQ(p.cutLinks, std::vector<uint32_t>{0});
     EXPECT_EQ(p.lookahead, NanoSeconds(100));
 }

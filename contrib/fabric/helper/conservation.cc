@@ -17,36 +17,26 @@ CountInFlight(const FabricNetwork& net)
         }
     };
     Time now = Simulator::Now();
-    const TopologySpec& spec = net.Spec();
-    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
-    {
-        if (!net.IsLocal(n))
+    net.ForEachLocalPort([&](uint32_t, uint32_t, const Ptr<FabricNetDevice>& dev) {
+        for (uint8_t q = 0; q < kFabricPriorities; ++q)
         {
-            continue;
-        }
-        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
-        {
-            Ptr<FabricNetDevice> dev = net.GetDevice(n, p);
-            for (uint8_t q = 0; q < kFabricPriorities; ++q)
+            for (const QueuedFrame& f : dev->GetQueue(q))
             {
-                for (const QueuedFrame& f : dev->GetQueue(q))
-                {
-                    count(f.flowId, f.payloadBytes);
-                }
-            }
-            for (const auto& [flowId, payload] : dev->GetOnWire())
-            {
-                count(flowId, payload);
-            }
-            for (const auto& f : dev->GetRemoteOnWire())
-            {
-                if (f.arrival > now)
-                {
-                    count(f.flowId, f.payload);
-                }
+                count(f.flowId, f.payloadBytes);
             }
         }
-    }
+        for (const auto& [flowId, payload] : dev->GetOnWire())
+        {
+            count(flowId, payload);
+        }
+        for (const auto& f : dev->GetRemoteOnWire())
+        {
+            if (f.arrival > now)
+            {
+                count(f.flowId, f.payload);
+            }
+        }
+    });
     return inFlight;
 }
 

@@ -72,6 +72,22 @@ class FabricNetwork
     }
     bool IsHostLocal(uint32_t host) const { return IsLocal(m_hostNodes[host]); }
     bool IsDistributed() const { return !m_rankOfNode.empty(); }
+    /// Calls \p f(node, port, device) for every port of the nodes this process simulates.
+    template <typename F>
+    void ForEachLocalPort(F&& f) const
+    {
+        for (uint32_t n = 0; n < m_devices.size(); ++n)
+        {
+            if (!IsLocal(n))
+            {
+                continue;
+            }
+            for (uint32_t p = 0; p < m_devices[n].size(); ++p)
+            {
+                f(n, p, m_devices[n][p]);
+            }
+        }
+    }
 
     /// Recomputes every forwarding table, skipping links marked down.
     void InstallRoutes(const std::vector<bool>& linkUp = {});

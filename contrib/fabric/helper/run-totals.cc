@@ -52,27 +52,20 @@ CollectTotals(const FabricNetwork& net,
     RunTotals t;
     t.events = events;
     const TopologySpec& spec = net.Spec();
+    net.ForEachLocalPort([&](uint32_t n, uint32_t p, const Ptr<FabricNetDevice>& dev) {
+        t.packetHops += dev->GetTxFrames();
+        t.pauses += dev->GetPfcFramesSent();
+        PortRef peer = net.PeerOf(n, p);
+        std::ostringstream row;
+        row << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ',' << peer.port
+            << ',' << dev->GetDataRate().GetBitRate() << ',' << dev->GetTxBytes() << ','
+            << dev->GetRxBytes() << ',' << dev->GetTxFrames() << '\n';
+        t.linkRows.emplace_back((uint64_t(n) << 32) | p, row.str());
+    });
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
-        if (!net.IsLocal(n))
-        {
-            continue;
-        }
-        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
-        {
-            Ptr<FabricNetDevice> dev = net.GetDevice(n, p);
-            t.packetHops += dev->GetTxFrames();
-            t.pauses += dev->GetPfcFramesSent();
-            PortRef peer = net.PeerOf(n, p);
-            std::ostringstream row;
-            row << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ','
-                << peer.port << ',' << dev->GetDataRate().GetBitRate() << ','
-                << dev->GetTxBytes() << ',' << dev->GetRxBytes() << ',' << dev->GetTxFrames()
-                << '\n';
-            t.linkRows.emplace_back((uint64_t(n) << 32) | p, row.str());
-        }
         Ptr<FabricSwitch> sw = net.GetSwitch(n);
-        if (!sw)
+        if (!sw || !net.IsLocal(n))
         {
             continue;
         }
