@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -124,6 +125,21 @@ PrintSummary(const RunOutcome& o)
 }
 
 } // namespace
+
+/// Where errors go: stderr, except on the ranks other than 0 of an mpirun (every rank meets the
+/// same bad input; one message is enough).
+std::ostream&
+ErrorStream()
+{
+    static std::ostringstream discard;
+    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (rank && std::string(rank) != "0")
+    {
+        discard.str("");
+        return discard;
+    }
+    return std::cerr;
+}
 
 int
 RunMain(int argc, char** argv)
@@ -306,17 +322,17 @@ RunMain(int argc, char** argv)
             std::string key = o.substr(0, o.find('='));
             if (e.Line() == 0 && e.File() == scenario && e.Key().rfind(key, 0) == 0)
             {
-                std::cerr << "fabric-run: error: --set " << e.Key() << ": " << e.Message()
+                ErrorStream() << "fabric-run: error: --set " << e.Key() << ": " << e.Message()
                           << "\n";
                 return EXIT_CONFIG_ERROR;
             }
         }
-        std::cerr << "fabric-run: error: " << e.what() << "\n";
+        ErrorStream() << "fabric-run: error: " << e.what() << "\n";
         return EXIT_CONFIG_ERROR;
     }
     catch (const std::filesystem::filesystem_error& e)
     {
-        std::cerr << "fabric-run: error: " << e.what() << "\n";
+        ErrorStream() << "fabric-run: error: " << e.what() << "\n";
         return EXIT_CONFIG_ERROR;
     }
 }
