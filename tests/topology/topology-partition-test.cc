@@ -469,6 +469,23 @@ TEST(TopologyPartition, ZeroDelayCutIsAnError)
     EXPECT_TRUE(one.cutLinks.empty());
 }
 
+TEST(TopologyPartition, ARankWithoutACableToAnotherIsAnError)
+{
+    // Two separate islands h0-s0 and h1-s1: auto puts one on each rank, and no cable joins them.
+    SpecBuilder b;
+    b.spec.source = "test:islands";
+    uint32_t h0 = b.Node("h0", false, "host");
+    uint32_t h1 = b.Node("h1", false, "host");
+    uint32_t s0 = b.Node("s0", true, "tor");
+    uint32_t s1 = b.Node("s1", true, "tor");
+    b.Link(h0, s0, NanoSeconds(100));
+    b.Link(h1, s1, NanoSeconds(100));
+    auto e = ErrorOf(b.spec, 2, "auto");
+    ASSERT_TRUE(e.has_value());
+    EXPECT_EQ(e->Key(), "partition");
+    EXPECT_NE(e->Message().find("no cable to another rank"), npos) << e->what();
+}
+
 TEST(TopologyPartition, TooManyOrZeroPartsIsAnError)
 {
     TopologySpec s = MakeStar(4, DataRate("100Gbps"), NanoSeconds(100)); // 5 nodes

@@ -334,6 +334,29 @@ Finish(const TopologySpec& spec, uint32_t parts, std::vector<uint32_t> rank)
                                   " owns no node; every rank must own at least one");
         }
     }
+    if (parts > 1)
+    {
+        // Every rank needs a cable to another rank: completions are announced over them, and
+        // a rank with none would simulate a fabric of its own.
+        std::vector<bool> cut(parts, false);
+        for (uint32_t j : p.cutLinks)
+        {
+            cut[p.rankOfNode[spec.links[j].a]] = true;
+            cut[p.rankOfNode[spec.links[j].b]] = true;
+        }
+        for (uint32_t r = 0; r < parts; ++r)
+        {
+            if (!cut[r])
+            {
+                throw ConfigError(spec.source,
+                                  0,
+                                  kKey,
+                                  "rank " + std::to_string(r) + " of " + std::to_string(parts) +
+                                      " has no cable to another rank (is the topology "
+                                      "connected?)");
+            }
+        }
+    }
     return p;
 }
 
