@@ -433,19 +433,28 @@ TEST(TopologyPartition, PodsWithoutGroupsIsAnError)
     EXPECT_NE(e->Message().find("no pods"), npos) << e->what();
 }
 
-/// h0 - s0 == s1 - h1: 100 ns host links and a zero-delay link between the switches (line 7).
-TopologySpec
-ZeroDelayBetweenSwitches()
+/// Two islands h0 - s0 and h1 - s1 (100 ns host links), nodes in that order: h0, h1, s0, s1.
+SpecBuilder
+TwoIslands(const std::string& source)
 {
     SpecBuilder b;
-    b.spec.source = "test:zero";
+    b.spec.source = source;
     uint32_t h0 = b.Node("h0", false, "host");
     uint32_t h1 = b.Node("h1", false, "host");
     uint32_t s0 = b.Node("s0", true, "tor");
     uint32_t s1 = b.Node("s1", true, "tor");
     b.Link(h0, s0, NanoSeconds(100));
     b.Link(h1, s1, NanoSeconds(100));
-    b.Link(s0, s1, Seconds(0));
+    return b;
+}
+
+/// h0 - s0 == s1 - h1: the two islands joined by a zero-delay link between the switches
+/// (line 7).
+TopologySpec
+ZeroDelayBetweenSwitches()
+{
+    SpecBuilder b = TwoIslands("test:zero");
+    b.Link(2, 3, Seconds(0));
     b.spec.links.back().sourceLine = 7;
     return b.spec;
 }
@@ -472,15 +481,7 @@ TEST(TopologyPartition, ZeroDelayCutIsAnError)
 TEST(TopologyPartition, ARankWithoutACableToAnotherIsAnError)
 {
     // Two separate islands h0-s0 and h1-s1: auto puts one on each rank, and no cable joins them.
-    SpecBuilder b;
-    b.spec.source = "test:islands";
-    uint32_t h0 = b.Node("h0", false, "host");
-    uint32_t h1 = b.Node("h1", false, "host");
-    uint32_t s0 = b.Node("s0", true, "tor");
-    uint32_t s1 = b.Node("s1", true, "tor");
-    b.Link(h0, s0, NanoSeconds(100));
-    b.Link(h1, s1, NanoSeconds(100));
-    auto e = ErrorOf(b.spec, 2, "auto");
+    auto e = ErrorOf(TwoIslands("test:islands").spec, 2, "auto");
     ASSERT_TRUE(e.has_value());
     EXPECT_EQ(e->Key(), "partition");
     EXPECT_NE(e->Message().find("no cable to another rank"), npos) << e->what();

@@ -71,7 +71,6 @@ class FabricNetwork
         return m_rankOfNode.empty() || m_rankOfNode[specIndex] == m_rank;
     }
     bool IsHostLocal(uint32_t host) const { return IsLocal(m_hostNodes[host]); }
-    bool IsDistributed() const { return !m_rankOfNode.empty(); }
     /// Calls \p f(node, port, device) for every port of the nodes this process simulates.
     template <typename F>
     void ForEachLocalPort(F&& f) const

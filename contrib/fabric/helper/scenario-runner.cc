@@ -173,20 +173,20 @@ RunOutcome
 ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const PartitionPlan* plan)
 {
     auto wallStart = std::chrono::steady_clock::now();
-    if (plan && cfg.transport == "raw")
-    {
-        throw ConfigError(cfg.file, 0, "transport",
-                          "a distributed run needs a transport (roce or ub): a raw flow ends "
-                          "when its bytes are delivered or dropped anywhere in the fabric, "
-                          "which no single rank sees");
-    }
-    if (plan && cfg.collective.enabled)
-    {
-        throw ConfigError(cfg.file, 0, "collective",
-                          "collectives are not supported in a distributed run yet");
-    }
     if (plan)
     {
+        if (cfg.transport == "raw")
+        {
+            throw ConfigError(cfg.file, 0, "transport",
+                              "a distributed run needs a transport (roce or ub): a raw flow "
+                              "ends when its bytes are delivered or dropped anywhere in the "
+                              "fabric, which no single rank sees");
+        }
+        if (cfg.collective.enabled)
+        {
+            throw ConfigError(cfg.file, 0, "collective",
+                              "collectives are not supported in a distributed run yet");
+        }
         for (const FlowSpec& fs : cfg.flows)
         {
             if (fs.order == 2)
