@@ -16,6 +16,14 @@ can differ, and with it queue occupancy, ECN draws, DCQCN rates and completion t
 exact is the work done: every flow completes, exactly its bytes are sent and delivered (no
 drop, no retransmission in a lossless fabric), the data frames per flow, and conservation.
 
+Collectives (examples/distributed-allreduce.yaml): collective.csv and the summary's
+"collective" section are compared too. A transfer that waits for a transfer completed on
+another rank starts when that rank's announcement arrives, which takes the notice delay (the
+lookahead); with a launch cost at least that long every start is exact. With a shorter launch
+cost (--invariants-only --set collective.launch_cost=100ns) some launches are late, each by at
+most notice delay - launch cost: the check is that bound, that the collective completes and that
+every rank holds the exact sum.
+
 Usage: distributed_identity_test.py --mpi-build DIR [--ranks 2,3] [--scenario FILE]
         [--set key=value ...] [--invariants-only] [--mpi-sync granted-time|null-message]
 """
@@ -83,9 +91,31 @@ def check_invariants(ref, out, k):
     if not s["conservation_ok"] or c["headroom_violation_bytes"] or c["dropped_bytes"]:
         print(f"FAIL np {k}: conservation {s['conservation_ok']}, counters {c}")
         failures += 1
+    if "collective" in s:
+        failures += check_collective(s, k)
     if not failures:
         print(f"ok   np {k}: every flow moved exactly its bytes, lossless, conservation holds")
     return failures
+
+
+def check_collective(s, k):
+    c = s["collective"]
+    if not c["complete"] or not c["values_correct"]:
+        print(f"FAIL np {k}: collective complete {c['complete']}, values {c['values_correct']}")
+        return 1
+    late, late_ps = c["late_launches"], c["late_launch_ps"]
+    slack_ps = s["distributed"]["notice_delay_ps"] - c["launch_cost_ps"]
+    if late and late_ps > late * slack_ps:
+        print(f"FAIL np {k}: {late} late launches by {late_ps} ps in all, more than "
+              f"{slack_ps} ps (notice delay - launch cost) each")
+        return 1
+    if late == 0 and slack_ps > 0 and k > 1:
+        print(f"FAIL np {k}: launch cost below the notice delay and no late launch: "
+              "the cut does not cross the collective")
+        return 1
+    print(f"ok   np {k}: collective exact, {late} late launches, {late_ps / max(late, 1):.0f} ps "
+          f"each on average (bound {slack_ps} ps)")
+    return 0
 
 
 def main():
@@ -108,7 +138,9 @@ def main():
         run([fabric_run, args.scenario, "--partition", args.partition, "--out", ref, "--quiet"]
             + sets, ref)
         ref_summary = json.load(open(os.path.join(ref, "summary.json")))
-        if not ref_summary["conservation_ok"] or ref_summary["flows_finished"] == 0:
+        useful = ref_summary["flows_finished"] > 0 or \
+            ref_summary.get("collective", {}).get("complete", False)
+        if not ref_summary["conservation_ok"] or not useful:
             raise SystemExit("FAIL: the single-process reference run is not a useful reference")
         failures = 0
         for k in [int(x) for x in args.ranks.split(",")]:
@@ -141,12 +173,13 @@ def main():
                     failures += 1
                 else:
                     print(f"ok   np {k}: {name} identical ({len(a) - 1} rows)")
-            for key in SUMMARY_KEYS:
+            keys = SUMMARY_KEYS + (["collective"] if "collective" in ref_summary else [])
+            for key in keys:
                 if summary.get(key) != ref_summary.get(key):
                     print(f"FAIL np {k}: summary {key}: {summary.get(key)} != "
                           f"{ref_summary.get(key)}")
                     failures += 1
-            print(f"ok   np {k}: summary identical on {len(SUMMARY_KEYS)} keys"
+            print(f"ok   np {k}: summary identical on {len(keys)} keys"
                   if not failures else "")
         return 1 if failures else 0
     finally:

@@ -1,6 +1,7 @@
 #include "collective-setup.h"
 
 #include "config-error.h"
+#include "partitioned-run.h"
 
 #include "collective/collective-algorithm.h"
 #include "collective/sharp-service.h"
@@ -232,7 +233,8 @@ Ptr<CollectiveEngine>
 SetupCollective(const CollectiveConfig& cfg,
                 FabricNetwork& net,
                 const std::vector<Ptr<HostTransport>>& nics,
-                uint64_t seed)
+                uint64_t seed,
+                PartitionedRun* parts)
 {
     if (!cfg.enabled)
     {
@@ -253,23 +255,152 @@ SetupCollective(const CollectiveConfig& cfg,
     engine->SetPlan(plan);
     engine->SetReadiness(cfg.readiness);
     engine->SetCheckValues(!cfg.interServerOnly);
-    engine->SetCompleteCallback(MakeBoundCallback(&StopWhenAllDone, net.GetFlowTable()));
     if (Ptr<SharpService> sharp = SetupSharp(plan, cfg, net))
     {
         engine->SetSharpService(sharp);
+    }
+    if (parts)
+    {
+        parts->ConnectCollective(engine);
+    }
+    else
+    {
+        engine->SetCompleteCallback(MakeBoundCallback(&StopWhenAllDone, net.GetFlowTable()));
     }
     engine->Start();
     return engine;
 }
 
+nlohmann::json
+CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& net)
+{
+    nlohmann::json c;
+    nlohmann::json nicTx = nlohmann::json::object();
+    nlohmann::json nicRx = nlohmann::json::object();
+    nlohmann::json railTx = nlohmann::json::object();
+    uint64_t spineTx = 0;
+    const TopologySpec& spec = net.Spec();
+    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
+    {
+        const TopologyNode& node = spec.nodes[n];
+        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
+        {
+            const TopologyNode& peer = spec.nodes[net.PeerOf(n, p).node];
+            uint64_t tx = net.GetDevice(n, p)->GetTxBytes();
+            // A GPU's NIC: its link to a rail leaf, or a NIC node's ports to leaves (modelled
+            // PCIe, control servers' dual-port NIC).
+            if ((!node.isSwitch && peer.role == "leaf") || (node.role == "nic" && peer.role == "leaf"))
+            {
+                std::string nic = node.role == "nic" && node.name.find("-nic") != std::string::npos
+                                      ? node.name + "->" + peer.name
+                                      : node.name;
+                nicTx[nic] = nicTx.value(nic, uint64_t(0)) + tx;
+                nicRx[nic] = nicRx.value(nic, uint64_t(0)) + net.GetDevice(n, p)->GetRxBytes();
+            }
+            if (node.role == "leaf" && !peer.isSwitch)
+            {
+                railTx[node.name] = railTx.value(node.name, uint64_t(0)) + tx;
+            }
+            if (node.role == "spine")
+            {
+                spineTx += tx;
+            }
+        }
+    }
+    c["nic_tx_bytes"] = nicTx;
+    c["nic_rx_bytes"] = nicRx;
+    c["rail_leaf_to_host_tx_bytes"] = railTx;
+    c["spine_tx_bytes"] = spineTx;
+    c["late_launches"] = engine.GetLateLaunches();
+    c["late_launch_ps"] = engine.GetLateLaunchTime().GetPicoSeconds();
+    if (Ptr<SharpService> sharp = DynamicCast<SharpService>(engine.GetSharpService()))
+    {
+        nlohmann::json sj;
+        std::vector<uint64_t> frames;
+        std::vector<uint64_t> payload;
+        for (uint32_t r = 0; r < engine.Plan().Job().ranks; ++r)
+        {
+            frames.push_back(sharp->GetContribFramesSent(r));
+            payload.push_back(sharp->GetContribPayloadSent(r));
+        }
+        sj["contrib_frames_per_rank"] = frames;
+        sj["contrib_payload_bytes_per_rank"] = payload;
+        sj["retransmitted_frames"] = sharp->GetRetransmittedFrames();
+        nlohmann::json aggs = nlohmann::json::array();
+        for (uint32_t n = 0; n < spec.nodes.size(); ++n)
+        {
+            Ptr<FabricSwitch> sw = net.GetSwitch(n);
+            if (sw && sw->GetSharpAggregator())
+            {
+                Ptr<SharpAggregator> a = sw->GetSharpAggregator();
+                aggs.push_back({{"switch", net.NodeName(n)},
+                                {"contributions", a->GetContributions()},
+                                {"duplicates", a->GetDuplicates()},
+                                {"results_sent", a->GetResultsSent()},
+                                {"peak_buffer_bytes", a->GetPeakBufferBytes()},
+                                {"held_frames", a->GetHeldFrames()},
+                                {"peak_held_frames", a->GetPeakHeldFrames()}});
+            }
+        }
+        sj["aggregators"] = aggs;
+        c["sharp"] = sj;
+    }
+    return c;
+}
+
+void
+AddCollectiveCounters(nlohmann::json& into, const nlohmann::json& part)
+{
+    if (into.is_null())
+    {
+        into = part;
+        return;
+    }
+    if (part.is_object())
+    {
+        for (const auto& [key, value] : part.items())
+        {
+            nlohmann::json& mine = into[key];
+            if (key.rfind("peak_", 0) == 0 && value.is_number())
+            {
+                mine = std::max(mine.is_null() ? uint64_t(0) : mine.get<uint64_t>(),
+                                value.get<uint64_t>());
+            }
+            else
+            {
+                AddCollectiveCounters(mine, value);
+            }
+        }
+    }
+    else if (part.is_array())
+    {
+        for (size_t i = 0; i < part.size(); ++i)
+        {
+            if (i < into.size())
+            {
+                AddCollectiveCounters(into[i], part[i]);
+            }
+            else
+            {
+                into.push_back(part[i]);
+            }
+        }
+    }
+    else if (part.is_number_unsigned() || part.is_number_integer())
+    {
+        into = into.get<int64_t>() + part.get<int64_t>();
+    }
+    // strings (switch names) are the same on every rank
+}
+
 CollectiveBytes
-CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net)
+CollectiveBytesFrom(const CollectivePlan& plan, const nlohmann::json& counters)
 {
     CollectiveBytes b;
-    const CollectiveJob& job = engine.Plan().Job();
+    const CollectiveJob& job = plan.Job();
     b.sentPayloadPerRank.assign(job.ranks, 0);
     b.interServerPerRank.assign(job.ranks, 0);
-    for (const CollectiveTransfer& t : engine.Plan().Transfers())
+    for (const CollectiveTransfer& t : plan.Transfers())
     {
         if (t.join)
         {
@@ -292,48 +423,31 @@ CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net)
             b.intraServerPayload += bytes;
         }
     }
-    const TopologySpec& spec = net.Spec();
-    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
-    {
-        const TopologyNode& node = spec.nodes[n];
-        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
-        {
-            const TopologyNode& peer = spec.nodes[net.PeerOf(n, p).node];
-            uint64_t tx = net.GetDevice(n, p)->GetTxBytes();
-            // A GPU's NIC: its link to a rail leaf, or a NIC node's ports to leaves (modelled
-            // PCIe, control servers' dual-port NIC).
-            if ((!node.isSwitch && peer.role == "leaf") || (node.role == "nic" && peer.role == "leaf"))
-            {
-                std::string nic = node.role == "nic" && node.name.find("-nic") != std::string::npos
-                                      ? node.name + "->" + peer.name
-                                      : node.name;
-                b.nicTxBytes[nic] += tx;
-                b.nicRxBytes[nic] += net.GetDevice(n, p)->GetRxBytes();
-            }
-            if (node.role == "leaf" && !peer.isSwitch)
-            {
-                b.railTxBytes[node.name] += tx;
-            }
-            if (node.role == "spine")
-            {
-                b.spineTxBytes += tx;
-            }
-        }
-    }
+    b.nicTxBytes = counters.at("nic_tx_bytes").get<std::map<std::string, uint64_t>>();
+    b.nicRxBytes = counters.at("nic_rx_bytes").get<std::map<std::string, uint64_t>>();
+    b.railTxBytes = counters.at("rail_leaf_to_host_tx_bytes").get<std::map<std::string, uint64_t>>();
+    b.spineTxBytes = counters.at("spine_tx_bytes");
     return b;
+}
+
+CollectiveBytes
+CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net)
+{
+    return CollectiveBytesFrom(engine.Plan(), CollectiveNetworkCounters(engine, net));
 }
 
 std::string
 FinishCollective(const CollectiveEngine& engine,
                  const CollectiveConfig& cfg,
-                 const FabricNetwork& net,
+                 const nlohmann::json& counters,
+                 bool distributed,
                  const std::string& outDir,
                  nlohmann::json& summary)
 {
     engine.WriteCsv(outDir + "/collective.csv");
     const CollectivePlan& plan = engine.Plan();
     const CollectiveJob& job = plan.Job();
-    CollectiveBytes bytes = CountCollectiveBytes(engine, net);
+    CollectiveBytes bytes = CollectiveBytesFrom(plan, counters);
     std::string valueError = engine.ValuesChecked() || !engine.IsComplete() ? engine.CheckValues() : "";
     nlohmann::json c;
     c["algorithm"] = cfg.algorithm;
@@ -341,6 +455,7 @@ FinishCollective(const CollectiveEngine& engine,
     c["servers"] = job.Servers();
     c["gpus_per_server"] = job.gpusPerServer;
     c["message_bytes"] = job.messageBytes;
+    c["launch_cost_ps"] = engine.GetLaunchCost().GetPicoSeconds();
     c["transfers"] = plan.Transfers().size();
     c["complete"] = engine.IsComplete();
     Time first = Time::Max();
@@ -413,37 +528,15 @@ FinishCollective(const CollectiveEngine& engine,
                  {"step_time_ns", stepEnd.GetNanoSeconds()},
                  {"ranks", ranks},
                  {"critical_path", path}};
-    if (Ptr<SharpService> sharp = DynamicCast<SharpService>(engine.GetSharpService()))
+    if (counters.contains("sharp"))
     {
-        nlohmann::json sj;
-        std::vector<uint64_t> frames;
-        std::vector<uint64_t> payload;
-        for (uint32_t r = 0; r < job.ranks; ++r)
-        {
-            frames.push_back(sharp->GetContribFramesSent(r));
-            payload.push_back(sharp->GetContribPayloadSent(r));
-        }
-        sj["contrib_frames_per_rank"] = frames;
-        sj["contrib_payload_bytes_per_rank"] = payload;
-        sj["retransmitted_frames"] = sharp->GetRetransmittedFrames();
-        nlohmann::json aggs = nlohmann::json::array();
-        for (uint32_t n = 0; n < net.Spec().nodes.size(); ++n)
-        {
-            Ptr<FabricSwitch> sw = net.GetSwitch(n);
-            if (sw && sw->GetSharpAggregator())
-            {
-                Ptr<SharpAggregator> a = sw->GetSharpAggregator();
-                aggs.push_back({{"switch", net.NodeName(n)},
-                                {"contributions", a->GetContributions()},
-                                {"duplicates", a->GetDuplicates()},
-                                {"results_sent", a->GetResultsSent()},
-                                {"peak_buffer_bytes", a->GetPeakBufferBytes()},
-                                {"held_frames", a->GetHeldFrames()},
-                                {"peak_held_frames", a->GetPeakHeldFrames()}});
-            }
-        }
-        sj["aggregators"] = aggs;
-        c["sharp"] = sj;
+        c["sharp"] = counters["sharp"];
+    }
+    if (distributed)
+    {
+        // Transfers whose inputs were announced from another rank later than LaunchCost.
+        c["late_launches"] = counters["late_launches"];
+        c["late_launch_ps"] = counters["late_launch_ps"];
     }
     summary["collective"] = c;
     return valueError;

@@ -15,12 +15,17 @@
 namespace ns3
 {
 
+class PartitionedRun;
+
 /// Builds the algorithm (by attribute defaults), the plan and the engine, and starts it. The
-/// engine stops the simulation when the collective is done and every flow has finished.
+/// engine stops the simulation when the collective is done and every flow has finished; in a
+/// partitioned run (\p parts) the run's end-of-run rule does, and the engine is connected to
+/// the other ranks' replicas first.
 Ptr<CollectiveEngine> SetupCollective(const CollectiveConfig& cfg,
                                       FabricNetwork& net,
                                       const std::vector<Ptr<HostTransport>>& nics,
-                                      uint64_t seed);
+                                      uint64_t seed,
+                                      PartitionedRun* parts = nullptr);
 
 /// The plan alone (tests and tools): algorithm by name + attribute defaults + NIC failures.
 CollectivePlan BuildCollectivePlan(const CollectiveConfig& cfg);
@@ -39,11 +44,22 @@ struct CollectiveBytes
 };
 CollectiveBytes CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net);
 
-/// Writes collective.csv and adds the "collective" entry to summary.json; returns "" when the
-/// values are exactly the sum (or unchecked), else the first wrong value.
+/// What this process's devices, SHARP members and aggregators counted for the collective (only
+/// the nodes it simulates count, so the ranks of a distributed run add up with
+/// AddCollectiveCounters).
+nlohmann::json CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& net);
+/// Adds one rank's counters into \p into: numbers add, "peak_" ones take the largest.
+void AddCollectiveCounters(nlohmann::json& into, const nlohmann::json& part);
+/// The plan's payload accounting plus the wire bytes in \p counters.
+CollectiveBytes CollectiveBytesFrom(const CollectivePlan& plan, const nlohmann::json& counters);
+
+/// Writes collective.csv and adds the "collective" entry to summary.json from the engine and
+/// the (all ranks') network counters; returns "" when the values are exactly the sum (or
+/// unchecked), else the first wrong value.
 std::string FinishCollective(const CollectiveEngine& engine,
                              const CollectiveConfig& cfg,
-                             const FabricNetwork& net,
+                             const nlohmann::json& counters,
+                             bool distributed,
                              const std::string& outDir,
                              nlohmann::json& summary);
 

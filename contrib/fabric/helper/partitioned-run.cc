@@ -1,11 +1,14 @@
 #include "partitioned-run.h"
 
+#include "config-error.h"
 #include "rank-exchange.h"
 
 #include "ns3/header.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
+#include <cstring>
+#include <iostream>
 #include <ostream>
 
 namespace ns3
@@ -65,6 +68,46 @@ PartitionedRun::PartitionedRun(FabricNetwork* net, const PartitionPlan& plan)
     }
     m_drain = maxDelay + PicoSeconds(1);
     m_noticeTarget.assign(plan.size, {UINT32_MAX, UINT32_MAX});
+
+    // Announcements go straight to every rank. The granted time window lets any message through
+    // one lookahead later; the null-message engine only accepts messages from a rank it shares
+    // a cable with, and no sooner than that cable's delay.
+    const uint32_t K = plan.size;
+    std::vector<std::vector<Time>> direct(K, std::vector<Time>(K, Time::Max()));
+    for (uint32_t li : plan.partition.cutLinks)
+    {
+        const TopologyLink& l = net->Spec().links[li];
+        uint32_t ra = plan.partition.rankOfNode[l.a];
+        uint32_t rb = plan.partition.rankOfNode[l.b];
+        direct[ra][rb] = direct[rb][ra] = std::min(direct[ra][rb], l.delay);
+    }
+    m_noticeDelay.assign(K, Time(0));
+    m_maxNoticeDelay = Time(0);
+    for (uint32_t a = 0; a < K; ++a)
+    {
+        for (uint32_t b = 0; b < K; ++b)
+        {
+            if (a == b)
+            {
+                continue;
+            }
+            if (plan.sync == "null-message" && direct[a][b] == Time::Max())
+            {
+                throw ConfigError("command line", 0, "--mpi-sync",
+                                  "ranks " + std::to_string(a) + " and " + std::to_string(b) +
+                                      " share no cable: the null-message engine takes messages "
+                                      "only from a neighbouring rank, and completions are "
+                                      "announced to every rank (use --mpi-sync granted-time or "
+                                      "another cut)");
+            }
+            Time d = plan.sync == "null-message" ? direct[a][b] : plan.partition.lookahead;
+            m_maxNoticeDelay = std::max(m_maxNoticeDelay, d);
+            if (a == plan.rank)
+            {
+                m_noticeDelay[b] = d;
+            }
+        }
+    }
 }
 
 void
@@ -123,18 +166,29 @@ PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
         CountFinish();
         return;
     }
+    if (h.type == COLLECTIVE_NOTICE)
+    {
+        ReceiveTransfer(message, h.flowId);
+        return;
+    }
     device->ReceiveFromRemote(message, h.flowId, h.payload);
 }
 
 void
 PartitionedRun::InstallFinishRule()
 {
-    m_net->GetFlowTable()->SetFlowFinishedCallback(
+    m_net->GetFlowTable()->AddFlowFinishedCallback(
         MakeCallback(&PartitionedRun::FlowFinished, this));
 }
 
 void
 PartitionedRun::FlowFinished(uint32_t flowId)
+{
+    AnnounceFinish(flowId);
+}
+
+void
+PartitionedRun::AnnounceFinish(uint32_t id)
 {
     Time at = Simulator::Now() + m_drain;
     Simulator::Schedule(m_drain, &PartitionedRun::CountFinish, this);
@@ -146,7 +200,7 @@ PartitionedRun::FlowFinished(uint32_t flowId)
         }
         CutHeader h;
         h.type = FINISH_NOTICE;
-        h.flowId = flowId;
+        h.flowId = id;
         Ptr<Packet> notice = Create<Packet>();
         notice->AddHeader(h);
         auto [node, port] = m_noticeTarget[r];
@@ -157,10 +211,107 @@ PartitionedRun::FlowFinished(uint32_t flowId)
 void
 PartitionedRun::CountFinish()
 {
-    if (++m_finishedSeen == m_net->GetFlowTable()->GetN())
+    if (++m_finishedSeen == m_net->GetFlowTable()->GetN() + m_finishExpected)
     {
         Simulator::Stop();
     }
+}
+
+void
+PartitionedRun::ConnectCollective(Ptr<CollectiveEngine> engine)
+{
+    m_collective = engine;
+    const CollectivePlan& plan = engine->Plan();
+    const CollectiveJob& job = plan.Job();
+    std::vector<bool> local(job.ranks);
+    uint64_t largest = 0;
+    m_finishExpected = 0;
+    for (uint32_t r = 0; r < job.ranks; ++r)
+    {
+        local[r] = m_net->IsHostLocal(engine->HostOfRank(r));
+    }
+    for (const CollectiveTransfer& t : plan.Transfers())
+    {
+        // SHARP reductions are no flows: their completions are counted on top of the flows'.
+        m_finishExpected += t.sharp ? 1 : 0;
+        largest = std::max(largest, t.Bytes());
+    }
+    engine->SetLocalRanks(local);
+    engine->SetAnnounceCallback(MakeCallback(&PartitionedRun::AnnounceTransfer, this));
+    // An announcement carries the transfer's values; it must fit one MPI message of the engine
+    // (16 KiB, tools/build-ns3-source) with room for the frame and packet metadata.
+    const uint64_t elements =
+        job.messageBytes ? largest * engine->GetValueElements() / job.messageBytes + 1 : 0;
+    constexpr uint64_t kMaxNoticeValues = 3072;
+    if (m_plan.size > 1 && elements > kMaxNoticeValues)
+    {
+        throw ConfigError("collective", 0, "collective.value_elements",
+                          "a transfer would carry " + std::to_string(elements) +
+                              " values across ranks, more than the " +
+                              std::to_string(kMaxNoticeValues) +
+                              " one MPI message holds: lower value_elements");
+    }
+    if (m_plan.size > 1 && m_plan.rank == 0 && engine->GetLaunchCost() < m_maxNoticeDelay)
+    {
+        std::cerr << "warning: collective launch_cost " << engine->GetLaunchCost().GetNanoSeconds()
+                  << " ns is shorter than the " << m_maxNoticeDelay.GetNanoSeconds()
+                  << " ns a completion takes to reach another rank: transfers that wait for "
+                     "another rank start late (summary.json collective.late_launches)\n";
+    }
+}
+
+void
+PartitionedRun::AnnounceTransfer(uint32_t id,
+                                 Time start,
+                                 Time end,
+                                 const std::vector<float>& payload)
+{
+    if (m_collective->Plan().Transfers()[id].sharp)
+    {
+        AnnounceFinish(id);
+    }
+    // Body: start and end (ps), the value count, the values (one machine type on every rank).
+    const uint32_t n = static_cast<uint32_t>(payload.size());
+    std::vector<uint8_t> body(20 + 4 * size_t(n));
+    int64_t times[2] = {start.GetPicoSeconds(), end.GetPicoSeconds()};
+    std::memcpy(body.data(), times, 16);
+    std::memcpy(body.data() + 16, &n, 4);
+    if (n > 0)
+    {
+        std::memcpy(body.data() + 20, payload.data(), 4 * size_t(n));
+    }
+    for (uint32_t r = 0; r < m_plan.size; ++r)
+    {
+        if (r == m_plan.rank)
+        {
+            continue;
+        }
+        CutHeader h;
+        h.type = COLLECTIVE_NOTICE;
+        h.flowId = id;
+        Ptr<Packet> notice = Create<Packet>(body.data(), static_cast<uint32_t>(body.size()));
+        notice->AddHeader(h);
+        auto [node, port] = m_noticeTarget[r];
+        RankExchange::SendPacket(notice, Simulator::Now() + m_noticeDelay[r], node, port);
+    }
+}
+
+void
+PartitionedRun::ReceiveTransfer(Ptr<Packet> message, uint32_t id)
+{
+    std::vector<uint8_t> body(message->GetSize());
+    message->CopyData(body.data(), static_cast<uint32_t>(body.size()));
+    int64_t times[2];
+    uint32_t n = 0;
+    std::memcpy(times, body.data(), 16);
+    std::memcpy(&n, body.data() + 16, 4);
+    std::vector<float> values(n);
+    if (n > 0)
+    {
+        std::memcpy(values.data(), body.data() + 20, 4 * size_t(n));
+    }
+    m_collective->ApplyRemoteCompletion(id, PicoSeconds(times[0]), PicoSeconds(times[1]),
+                                        std::move(values));
 }
 
 } // namespace ns3

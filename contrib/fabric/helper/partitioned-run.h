@@ -4,6 +4,8 @@
 #include "fabric-builder.h"
 #include "topology-partition.h"
 
+#include "collective/collective-engine.h"
+
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 
@@ -38,7 +40,15 @@ struct PartitionPlan
  * partitioned run (on any number of ranks, one included) ends at last completion + the largest
  * cable delay + 1 ps on every rank: late enough that no rank has simulated past it when the
  * notice arrives, and off the picosecond lattice that frame and cable times fall on, so that no
- * other event ties with it.
+ * other event ties with it. A collective's SHARP reductions count as completions too.
+ *
+ * Collectives: every rank runs a replica of the collective engine. A transfer that completes on
+ * a rank's network is announced to every other rank (transfer id, start, end and the values it
+ * carried) so that each replica completes it at the same end time and makes its dependents
+ * eligible; the rank simulating a dependent's source launches it. The announcement takes the
+ * lookahead (granted time window: the smallest cut-cable delay; null message: the smallest
+ * delay of the cables between the two ranks), so a dependent's launch cost of at least that
+ * keeps every start where one process puts it.
  */
 class PartitionedRun
 {
@@ -52,23 +62,38 @@ class PartitionedRun
     void InstallFinishRule();
     /// Last completion + the drain delay of the end-of-run rule.
     Time GetDrainDelay() const { return m_drain; }
+    /// Connects this rank's replica of the collective engine to the other ranks' (call after
+    /// InstallFinishRule and before the engine starts).
+    void ConnectCollective(Ptr<CollectiveEngine> engine);
+    /// The longest time a completion announced by one rank takes to reach another (0 on one
+    /// rank): a collective's LaunchCost of at least this keeps every start exact.
+    Time GetMaxNoticeDelay() const { return m_maxNoticeDelay; }
 
   private:
     enum MessageType : uint8_t
     {
         FRAME = 0,
-        FINISH_NOTICE = 1
+        FINISH_NOTICE = 1,
+        COLLECTIVE_NOTICE = 2
     };
     void SendFrame(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t device,
                    uint32_t flowId, uint32_t payload);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message);
     void FlowFinished(uint32_t flowId);
+    /// A completion here: counted on every rank at now + drain.
+    void AnnounceFinish(uint32_t id);
     void CountFinish();
+    void AnnounceTransfer(uint32_t id, Time start, Time end, const std::vector<float>& payload);
+    void ReceiveTransfer(Ptr<Packet> message, uint32_t id);
 
     FabricNetwork* m_net;
     PartitionPlan m_plan;
     Time m_drain;
     uint32_t m_finishedSeen = 0;
+    uint32_t m_finishExpected = 0; ///< flows + network transfers of a collective
+    Ptr<CollectiveEngine> m_collective;
+    std::vector<Time> m_noticeDelay; ///< from this rank, by destination rank
+    Time m_maxNoticeDelay;
     /// Per rank, one of its devices on a cut cable (where finish notices are addressed).
     std::vector<std::pair<uint32_t, uint32_t>> m_noticeTarget;
 };

@@ -1,5 +1,7 @@
 #include "run-totals.h"
 
+#include "collective-setup.h"
+
 #include "conservation.h"
 
 #include "ns3/simulator.h"
@@ -142,6 +144,7 @@ TotalsToJson(const RunTotals& t)
             {"stuck", t.stuck},
             {"links", links},
             {"ub", t.ub},
+            {"collective", t.collective},
             {"deadlock", t.deadlock},
             {"deadlock_at_ps", t.deadlockAtPs},
             {"deadlock_cycle", t.deadlockCycle},
@@ -169,6 +172,7 @@ TotalsFromJson(const nlohmann::json& j)
         t.linkRows.emplace_back(l.at(0).get<uint64_t>(), l.at(1).get<std::string>());
     }
     t.ub = j.at("ub");
+    t.collective = j.at("collective");
     t.deadlock = j.at("deadlock");
     t.deadlockAtPs = j.at("deadlock_at_ps");
     t.deadlockCycle = j.at("deadlock_cycle");
@@ -205,6 +209,10 @@ AccumulateTotals(RunTotals& into, const RunTotals& part)
     }
     into.linkRows.insert(into.linkRows.end(), part.linkRows.begin(), part.linkRows.end());
     std::sort(into.linkRows.begin(), into.linkRows.end());
+    if (!part.collective.is_null())
+    {
+        AddCollectiveCounters(into.collective, part.collective);
+    }
     if (part.ub.is_object())
     {
         if (!into.ub.is_object())
@@ -246,7 +254,8 @@ FlowPartialToJson(const FlowRecord& f)
             f.lastRx.GetPicoSeconds(),
             f.executed.GetPicoSeconds(),
             f.finished,
-            f.finish.GetPicoSeconds()};
+            f.finish.GetPicoSeconds(),
+            f.start.GetPicoSeconds()};
 }
 
 void
@@ -282,6 +291,8 @@ MergeFlowPartial(FlowRecord& into, const nlohmann::json& p)
         into.finished = true;
         into.finish = PicoSeconds(p.at(12).get<int64_t>());
     }
+    // A collective's flow is posted (its start set) only by the rank simulating its source.
+    into.start = std::min(into.start, PicoSeconds(p.at(13).get<int64_t>()));
 }
 
 } // namespace ns3

@@ -38,6 +38,7 @@ struct RunTotals
     /// links.csv rows of this process's nodes, keyed by (node << 32 | port).
     std::vector<std::pair<uint64_t, std::string>> linkRows;
     nlohmann::json ub;               ///< UB NIC counters (null without UB)
+    nlohmann::json collective;       ///< CollectiveNetworkCounters (null without a collective)
     bool deadlock = false;
     int64_t deadlockAtPs = 0;
     nlohmann::json deadlockCycle;    ///< [{node, port, priority}]

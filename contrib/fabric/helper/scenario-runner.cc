@@ -182,11 +182,6 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
                               "ends when its bytes are delivered or dropped anywhere in the "
                               "fabric, which no single rank sees");
         }
-        if (cfg.collective.enabled)
-        {
-            throw ConfigError(cfg.file, 0, "collective",
-                              "collectives are not supported in a distributed run yet");
-        }
         for (const FlowSpec& fs : cfg.flows)
         {
             if (fs.order == 2)
@@ -303,7 +298,8 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         }
     }
     // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
-    Ptr<CollectiveEngine> collective = SetupCollective(cfg.collective, net, nics, cfg.seed);
+    Ptr<CollectiveEngine> collective =
+        SetupCollective(cfg.collective, net, nics, cfg.seed, parts.get());
     if (parts)
     {
         parts->InstallFinishRule();
@@ -352,6 +348,10 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     ubRecorder.Finish(traceConfig.gzipAbove);
 
     RunTotals totals = CollectTotals(net, nics, deadlock, Simulator::GetEventCount());
+    if (collective)
+    {
+        totals.collective = CollectiveNetworkCounters(*collective, net);
+    }
     {
         nlohmann::json ub;
         ubRecorder.Summarize(ub);
@@ -387,6 +387,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         simEnd = merged.simEnd;
         s["distributed"] = DescribeDistributedRun(cfg.topology, *plan, merged,
                                                   parts->GetDrainDelay());
+        s["distributed"]["notice_delay_ps"] = parts->GetMaxNoticeDelay().GetPicoSeconds();
     }
     outcome.conservation = BalanceFlows(*table, totals.inFlight);
     const ConservationReport& cons = outcome.conservation;
@@ -482,7 +483,8 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     }
     if (collective)
     {
-        std::string wrong = FinishCollective(*collective, cfg.collective, net, outDir, s);
+        std::string wrong = FinishCollective(*collective, cfg.collective, totals.collective,
+                                             plan != nullptr, outDir, s);
         if (!wrong.empty() && outcome.exitCode == EXIT_OK)
         {
             outcome.exitCode = EXIT_CONSERVATION_FAILED;

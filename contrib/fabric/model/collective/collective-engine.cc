@@ -66,6 +66,8 @@ CollectiveEngine::DoDispose()
     m_nics.clear();
     m_sharp = nullptr;
     m_onComplete = Callback<void>();
+    m_announce = AnnounceCallback();
+    m_early.clear();
     Object::DoDispose();
 }
 
@@ -150,6 +152,9 @@ CollectiveEngine::Start()
         rec.bytes = t.Bytes();
         rec.start = Time::Max(); // posted when eligible
         rec.verb = RdmaVerb::WRITE;
+        // Set before posting so that every rank's copy agrees: the receiver must not end the
+        // flow on delivery (the sender's last ACK does).
+        rec.reliable = true;
         uint64_t h = (uint64_t(m_table->GetN()) << 32) ^ (m_seed * 0x9E3779B97F4A7C15ULL);
         h ^= h >> 33;
         h *= 0xff51afd7ed558ccdULL;
@@ -158,8 +163,13 @@ CollectiveEngine::Start()
         m_state[t.id].flow = m_table->Add(rec);
         m_transferOfFlow.push_back(t.id);
     }
-    m_table->SetFlowFinishedCallback(MakeCallback(&CollectiveEngine::FlowFinished, this));
+    m_table->AddFlowFinishedCallback(MakeCallback(&CollectiveEngine::FlowFinished, this));
     m_completed = 0;
+    m_startTime = Simulator::Now();
+    if (m_local.empty())
+    {
+        m_local.assign(job.ranks, true);
+    }
     for (const CollectiveTransfer& t : transfers)
     {
         if (t.deps.empty())
@@ -174,7 +184,8 @@ CollectiveEngine::Eligible(uint32_t id)
 {
     const CollectiveTransfer& t = m_plan.Transfers()[id];
     TransferState& s = m_state[id];
-    // Which input arrived last decides the start (the critical path goes through it).
+    // Which input arrived last decides the start (the critical path goes through it). The
+    // start follows from the inputs' end times, not from when this process learnt of them.
     Time latest(-1);
     for (uint32_t d : t.deps)
     {
@@ -186,7 +197,7 @@ CollectiveEngine::Eligible(uint32_t id)
     }
     if (t.join)
     {
-        Complete(id);
+        Complete(id, std::max(latest, m_startTime), false);
         return;
     }
     for (uint32_t r : {t.src, t.dst})
@@ -197,8 +208,70 @@ CollectiveEngine::Eligible(uint32_t id)
             s.binding = -1 - int64_t(r);
         }
     }
-    Time at = std::max(latest, Simulator::Now()) + m_launchCost;
-    Simulator::Schedule(at - Simulator::Now(), &CollectiveEngine::Launch, this, id);
+    Time at = std::max(latest, m_startTime) + m_launchCost;
+    auto early = m_early.find(id);
+    if (early != m_early.end())
+    {
+        RemoteCompletion c = std::move(early->second);
+        m_early.erase(early);
+        ApplyRemoteCompletion(id, c.start, c.end, std::move(c.payload));
+        return;
+    }
+    const bool nothing = NothingToMove(id);
+    if (!m_local[t.src] && !nothing)
+    {
+        return; // launched where its source is simulated; its announcement completes it here
+    }
+    Time now = Simulator::Now();
+    if (at < now)
+    {
+        // Only in a distributed run, when an input's announcement took longer than LaunchCost.
+        if (nothing)
+        {
+            s.start = at;
+            Complete(id, at, false);
+            return;
+        }
+        ++m_lateLaunches;
+        m_lateLaunchTime += now - at;
+        at = now;
+    }
+    Simulator::Schedule(at - now, &CollectiveEngine::Launch, this, id);
+}
+
+bool
+CollectiveEngine::NothingToMove(uint32_t id) const
+{
+    const CollectiveTransfer& t = m_plan.Transfers()[id];
+    return !t.join && !t.sharp && m_state[id].flow < 0;
+}
+
+uint32_t
+CollectiveEngine::GetNetworkTransfers() const
+{
+    uint32_t n = 0;
+    for (const CollectiveTransfer& t : m_plan.Transfers())
+    {
+        n += !t.join && (t.sharp || m_state[t.id].flow >= 0) ? 1 : 0;
+    }
+    return n;
+}
+
+void
+CollectiveEngine::ApplyRemoteCompletion(uint32_t id,
+                                        Time start,
+                                        Time end,
+                                        std::vector<float> payload)
+{
+    TransferState& s = m_state[id];
+    if (s.pending > 0)
+    {
+        m_early[id] = RemoteCompletion{start, end, std::move(payload)};
+        return;
+    }
+    s.start = start;
+    s.payload = std::move(payload);
+    Complete(id, end, false);
 }
 
 void
@@ -232,7 +305,7 @@ CollectiveEngine::Launch(uint32_t id)
     }
     if (s.flow < 0)
     {
-        Complete(id); // nothing to move
+        Complete(id, Simulator::Now(), false); // nothing to move
         return;
     }
     FlowRecord& f = m_table->Get(static_cast<uint32_t>(s.flow));
@@ -244,7 +317,7 @@ void
 CollectiveEngine::SharpDone(uint32_t id, const std::vector<float>& values)
 {
     m_state[id].payload = values;
-    Complete(id);
+    Complete(id, Simulator::Now(), true);
 }
 
 void
@@ -254,11 +327,11 @@ CollectiveEngine::FlowFinished(uint32_t flowId)
     {
         return;
     }
-    Complete(m_transferOfFlow[flowId - m_firstFlow]);
+    Complete(m_transferOfFlow[flowId - m_firstFlow], Simulator::Now(), true);
 }
 
 void
-CollectiveEngine::Complete(uint32_t id)
+CollectiveEngine::Complete(uint32_t id, Time end, bool announce)
 {
     const CollectiveTransfer& t = m_plan.Transfers()[id];
     TransferState& s = m_state[id];
@@ -267,10 +340,14 @@ CollectiveEngine::Complete(uint32_t id)
         return;
     }
     s.done = true;
-    s.end = Simulator::Now();
+    s.end = end;
     if (s.start < Time(0))
     {
         s.start = s.end; // JOIN
+    }
+    if (announce && !m_announce.IsNull())
+    {
+        m_announce(id, s.start, s.end, s.payload);
     }
     if (m_elements > 0 && !t.join)
     {

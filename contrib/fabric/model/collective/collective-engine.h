@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,8 @@ class CollectiveEngine : public Object
     /// "" when every rank holds the exact sum of all ranks' initial values.
     std::string CheckValues() const;
     bool ValuesChecked() const { return m_checkValues && m_elements > 0; }
+    uint32_t GetValueElements() const { return m_elements; }
+    Time GetLaunchCost() const { return m_launchCost; }
     /// Initial value of element \p e at rank \p r.
     static float InitialValue(uint32_t r, uint32_t e) { return float((r + 1) * ((e % 61) + 1)); }
     /// The chain of transfers that decided the completion time, last first; a negative entry
@@ -97,6 +100,27 @@ class CollectiveEngine : public Object
     /// Called once when the last transfer has completed.
     void SetCompleteCallback(Callback<void> cb) { m_onComplete = cb; }
 
+    /**
+     * Distributed runs. Every process holds the whole plan and the values of every rank, but a
+     * transfer is launched only by the process that simulates its source host (\p local, by
+     * collective rank; default: all). When a transfer completes on the network here (its flow
+     * finished or its SHARP result arrived), \p announce gets its id, start, end and payload;
+     * the other processes replay it with ApplyRemoteCompletion, which completes it at its end
+     * time, applies the payload and makes its dependents eligible. A dependent starts at
+     * end + LaunchCost, so when the announcement takes no longer than LaunchCost to arrive the
+     * start is the single-process one; otherwise the launch is late (counted).
+     */
+    typedef Callback<void, uint32_t, Time, Time, const std::vector<float>&> AnnounceCallback;
+    void SetLocalRanks(std::vector<bool> local) { m_local = std::move(local); }
+    void SetAnnounceCallback(AnnounceCallback announce) { m_announce = announce; }
+    void ApplyRemoteCompletion(uint32_t id, Time start, Time end, std::vector<float> payload);
+    /// Transfers this process launched after their planned start (announcement too slow).
+    uint32_t GetLateLaunches() const { return m_lateLaunches; }
+    Time GetLateLaunchTime() const { return m_lateLaunchTime; }
+    /// Transfers that complete on the network (flows and SHARP reductions), not JOINs or empty
+    /// ranges, which every process completes by itself.
+    uint32_t GetNetworkTransfers() const;
+
   protected:
     void DoDispose() override;
 
@@ -105,7 +129,9 @@ class CollectiveEngine : public Object
     void FlowFinished(uint32_t flowId);
     void Eligible(uint32_t id);
     void Launch(uint32_t id);
-    void Complete(uint32_t id);
+    /// Ends transfer \p id at \p end; \p announce when it was seen on this process's network.
+    void Complete(uint32_t id, Time end, bool announce);
+    bool NothingToMove(uint32_t id) const;
     void SharpDone(uint32_t id, const std::vector<float>& values);
     std::pair<uint32_t, uint32_t> Elements(const CollectiveTransfer& t) const;
 
@@ -129,6 +155,19 @@ class CollectiveEngine : public Object
     Time m_completion;
     Ptr<CollectiveSharpService> m_sharp;
     Callback<void> m_onComplete;
+    Time m_startTime;
+    std::vector<bool> m_local; ///< by rank; empty: every rank is simulated here
+    AnnounceCallback m_announce;
+    struct RemoteCompletion
+    {
+        Time start;
+        Time end;
+        std::vector<float> payload;
+    };
+    /// Announcements that arrived before this process saw the transfer's dependencies complete.
+    std::map<uint32_t, RemoteCompletion> m_early;
+    uint32_t m_lateLaunches = 0;
+    Time m_lateLaunchTime;
 };
 
 } // namespace ns3

@@ -79,9 +79,10 @@ FlowTable::MarkFinished(FlowRecord& f)
     }
     f.finished = true;
     f.finish = Simulator::Now();
-    if (!m_flowFinished.IsNull())
+    uint32_t id = f.id; // a listener may add flows, which moves the records
+    for (const auto& listener : m_flowFinished)
     {
-        m_flowFinished(f.id);
+        listener(id);
     }
     if (++m_finished == m_flows.size() && !m_allFinished.IsNull())
     {

@@ -99,9 +99,10 @@ class FlowTable : public Object
     uint32_t GetFinishedCount() const { return m_finished; }
     /// Called once when every flow has delivered all its bytes.
     void SetAllFinishedCallback(Callback<void> cb) { m_allFinished = cb; }
-    /// Called when one flow finishes, before the all-finished check, so that a workload that
-    /// posts dependent flows (collectives) can add them first.
-    void SetFlowFinishedCallback(Callback<void, uint32_t> cb) { m_flowFinished = cb; }
+    /// Adds a listener called when one flow finishes (in the order added), before the
+    /// all-finished check, so that a workload that posts dependent flows (collectives) can add
+    /// them first.
+    void AddFlowFinishedCallback(Callback<void, uint32_t> cb) { m_flowFinished.push_back(cb); }
 
   private:
     void CheckFinished(FlowRecord& f);
@@ -110,7 +111,7 @@ class FlowTable : public Object
     std::vector<FlowRecord> m_flows;
     uint32_t m_finished = 0;
     Callback<void> m_allFinished;
-    Callback<void, uint32_t> m_flowFinished;
+    std::vector<Callback<void, uint32_t>> m_flowFinished;
 };
 
 } // namespace ns3
