@@ -8,6 +8,10 @@ cc.csv byte for byte, and the deterministic part of summary.json (counters, time
 conservation). Wall times, event counts and the "distributed" section differ by nature and are
 left out: events differ because every rank runs its own periodic samplers.
 
+PFC deadlocks (examples/pfc-deadlock.yaml, --expect-exit 3): a cycle of paused queues through
+several ranks' switches is found from the ranks' samples gathered on rank 0; the run stops on
+every rank at the same instant and the outputs, the cycle and its time included, are identical.
+
 With --invariants-only the comparison is limited to what cannot depend on the order of
 simultaneous events: on identical cables two frames often reach a switch at the same picosecond,
 one over a cut cable. One process serves them in the order their arrivals were scheduled;
@@ -43,11 +47,11 @@ SUMMARY_KEYS = ["sim_time_ns", "last_finish_ns", "packet_hops", "flows_total", "
                 "max_queue_bytes", "bottleneck", "deadlock"]
 
 
-def run(cmd, out_dir):
+def run(cmd, out_dir, expect_exit=0):
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
+    if proc.returncode != expect_exit:
         sys.stderr.write(proc.stdout + proc.stderr)
-        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {proc.returncode}")
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {proc.returncode}, not {expect_exit}")
     for name in TRACE_FILES + ["summary.json"]:
         if not os.path.exists(os.path.join(out_dir, name)):
             raise SystemExit(f"FAIL: {out_dir} has no {name}")
@@ -127,6 +131,8 @@ def main():
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--invariants-only", action="store_true")
     ap.add_argument("--mpi-sync", default="granted-time")
+    ap.add_argument("--expect-exit", type=int, default=0,
+                    help="exit status every run must have (3: PFC deadlock)")
     args = ap.parse_args()
     fabric_run = os.path.join(args.mpi_build, "fabric-run")
     if not os.path.exists(fabric_run):
@@ -136,10 +142,11 @@ def main():
     try:
         ref = os.path.join(work, "np1")
         run([fabric_run, args.scenario, "--partition", args.partition, "--out", ref, "--quiet"]
-            + sets, ref)
+            + sets, ref, args.expect_exit)
         ref_summary = json.load(open(os.path.join(ref, "summary.json")))
         useful = ref_summary["flows_finished"] > 0 or \
-            ref_summary.get("collective", {}).get("complete", False)
+            ref_summary.get("collective", {}).get("complete", False) or \
+            ref_summary["deadlock"]["detected"]
         if not ref_summary["conservation_ok"] or not useful:
             raise SystemExit("FAIL: the single-process reference run is not a useful reference")
         failures = 0
@@ -149,7 +156,7 @@ def main():
             if os.geteuid() == 0:
                 cmd.insert(1, "--allow-run-as-root")
             run(cmd + [fabric_run, args.scenario, "--partition", args.partition, "--out", out,
-                       "--quiet", "--mpi-sync", args.mpi_sync] + sets, out)
+                       "--quiet", "--mpi-sync", args.mpi_sync] + sets, out, args.expect_exit)
             summary = json.load(open(os.path.join(out, "summary.json")))
             dist = summary.get("distributed", {})
             if dist.get("sync") != args.mpi_sync:

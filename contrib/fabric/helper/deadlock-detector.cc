@@ -5,7 +5,9 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <sstream>
 
 namespace ns3
@@ -24,16 +26,13 @@ DeadlockDetector::Start()
     m_event = Simulator::Schedule(m_interval, &DeadlockDetector::Check, this);
 }
 
-std::vector<std::vector<PausedQueue>>
-DeadlockDetector::FindCycles() const
+std::vector<QueueSample>
+DeadlockDetector::SampleLocal() const
 {
     const TopologySpec& spec = m_net->Spec();
-    std::vector<PausedQueue> vertices;
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> index;
+    std::vector<QueueSample> sample;
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
-        // A distributed run sees only its own switches: cycles through other ranks are left to
-        // stop_time (docs/distributed.md).
         if (!spec.nodes[n].isSwitch || !m_net->IsLocal(n))
         {
             continue;
@@ -45,11 +44,23 @@ DeadlockDetector::FindCycles() const
             {
                 if (dev->GetQueueBytes(q) > 0 && dev->IsPaused(q))
                 {
-                    index[{n, p, q}] = static_cast<uint32_t>(vertices.size());
-                    vertices.push_back(PausedQueue{n, p, q});
+                    sample.push_back(QueueSample{n, p, q, dev->GetTxBytes(q)});
                 }
             }
         }
+    }
+    return sample;
+}
+
+std::vector<std::vector<PausedQueue>>
+DeadlockDetector::FindCycles(const std::vector<QueueSample>& sample) const
+{
+    std::vector<PausedQueue> vertices;
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> index;
+    for (const QueueSample& q : sample)
+    {
+        index[{q.node, q.port, q.priority}] = static_cast<uint32_t>(vertices.size());
+        vertices.push_back(PausedQueue{q.node, q.port, q.priority});
     }
     if (vertices.empty())
     {
@@ -94,42 +105,59 @@ DeadlockDetector::FindCycles() const
 void
 DeadlockDetector::Check()
 {
-    std::vector<std::vector<PausedQueue>> cycles = FindCycles();
-    Time now = Simulator::Now();
+    if (Evaluate(SampleLocal(), Simulator::Now()))
+    {
+        Simulator::Stop();
+        return;
+    }
+    m_event = Simulator::Schedule(m_interval, &DeadlockDetector::Check, this);
+}
+
+bool
+DeadlockDetector::Evaluate(std::vector<QueueSample> sample, Time at)
+{
+    // Node, port, priority order, whichever ranks the queues were sampled on.
+    std::sort(sample.begin(), sample.end(), [](const QueueSample& a, const QueueSample& b) {
+        return std::tie(a.node, a.port, a.priority) < std::tie(b.node, b.port, b.priority);
+    });
+    std::vector<std::vector<PausedQueue>> cycles = FindCycles(sample);
     if (cycles.empty())
     {
         m_candidate.clear();
+        return false;
     }
-    else
+    const std::vector<PausedQueue>& c = cycles.front();
+    std::vector<uint64_t> tx;
+    for (const auto& q : c)
     {
-        const std::vector<PausedQueue>& c = cycles.front();
-        std::vector<uint64_t> tx;
-        for (const auto& q : c)
-        {
-            tx.push_back(m_net->GetDevice(q.node, q.port)->GetTxBytes(q.priority));
-        }
-        bool same = c.size() == m_candidate.size() && tx == m_candidateTx;
-        for (size_t i = 0; same && i < c.size(); ++i)
-        {
-            same = c[i].node == m_candidate[i].node && c[i].port == m_candidate[i].port &&
-                   c[i].priority == m_candidate[i].priority;
-        }
-        if (!same)
-        {
-            m_candidate = c;
-            m_candidateTx = tx;
-            m_candidateSince = now;
-        }
-        else if (now - m_candidateSince >= m_timeout)
-        {
-            m_detected = true;
-            m_detectedAt = now;
-            m_cycle = c;
-            Simulator::Stop();
-            return;
-        }
+        auto it = std::lower_bound(sample.begin(), sample.end(), q,
+                                   [](const QueueSample& s, const PausedQueue& k) {
+                                       return std::tie(s.node, s.port, s.priority) <
+                                              std::tie(k.node, k.port, k.priority);
+                                   });
+        tx.push_back(it->txBytes);
     }
-    m_event = Simulator::Schedule(m_interval, &DeadlockDetector::Check, this);
+    bool same = c.size() == m_candidate.size() && tx == m_candidateTx;
+    for (size_t i = 0; same && i < c.size(); ++i)
+    {
+        same = c[i].node == m_candidate[i].node && c[i].port == m_candidate[i].port &&
+               c[i].priority == m_candidate[i].priority;
+    }
+    if (!same)
+    {
+        m_candidate = c;
+        m_candidateTx = tx;
+        m_candidateSince = at;
+        return false;
+    }
+    if (at - m_candidateSince < m_timeout)
+    {
+        return false;
+    }
+    m_detected = true;
+    m_detectedAt = at;
+    m_cycle = c;
+    return true;
 }
 
 std::string

@@ -20,6 +20,15 @@ struct PausedQueue
     uint8_t priority;
 };
 
+/// A switch egress queue that holds data and is paused, with its sent bytes so far.
+struct QueueSample
+{
+    uint32_t node;
+    uint32_t port;
+    uint8_t priority;
+    uint64_t txBytes;
+};
+
 /**
  * \brief Finds PFC deadlocks: cycles of egress queues that wait on each other.
  *
@@ -28,12 +37,30 @@ struct PausedQueue
  * of the same priority on that peer (the peer cannot drain the ingress that paused us while
  * those are stuck). A strongly connected component with a cycle whose members have sent nothing
  * for the timeout is a deadlock: it is reported and the simulation stops.
+ *
+ * A distributed run samples every rank's switches at the same instants and evaluates the union
+ * on one rank (PartitionedRun::ConnectDeadlockDetector), through SampleLocal and Evaluate.
  */
 class DeadlockDetector
 {
   public:
     DeadlockDetector(const FabricNetwork* net, Time interval, Time timeout);
+    /// Checks every interval on this process's switches and stops the run on a deadlock.
     void Start();
+    Time GetInterval() const { return m_interval; }
+    /// The paused, non-empty egress queues of the switches this process simulates, in node,
+    /// port, priority order.
+    std::vector<QueueSample> SampleLocal() const;
+    /// One check of the whole fabric's queues as sampled at \p at (any order): true when a
+    /// cycle has made no progress for the timeout (then Detected() and the cycle are set).
+    bool Evaluate(std::vector<QueueSample> sample, Time at);
+    /// Another rank evaluated the fabric and found \p cycle as of \p at.
+    void SetDetected(Time at, std::vector<PausedQueue> cycle)
+    {
+        m_detected = true;
+        m_detectedAt = at;
+        m_cycle = std::move(cycle);
+    }
     bool Detected() const { return m_detected; }
     Time DetectedAt() const { return m_detectedAt; }
     const std::vector<PausedQueue>& Cycle() const { return m_cycle; }
@@ -42,7 +69,7 @@ class DeadlockDetector
 
   private:
     void Check();
-    std::vector<std::vector<PausedQueue>> FindCycles() const;
+    std::vector<std::vector<PausedQueue>> FindCycles(const std::vector<QueueSample>& sample) const;
 
     const FabricNetwork* m_net;
     Time m_interval;

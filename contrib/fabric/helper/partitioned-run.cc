@@ -7,6 +7,7 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <ostream>
@@ -171,6 +172,30 @@ PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
         ReceiveTransfer(message, h.flowId);
         return;
     }
+    if (h.type == DEADLOCK_SAMPLE)
+    {
+        ReceiveDeadlockSample(message);
+        return;
+    }
+    if (h.type == DEADLOCK_STOP)
+    {
+        // Stop instant, the instant of the sample, then the cycle: 9 bytes per queue.
+        std::vector<uint8_t> body(message->GetSize());
+        message->CopyData(body.data(), static_cast<uint32_t>(body.size()));
+        int64_t times[2];
+        std::memcpy(times, body.data(), 16);
+        std::vector<PausedQueue> cycle((body.size() - 16) / 9);
+        for (size_t i = 0; i < cycle.size(); ++i)
+        {
+            const uint8_t* in = body.data() + 16 + 9 * i;
+            std::memcpy(&cycle[i].node, in, 4);
+            std::memcpy(&cycle[i].port, in + 4, 4);
+            cycle[i].priority = in[8];
+        }
+        m_deadlock->SetDetected(PicoSeconds(times[1]), std::move(cycle));
+        Simulator::Stop(PicoSeconds(times[0]) - Simulator::Now());
+        return;
+    }
     device->ReceiveFromRemote(message, h.flowId, h.payload);
 }
 
@@ -190,21 +215,13 @@ PartitionedRun::FlowFinished(uint32_t flowId)
 void
 PartitionedRun::AnnounceFinish(uint32_t id)
 {
-    Time at = Simulator::Now() + m_drain;
     Simulator::Schedule(m_drain, &PartitionedRun::CountFinish, this);
     for (uint32_t r = 0; r < m_plan.size; ++r)
     {
-        if (r == m_plan.rank)
+        if (r != m_plan.rank)
         {
-            continue;
+            SendNotice(r, FINISH_NOTICE, id, {}, m_drain);
         }
-        CutHeader h;
-        h.type = FINISH_NOTICE;
-        h.flowId = id;
-        Ptr<Packet> notice = Create<Packet>();
-        notice->AddHeader(h);
-        auto [node, port] = m_noticeTarget[r];
-        RankExchange::SendPacket(notice, at, node, port);
     }
 }
 
@@ -282,18 +299,134 @@ PartitionedRun::AnnounceTransfer(uint32_t id,
     }
     for (uint32_t r = 0; r < m_plan.size; ++r)
     {
-        if (r == m_plan.rank)
+        if (r != m_plan.rank)
         {
-            continue;
+            SendNotice(r, COLLECTIVE_NOTICE, id, body, m_noticeDelay[r]);
         }
-        CutHeader h;
-        h.type = COLLECTIVE_NOTICE;
-        h.flowId = id;
-        Ptr<Packet> notice = Create<Packet>(body.data(), static_cast<uint32_t>(body.size()));
-        notice->AddHeader(h);
-        auto [node, port] = m_noticeTarget[r];
-        RankExchange::SendPacket(notice, Simulator::Now() + m_noticeDelay[r], node, port);
     }
+}
+
+void
+PartitionedRun::SendNotice(uint32_t to,
+                           uint8_t type,
+                           uint32_t id,
+                           const std::vector<uint8_t>& body,
+                           Time delay)
+{
+    CutHeader h;
+    h.type = type;
+    h.flowId = id;
+    Ptr<Packet> notice = body.empty()
+                             ? Create<Packet>()
+                             : Create<Packet>(body.data(), static_cast<uint32_t>(body.size()));
+    notice->AddHeader(h);
+    auto [node, port] = m_noticeTarget[to];
+    RankExchange::SendPacket(notice, Simulator::Now() + delay, node, port);
+}
+
+void
+PartitionedRun::ConnectDeadlockDetector(DeadlockDetector* detector)
+{
+    m_deadlock = detector;
+    Simulator::Schedule(detector->GetInterval(), &PartitionedRun::SampleDeadlock, this);
+}
+
+void
+PartitionedRun::SampleDeadlock()
+{
+    Time now = Simulator::Now();
+    std::vector<QueueSample> sample = m_deadlock->SampleLocal();
+    if (m_plan.rank == 0)
+    {
+        auto& mine = m_deadlockSamples[now.GetPicoSeconds()];
+        mine.insert(mine.end(), sample.begin(), sample.end());
+        Simulator::Schedule(m_drain, &PartitionedRun::EvaluateDeadlock, this, now);
+    }
+    else
+    {
+        // In chunks that fit one MPI message: instant (ps), count, then 17 bytes per queue.
+        constexpr size_t kPerMessage = 700;
+        constexpr size_t kEntry = 4 + 4 + 1 + 8;
+        for (size_t first = 0; first < sample.size(); first += kPerMessage)
+        {
+            uint32_t n = static_cast<uint32_t>(std::min(kPerMessage, sample.size() - first));
+            std::vector<uint8_t> body(12 + kEntry * n);
+            int64_t at = now.GetPicoSeconds();
+            std::memcpy(body.data(), &at, 8);
+            std::memcpy(body.data() + 8, &n, 4);
+            uint8_t* out = body.data() + 12;
+            for (uint32_t i = 0; i < n; ++i, out += kEntry)
+            {
+                const QueueSample& q = sample[first + i];
+                std::memcpy(out, &q.node, 4);
+                std::memcpy(out + 4, &q.port, 4);
+                out[8] = q.priority;
+                std::memcpy(out + 9, &q.txBytes, 8);
+            }
+            SendNotice(0, DEADLOCK_SAMPLE, 0, body, m_noticeDelay[0]);
+        }
+    }
+    Simulator::Schedule(m_deadlock->GetInterval(), &PartitionedRun::SampleDeadlock, this);
+}
+
+void
+PartitionedRun::ReceiveDeadlockSample(Ptr<Packet> message)
+{
+    std::vector<uint8_t> body(message->GetSize());
+    message->CopyData(body.data(), static_cast<uint32_t>(body.size()));
+    int64_t at = 0;
+    uint32_t n = 0;
+    std::memcpy(&at, body.data(), 8);
+    std::memcpy(&n, body.data() + 8, 4);
+    auto& samples = m_deadlockSamples[at];
+    const uint8_t* in = body.data() + 12;
+    for (uint32_t i = 0; i < n; ++i, in += 17)
+    {
+        QueueSample q;
+        std::memcpy(&q.node, in, 4);
+        std::memcpy(&q.port, in + 4, 4);
+        q.priority = in[8];
+        std::memcpy(&q.txBytes, in + 9, 8);
+        samples.push_back(q);
+    }
+}
+
+void
+PartitionedRun::EvaluateDeadlock(Time at)
+{
+    if (m_deadlock->Detected())
+    {
+        return; // the run is stopping
+    }
+    auto it = m_deadlockSamples.find(at.GetPicoSeconds());
+    std::vector<QueueSample> sample;
+    if (it != m_deadlockSamples.end())
+    {
+        sample = std::move(it->second);
+        m_deadlockSamples.erase(it);
+    }
+    if (!m_deadlock->Evaluate(std::move(sample), at))
+    {
+        return;
+    }
+    // Declared as of `at`; every rank stops at at + 2 drain (this notice arrives before).
+    Time stopAt = at + m_drain + m_drain;
+    const std::vector<PausedQueue>& cycle = m_deadlock->Cycle();
+    int64_t times[2] = {stopAt.GetPicoSeconds(), at.GetPicoSeconds()};
+    std::vector<uint8_t> body(16 + 9 * cycle.size());
+    std::memcpy(body.data(), times, 16);
+    for (size_t i = 0; i < cycle.size(); ++i)
+    {
+        uint8_t* out = body.data() + 16 + 9 * i;
+        std::memcpy(out, &cycle[i].node, 4);
+        std::memcpy(out + 4, &cycle[i].port, 4);
+        out[8] = cycle[i].priority;
+    }
+    for (uint32_t r = 1; r < m_plan.size; ++r)
+    {
+        SendNotice(r, DEADLOCK_STOP, 0, body, m_noticeDelay[r]);
+    }
+    Simulator::Stop(stopAt - Simulator::Now());
 }
 
 void

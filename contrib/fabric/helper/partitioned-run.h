@@ -1,6 +1,7 @@
 #ifndef FABRIC_PARTITIONED_RUN_H
 #define FABRIC_PARTITIONED_RUN_H
 
+#include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "topology-partition.h"
 
@@ -10,6 +11,7 @@
 #include "ns3/packet.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,11 @@ struct PartitionPlan
  * lookahead (granted time window: the smallest cut-cable delay; null message: the smallest
  * delay of the cables between the two ranks), so a dependent's launch cost of at least that
  * keeps every start where one process puts it.
+ *
+ * PFC deadlocks: a cycle of paused queues may run through several ranks' switches. Every rank
+ * samples its paused queues at the detector's instants t and sends them to rank 0, which
+ * evaluates the whole fabric's sample at t + drain (when every sample has arrived). On a deadlock
+ * (declared as of t) every rank stops at t + 2 drain, which rank 0's notice reaches in time.
  */
 class PartitionedRun
 {
@@ -65,6 +72,8 @@ class PartitionedRun
     /// Connects this rank's replica of the collective engine to the other ranks' (call after
     /// InstallFinishRule and before the engine starts).
     void ConnectCollective(Ptr<CollectiveEngine> engine);
+    /// Runs \p detector across the ranks as described above (instead of its own Start).
+    void ConnectDeadlockDetector(DeadlockDetector* detector);
     /// The longest time a completion announced by one rank takes to reach another (0 on one
     /// rank): a collective's LaunchCost of at least this keeps every start exact.
     Time GetMaxNoticeDelay() const { return m_maxNoticeDelay; }
@@ -74,7 +83,9 @@ class PartitionedRun
     {
         FRAME = 0,
         FINISH_NOTICE = 1,
-        COLLECTIVE_NOTICE = 2
+        COLLECTIVE_NOTICE = 2,
+        DEADLOCK_SAMPLE = 3,
+        DEADLOCK_STOP = 4
     };
     void SendFrame(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t device,
                    uint32_t flowId, uint32_t payload);
@@ -85,6 +96,12 @@ class PartitionedRun
     void CountFinish();
     void AnnounceTransfer(uint32_t id, Time start, Time end, const std::vector<float>& payload);
     void ReceiveTransfer(Ptr<Packet> message, uint32_t id);
+    void SampleDeadlock();
+    void EvaluateDeadlock(Time at);
+    void ReceiveDeadlockSample(Ptr<Packet> message);
+    /// Sends \p body behind a header of \p type to rank \p to, arriving \p delay from now.
+    void SendNotice(uint32_t to, uint8_t type, uint32_t id, const std::vector<uint8_t>& body,
+                    Time delay);
 
     FabricNetwork* m_net;
     PartitionPlan m_plan;
@@ -94,6 +111,8 @@ class PartitionedRun
     Ptr<CollectiveEngine> m_collective;
     std::vector<Time> m_noticeDelay; ///< from this rank, by destination rank
     Time m_maxNoticeDelay;
+    DeadlockDetector* m_deadlock = nullptr;
+    std::map<int64_t, std::vector<QueueSample>> m_deadlockSamples; ///< rank 0, by instant (ps)
     /// Per rank, one of its devices on a cut cable (where finish notices are addressed).
     std::vector<std::pair<uint32_t, uint32_t>> m_noticeTarget;
 };

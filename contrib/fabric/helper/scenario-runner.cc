@@ -333,7 +333,11 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
             anyPfc = true;
         }
     }
-    if (anyPfc)
+    if (anyPfc && parts)
+    {
+        parts->ConnectDeadlockDetector(&deadlock); // cycles may cross ranks
+    }
+    else if (anyPfc)
     {
         deadlock.Start();
     }
