@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ns3
 {
@@ -61,11 +62,11 @@ NicPort(const FabricNetwork& net, uint32_t node)
     return -1;
 }
 
-/// Switch port index (the device's ifIndex) of net port \p p of \p node.
+/// Switch port index of net port \p p of \p node: the same (a device's ifIndex is its port).
 uint32_t
-SwitchPort(const FabricNetwork& net, uint32_t node, uint32_t p)
+SwitchPort(const FabricNetwork&, uint32_t, uint32_t p)
 {
-    return net.GetDevice(node, p)->GetIfIndex();
+    return p;
 }
 
 /// First port of \p node toward \p peer (-1 when none).
@@ -82,10 +83,15 @@ PortToward(const FabricNetwork& net, uint32_t node, uint32_t peer)
     return -1;
 }
 
+/// The aggregator of switch \p node (null when another rank simulates the switch).
 Ptr<SharpAggregator>
 AggregatorOf(FabricNetwork& net, uint32_t node)
 {
     Ptr<FabricSwitch> sw = net.GetSwitch(node);
+    if (!sw)
+    {
+        return nullptr;
+    }
     if (!sw->GetSharpAggregator())
     {
         Ptr<SharpAggregator> agg = CreateObject<SharpAggregator>();
@@ -147,7 +153,7 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             }
             leafChildren[leaf.node].emplace_back(SwitchPort(net, leaf.node, leaf.port),
                                                  static_cast<int32_t>(host));
-            if (!added[r])
+            if (!added[r] && net.IsLocal(node))
             {
                 service->AddMember(r, host, net.GetDevice(node, static_cast<uint32_t>(nic)));
                 added[r] = true;
@@ -161,7 +167,7 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             for (uint32_t p = 0; p < net.GetNPorts(firstLeaf); ++p)
             {
                 uint32_t up = net.PeerOf(firstLeaf, p).node;
-                if (!net.GetSwitch(up) || net.Spec().nodes[up].role == "nvswitch" ||
+                if (!net.Spec().nodes[up].isSwitch || net.Spec().nodes[up].role == "nvswitch" ||
                     std::find(candidates.begin(), candidates.end(), up) != candidates.end())
                 {
                     continue;
@@ -190,7 +196,10 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
                 rootChildren.push_back(SwitchPort(net, root, PortToward(net, root, leaf)));
                 rootHosts.push_back(-1);
             }
-            AggregatorOf(net, root)->AddGroup(group, rootChildren, rootHosts, -1);
+            if (Ptr<SharpAggregator> agg = AggregatorOf(net, root))
+            {
+                agg->AddGroup(group, rootChildren, rootHosts, -1);
+            }
         }
         for (const auto& [leaf, children] : leafChildren)
         {
@@ -204,7 +213,10 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             int32_t parent =
                 root < 0 ? -1
                          : static_cast<int32_t>(SwitchPort(net, leaf, PortToward(net, leaf, root)));
-            AggregatorOf(net, leaf)->AddGroup(group, ports, hosts, parent);
+            if (Ptr<SharpAggregator> agg = AggregatorOf(net, leaf))
+            {
+                agg->AddGroup(group, ports, hosts, parent);
+            }
         }
     }
     return service;
@@ -280,33 +292,29 @@ CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& n
     nlohmann::json railTx = nlohmann::json::object();
     uint64_t spineTx = 0;
     const TopologySpec& spec = net.Spec();
-    for (uint32_t n = 0; n < spec.nodes.size(); ++n)
-    {
+    net.ForEachLocalPort([&](uint32_t n, uint32_t p, const Ptr<FabricNetDevice>& dev) {
         const TopologyNode& node = spec.nodes[n];
-        for (uint32_t p = 0; p < net.GetNPorts(n); ++p)
+        const TopologyNode& peer = spec.nodes[net.PeerOf(n, p).node];
+        uint64_t tx = dev->GetTxBytes();
+        // A GPU's NIC: its link to a rail leaf, or a NIC node's ports to leaves (modelled
+        // PCIe, control servers' dual-port NIC).
+        if ((!node.isSwitch && peer.role == "leaf") || (node.role == "nic" && peer.role == "leaf"))
         {
-            const TopologyNode& peer = spec.nodes[net.PeerOf(n, p).node];
-            uint64_t tx = net.GetDevice(n, p)->GetTxBytes();
-            // A GPU's NIC: its link to a rail leaf, or a NIC node's ports to leaves (modelled
-            // PCIe, control servers' dual-port NIC).
-            if ((!node.isSwitch && peer.role == "leaf") || (node.role == "nic" && peer.role == "leaf"))
-            {
-                std::string nic = node.role == "nic" && node.name.find("-nic") != std::string::npos
-                                      ? node.name + "->" + peer.name
-                                      : node.name;
-                nicTx[nic] = nicTx.value(nic, uint64_t(0)) + tx;
-                nicRx[nic] = nicRx.value(nic, uint64_t(0)) + net.GetDevice(n, p)->GetRxBytes();
-            }
-            if (node.role == "leaf" && !peer.isSwitch)
-            {
-                railTx[node.name] = railTx.value(node.name, uint64_t(0)) + tx;
-            }
-            if (node.role == "spine")
-            {
-                spineTx += tx;
-            }
+            std::string nic = node.role == "nic" && node.name.find("-nic") != std::string::npos
+                                  ? node.name + "->" + peer.name
+                                  : node.name;
+            nicTx[nic] = nicTx.value(nic, uint64_t(0)) + tx;
+            nicRx[nic] = nicRx.value(nic, uint64_t(0)) + dev->GetRxBytes();
         }
-    }
+        if (node.role == "leaf" && !peer.isSwitch)
+        {
+            railTx[node.name] = railTx.value(node.name, uint64_t(0)) + tx;
+        }
+        if (node.role == "spine")
+        {
+            spineTx += tx;
+        }
+    });
     c["nic_tx_bytes"] = nicTx;
     c["nic_rx_bytes"] = nicRx;
     c["rail_leaf_to_host_tx_bytes"] = railTx;
@@ -326,14 +334,18 @@ CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& n
         sj["contrib_frames_per_rank"] = frames;
         sj["contrib_payload_bytes_per_rank"] = payload;
         sj["retransmitted_frames"] = sharp->GetRetransmittedFrames();
-        nlohmann::json aggs = nlohmann::json::array();
+        // Keyed by node index (zero-padded: key order is node order) so that the ranks, each
+        // with its own switches' aggregators, add up key by key.
+        nlohmann::json aggs = nlohmann::json::object();
         for (uint32_t n = 0; n < spec.nodes.size(); ++n)
         {
             Ptr<FabricSwitch> sw = net.GetSwitch(n);
             if (sw && sw->GetSharpAggregator())
             {
                 Ptr<SharpAggregator> a = sw->GetSharpAggregator();
-                aggs.push_back({{"switch", net.NodeName(n)},
+                char key[16];
+                std::snprintf(key, sizeof key, "%08u", n);
+                aggs[key] = nlohmann::json({{"switch", net.NodeName(n)},
                                 {"contributions", a->GetContributions()},
                                 {"duplicates", a->GetDuplicates()},
                                 {"results_sent", a->GetResultsSent()},
@@ -531,6 +543,12 @@ FinishCollective(const CollectiveEngine& engine,
     if (counters.contains("sharp"))
     {
         c["sharp"] = counters["sharp"];
+        nlohmann::json aggs = nlohmann::json::array();
+        for (const auto& [node, agg] : counters["sharp"]["aggregators"].items())
+        {
+            aggs.push_back(agg);
+        }
+        c["sharp"]["aggregators"] = aggs;
     }
     if (distributed)
     {

@@ -25,6 +25,10 @@ FabricNetwork::Build(const TopologySpec& spec,
     const uint32_t n = static_cast<uint32_t>(spec.nodes.size());
     net.m_rankOfNode = rankOfNode;
     net.m_rank = rank;
+    // Every node exists on every rank (ns-3 ids and system ids agree across ranks); switches,
+    // hosts, devices and tables only where they are simulated, plus the far device of each cut
+    // cable. MAC addresses and random streams of what is not built are still consumed, so that
+    // what is built gets the values one process would give it.
     for (uint32_t i = 0; i < n; ++i)
     {
         net.m_nodes.Add(CreateObject<Node>(rankOfNode.empty() ? 0 : rankOfNode[i]));
@@ -39,6 +43,10 @@ FabricNetwork::Build(const TopologySpec& spec,
     {
         if (spec.nodes[i].isSwitch)
         {
+            if (!net.IsLocal(i))
+            {
+                continue;
+            }
             Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
             sw->TraceConnectWithoutContext(
                 "Drop",
@@ -50,12 +58,17 @@ FabricNetwork::Build(const TopologySpec& spec,
         }
         else
         {
-            Ptr<FabricHost> host = CreateObject<FabricHost>();
-            host->SetHostIndex(static_cast<uint32_t>(net.m_hosts.size()));
-            host->SetFlowTable(net.m_flows);
-            net.m_nodes.Get(i)->AggregateObject(host);
-            net.m_hostOfNode[i] = static_cast<int32_t>(net.m_hosts.size());
+            const uint32_t index = static_cast<uint32_t>(net.m_hostNodes.size());
+            net.m_hostOfNode[i] = static_cast<int32_t>(index);
             net.m_hostNodes.push_back(i);
+            Ptr<FabricHost> host;
+            if (net.IsLocal(i))
+            {
+                host = CreateObject<FabricHost>();
+                host->SetHostIndex(index);
+                host->SetFlowTable(net.m_flows);
+                net.m_nodes.Get(i)->AggregateObject(host);
+            }
             net.m_hosts.push_back(host);
         }
     }
@@ -64,13 +77,28 @@ FabricNetwork::Build(const TopologySpec& spec,
     for (uint32_t li = 0; li < spec.links.size(); ++li)
     {
         const TopologyLink& l = spec.links[li];
-        Ptr<FabricChannel> channel = CreateObject<FabricChannel>();
-        channel->SetAttribute("Delay", TimeValue(l.delay));
+        const uint32_t endNodes[2] = {l.a, l.b};
+        const bool built = net.IsLocal(l.a) || net.IsLocal(l.b);
+        Ptr<FabricChannel> channel;
+        if (built)
+        {
+            channel = CreateObject<FabricChannel>();
+            channel->SetAttribute("Delay", TimeValue(l.delay));
+        }
         PortRef ends[2];
-        uint32_t endNodes[2] = {l.a, l.b};
         for (int e = 0; e < 2; ++e)
         {
-            uint32_t node = endNodes[e];
+            const uint32_t node = endNodes[e];
+            const uint32_t port = static_cast<uint32_t>(net.m_devices[node].size());
+            net.m_portsOfNode[node].push_back(li);
+            ends[e] = PortRef{node, port};
+            if (!built)
+            {
+                Mac48Address::Allocate();
+                stream += 1; // FabricNetDevice::AssignStreams
+                net.m_devices[node].push_back(nullptr);
+                continue;
+            }
             deviceFactory.Set("DataRate", DataRateValue(l.rate));
             ObjectFactory factory = deviceFactory;
             if (l.lossRate >= 0)
@@ -81,29 +109,37 @@ FabricNetwork::Build(const TopologySpec& spec,
             dev->SetAddress(Mac48Address::Allocate());
             stream += dev->AssignStreams(stream);
             net.m_nodes.Get(node)->AddDevice(dev);
-            uint32_t port = static_cast<uint32_t>(net.m_devices[node].size());
             dev->SetIfIndex(port);
             dev->Attach(channel);
             net.m_devices[node].push_back(dev);
-            net.m_portsOfNode[node].push_back(li);
+            const bool peerIsSwitch = spec.nodes[endNodes[1 - e]].isSwitch;
             if (net.m_switches[node])
             {
-                net.m_switches[node]->AddPort(dev);
+                net.m_switches[node]->AddPort(dev, peerIsSwitch ? 0 : 1);
             }
-            else
+            else if (net.IsLocal(node))
             {
                 net.m_hosts[net.m_hostOfNode[node]]->AddPort(dev);
             }
-            ends[e] = PortRef{node, port};
+            // else: the far end of a cut cable, a device that is never driven here
         }
         net.m_linkEnds.emplace_back(ends[0], ends[1]);
     }
+    Ptr<FabricSwitch> elsewhere; // stands for the switches of other ranks when counting streams
     for (uint32_t i = 0; i < n; ++i)
     {
         if (net.m_switches[i])
         {
             net.m_switches[i]->Initialize();
             stream += net.m_switches[i]->AssignStreams(stream);
+        }
+        else if (spec.nodes[i].isSwitch)
+        {
+            if (!elsewhere)
+            {
+                elsewhere = CreateObject<FabricSwitch>();
+            }
+            stream += elsewhere->GetStreamCount();
         }
     }
     net.InstallRoutes();
@@ -113,9 +149,19 @@ FabricNetwork::Build(const TopologySpec& spec,
 void
 FabricNetwork::InstallRoutes(const std::vector<bool>& linkUp)
 {
-    std::vector<NodeRoutes> routes = ComputeRoutes(m_spec, m_portsOfNode, linkUp);
+    // Tables only where they are used: switches and multi-port hosts simulated here.
+    std::vector<bool> wanted(m_spec.nodes.size());
+    for (uint32_t i = 0; i < wanted.size(); ++i)
+    {
+        wanted[i] = IsLocal(i) && (m_switches[i] || m_portsOfNode[i].size() > 1);
+    }
+    std::vector<NodeRoutes> routes = ComputeRoutes(m_spec, m_portsOfNode, linkUp, wanted);
     for (uint32_t i = 0; i < routes.size(); ++i)
     {
+        if (!wanted[i])
+        {
+            continue;
+        }
         if (m_switches[i])
         {
             m_switches[i]->SetRoutes(std::move(routes[i].groupOfHost), std::move(routes[i].groups));
@@ -134,8 +180,13 @@ FabricNetwork::SetLinkUp(uint32_t link, bool up)
     m_linkUp.resize(m_spec.links.size(), true);
     m_linkUp[link] = up;
     auto [a, b] = m_linkEnds[link];
-    GetDevice(a.node, a.port)->SetLinkUp(up);
-    GetDevice(b.node, b.port)->SetLinkUp(up);
+    for (const PortRef& end : {a, b})
+    {
+        if (Ptr<FabricNetDevice> dev = GetDevice(end.node, end.port))
+        {
+            dev->SetLinkUp(up);
+        }
+    }
     InstallRoutes(m_linkUp);
 }
 

@@ -37,8 +37,10 @@ class FabricNetwork
   public:
     /// Builds everything; \p hashSalt seeds the per-switch ECMP salts, \p stream the RNGs.
     /// A distributed run passes each node's MPI rank (\p rankOfNode, by spec index) and its own
-    /// \p rank: every rank builds the whole fabric (same objects, same random streams), nodes
-    /// carry their rank as ns-3 system id, and only this rank's nodes are ever driven.
+    /// \p rank: every rank creates every ns-3 node (with its rank as system id), but switches,
+    /// hosts, devices and forwarding tables only for its own nodes, plus the far device of each
+    /// cut cable; GetSwitch, GetHost and GetDevice are null for the rest. What it does build
+    /// gets the MAC addresses and random streams one process would give it.
     static FabricNetwork Build(const TopologySpec& spec,
                                uint32_t hashSalt,
                                int64_t stream,
@@ -99,8 +101,9 @@ class FabricNetwork
   private:
     TopologySpec m_spec;
     NodeContainer m_nodes;
-    std::vector<Ptr<FabricSwitch>> m_switches; ///< by node; null for hosts
-    std::vector<Ptr<FabricHost>> m_hosts;      ///< by host index
+    std::vector<Ptr<FabricSwitch>> m_switches; ///< by node; null for hosts and other ranks'
+    std::vector<Ptr<FabricHost>> m_hosts;      ///< by host index; null for other ranks'
+
     std::vector<uint32_t> m_hostNodes;
     std::vector<int32_t> m_hostOfNode;
     std::vector<std::vector<uint32_t>> m_portsOfNode; ///< link index of each port

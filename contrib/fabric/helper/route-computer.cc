@@ -9,7 +9,8 @@ namespace ns3
 std::vector<NodeRoutes>
 ComputeRoutes(const TopologySpec& spec,
               const std::vector<std::vector<uint32_t>>& portsOfNode,
-              const std::vector<bool>& linkUp)
+              const std::vector<bool>& linkUp,
+              const std::vector<bool>& wanted)
 {
     const uint32_t nNodes = static_cast<uint32_t>(spec.nodes.size());
     const uint32_t kInf = std::numeric_limits<uint32_t>::max();
@@ -22,9 +23,13 @@ ComputeRoutes(const TopologySpec& spec,
     std::vector<uint32_t> hosts = spec.Hosts();
     std::vector<NodeRoutes> routes(nNodes);
     std::vector<std::map<std::vector<uint16_t>, uint32_t>> groupIndex(nNodes);
-    for (auto& r : routes)
+    auto keep = [&](uint32_t n) { return wanted.empty() || wanted[n]; };
+    for (uint32_t n = 0; n < nNodes; ++n)
     {
-        r.groupOfHost.assign(hosts.size(), 0);
+        if (keep(n))
+        {
+            routes[n].groupOfHost.assign(hosts.size(), 0);
+        }
     }
     std::vector<uint32_t> dist(nNodes);
     std::vector<uint32_t> queue;
@@ -59,6 +64,10 @@ ComputeRoutes(const TopologySpec& spec,
         }
         for (uint32_t n = 0; n < nNodes; ++n)
         {
+            if (!keep(n))
+            {
+                continue;
+            }
             std::vector<uint16_t> ports;
             if (n != target && dist[n] != kInf)
             {

@@ -25,11 +25,14 @@ struct NodeRoutes
  * leaf keeps two groups (its own hosts' ports and "all uplinks") instead of one per host.
  *
  * \p portsOfNode[n][i] = index of the link that is port i of node n; \p linkUp (optional)
- * excludes failed links.
+ * excludes failed links; \p wanted (optional) lists the nodes whose tables are kept (others
+ * get empty tables: hosts with one port, nodes another rank simulates), which bounds the
+ * memory to the nodes that forward here.
  */
 std::vector<NodeRoutes> ComputeRoutes(const TopologySpec& spec,
                                       const std::vector<std::vector<uint32_t>>& portsOfNode,
-                                      const std::vector<bool>& linkUp = {});
+                                      const std::vector<bool>& linkUp = {},
+                                      const std::vector<bool>& wanted = {});
 
 } // namespace ns3
 

@@ -90,7 +90,8 @@ ApplyAttributes(const ScenarioConfig& cfg)
     }
 }
 
-/// One transport per host, by scenario name: none for raw flows.
+/// One transport per host, by scenario name: none for raw flows; null for the hosts another
+/// rank simulates.
 std::vector<Ptr<HostTransport>>
 InstallTransports(FabricNetwork& net, const std::string& transport)
 {
@@ -102,6 +103,11 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
     ObjectFactory factory(transport == "ub" ? "ns3::UbNic" : "ns3::RdmaNic");
     for (uint32_t h = 0; h < net.GetNHosts(); ++h)
     {
+        if (!net.IsHostLocal(h))
+        {
+            nics.push_back(nullptr);
+            continue;
+        }
         Ptr<HostTransport> nic = factory.Create<HostTransport>();
         nic->Install(net.GetHost(h));
         net.GetNode(net.NodeOfHost(h))->AggregateObject(nic);
@@ -264,7 +270,10 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     {
         const FlowRecord& f = table->Get(loss.flow);
         uint32_t sink = f.verb == RdmaVerb::READ ? f.src : f.dst; // where the data arrives
-        nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);
+        if (net.IsHostLocal(sink))
+        {
+            nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);
+        }
     }
     for (const LinkEvent& ev : cfg.linkEvents)
     {
@@ -325,13 +334,15 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     UbRecorder ubRecorder(nics, traceDir);
     ubRecorder.Start();
     DeadlockDetector deadlock(&net, cfg.deadlockCheckInterval, cfg.deadlockTimeout);
+    // Every rank must agree (a distributed run samples for the detector on all of them): the
+    // switches' PFC setting comes from the attribute defaults, the same for every switch.
     bool anyPfc = false;
-    for (uint32_t n = 0; n < cfg.topology.nodes.size(); ++n)
+    for (uint32_t n = 0; n < cfg.topology.nodes.size() && !anyPfc; ++n)
     {
-        if (net.GetSwitch(n) && net.GetSwitch(n)->GetMmu()->PfcEnabled())
-        {
-            anyPfc = true;
-        }
+        anyPfc = cfg.topology.nodes[n].isSwitch &&
+                 (net.GetSwitch(n) ? net.GetSwitch(n) : CreateObject<FabricSwitch>())
+                     ->GetMmu()
+                     ->PfcEnabled();
     }
     if (anyPfc && parts)
     {

@@ -4,13 +4,20 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
 UbRecorder::UbRecorder(const std::vector<Ptr<HostTransport>>& nics, const std::string& outDir)
     : m_nics(nics),
-      m_active(!nics.empty() && DynamicCast<UbNic>(nics.front()))
+      m_active(false)
 {
+    for (const Ptr<HostTransport>& nic : nics)
+    {
+        m_active = m_active || DynamicCast<UbNic>(nic); // null: a host of another rank
+    }
+    m_nics.erase(std::remove(m_nics.begin(), m_nics.end(), nullptr), m_nics.end());
     if (m_active)
     {
         m_reorder.Open(outDir + "/reorder.csv", "time_ns,flow_id,packets,bytes");

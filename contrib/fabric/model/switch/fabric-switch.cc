@@ -169,8 +169,9 @@ FabricSwitch::DoDispose()
 }
 
 uint32_t
-FabricSwitch::AddPort(Ptr<FabricNetDevice> device)
+FabricSwitch::AddPort(Ptr<FabricNetDevice> device, int towardHost)
 {
+    m_portTowardHost.push_back(towardHost);
     device->SetFrameHandler(MakeCallback(&FabricSwitch::ReceiveFrame, this));
     device->SetDequeueHandler(MakeCallback(&FabricSwitch::FrameDequeued, this));
     device->SetDropHandler(MakeCallback(&FabricSwitch::FrameLost, this));
@@ -197,7 +198,9 @@ FabricSwitch::Initialize()
         for (uint32_t i = 0; i < n; ++i)
         {
             Ptr<FabricNetDevice> peer = m_ports[i]->GetPeer();
-            bool towardHost = peer && !peer->GetNode()->GetObject<FabricSwitch>();
+            bool towardHost = m_portTowardHost[i] >= 0
+                                  ? m_portTowardHost[i] == 1
+                                  : peer && !peer->GetNode()->GetObject<FabricSwitch>();
             m_caqm->AddPort(m_ports[i]->GetDataRate(), towardHost);
         }
     }

@@ -58,13 +58,17 @@ class FabricSwitch : public Object
     FabricSwitch();
 
     /// Adds a port (in order: port i is the i-th added device).
-    uint32_t AddPort(Ptr<FabricNetDevice> device);
+    /// \p towardHost: the port's cable leads to a host (C-AQM treats those ports apart). By
+    /// default it is read off the peer's node, which a distributed run may not have built.
+    uint32_t AddPort(Ptr<FabricNetDevice> device, int towardHost = -1);
     /// Sizes the MMU and per-port state; call after the last AddPort.
     void Initialize();
     /// Forwarding: host index → index into \p groups, each a list of equal-cost ports.
     void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
     /// Fixes the random stream used for ECN marking (determinism across runs).
     int64_t AssignStreams(int64_t stream);
+    /// How many streams AssignStreams takes (a switch another rank simulates still counts).
+    int64_t GetStreamCount() const { return 1 + (m_caqmEnabled ? 1 : 0); }
 
     uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
     Ptr<FabricNetDevice> GetPort(uint32_t i) const { return m_ports[i]; }
@@ -110,6 +114,7 @@ class FabricSwitch : public Object
     void WatchdogDeadline(uint32_t port, uint8_t priority);
 
     std::vector<Ptr<FabricNetDevice>> m_ports;
+    std::vector<int> m_portTowardHost; ///< by port: 1, 0, or -1 (ask the peer's node)
     std::vector<uint32_t> m_groupOfHost;
     std::vector<std::vector<uint16_t>> m_groups;
     Ptr<SharedBufferMmu> m_mmu;
