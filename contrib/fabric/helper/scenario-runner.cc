@@ -14,6 +14,7 @@
 #include "ub-recorder.h"
 
 #include "host/host-transport.h"
+#include "ub/ub-nic.h"
 #include "trace/csv-writer.h"
 
 #include "ns3/config.h"
@@ -188,16 +189,6 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
                               "ends when its bytes are delivered or dropped anywhere in the "
                               "fabric, which no single rank sees");
         }
-        for (const FlowSpec& fs : cfg.flows)
-        {
-            if (fs.order == 2)
-            {
-                throw ConfigError(cfg.file, 0, "workload.flows.order",
-                                  "strict UB ordering is not supported in a distributed run: "
-                                  "the target learns the posting order from the initiator's "
-                                  "flow table, which another rank does not have");
-            }
-        }
     }
     ApplyAttributes(cfg);
     RngSeedManager::SetSeed(static_cast<uint32_t>(cfg.seed == 0 ? 1 : cfg.seed));
@@ -265,6 +256,11 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         {
             nics[fs.src]->StartFlowAt(id);
         }
+    }
+    if (cfg.transport == "ub")
+    {
+        // Strict ordering at a target needs the initiator's posting order on every rank.
+        UbNic::AssignPostingOrder(*table);
     }
     for (const PacketLoss& loss : cfg.losses)
     {

@@ -10,6 +10,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ns3
 {
@@ -217,12 +218,39 @@ UbNic::StartFlowAt(uint32_t flowId)
 }
 
 void
+UbNic::AssignPostingOrder(FlowTable& table)
+{
+    std::vector<uint32_t> order(table.GetN());
+    for (uint32_t i = 0; i < order.size(); ++i)
+    {
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return table.Get(a).start < table.Get(b).start;
+    });
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> count; // src, Jetty, target
+    for (uint32_t id : order)
+    {
+        FlowRecord& f = table.Get(id);
+        if (f.postSeq == UINT32_MAX)
+        {
+            f.postSeq = count[{f.src, f.endpoint, f.dst}]++;
+        }
+    }
+}
+
+void
 UbNic::Post(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
+    uint32_t& posted = m_postCount[{f.endpoint, f.dst}];
     if (f.postSeq == UINT32_MAX)
     {
-        f.postSeq = m_postCount[{f.endpoint, f.dst}]++;
+        f.postSeq = posted++;
+    }
+    else
+    {
+        posted = std::max(posted, f.postSeq + 1); // assigned ahead (AssignPostingOrder)
     }
     if (Fenced(f))
     {

@@ -82,6 +82,14 @@ class UbNic : public HostTransport
 
     void Install(Ptr<FabricHost> host) override;
     void StartFlowAt(uint32_t flowId) override;
+    /**
+     * Gives every flow of \p table that has none its place among its Jetty's requests to its
+     * target (FlowRecord::postSeq), as Post would when the flows are posted by StartFlowAt all
+     * at once: in (start, flow id) order. Known before the run, every rank of a distributed run
+     * agrees on it, which strict ordering at the target needs (a real responder reads it from
+     * the channel's message sequence numbers).
+     */
+    static void AssignPostingOrder(FlowTable& table);
     void LoseFirstTransmission(uint32_t flowId, uint32_t index) override;
     /// UB has no CNPs: counts as one congestion-marked ACK for the flow's channel.
     void InjectCnp(uint32_t flowId) override;
