@@ -93,6 +93,21 @@ class CollectiveReplicaTest : public test::SimTest
         return engine;
     }
 
+    /// Transfer 0 (rank 0 -> 1, from 1 to 4 us, carrying 7) announced to this replica at
+    /// \p arrival.
+    static void ReplayWriteAt(Ptr<CollectiveEngine> engine, Time arrival)
+    {
+        Simulator::Schedule(arrival, [engine]() {
+            engine->ApplyRemoteCompletion(0, MicroSeconds(1), MicroSeconds(4), {7.0f});
+        });
+    }
+
+    static void RunFor20us()
+    {
+        Simulator::Stop(MicroSeconds(20));
+        Simulator::Run();
+    }
+
     void Announced(uint32_t id, Time start, Time end, const std::vector<float>& payload)
     {
         announced.push_back({id, start, end, payload});
@@ -107,11 +122,8 @@ TEST_F(CollectiveReplicaTest, AnnouncedTransferCompletesAtItsEndWithItsValues)
 {
     Ptr<CollectiveEngine> engine = Replica(TwoStepPlan(), {false, false, false});
     // Rank 0's contribution for element 0 is InitialValue(0, 0) = 1; rank 1 holds 2.
-    Simulator::Schedule(MicroSeconds(5), [&]() {
-        engine->ApplyRemoteCompletion(0, MicroSeconds(1), MicroSeconds(4), {7.0f});
-    });
-    Simulator::Stop(MicroSeconds(20));
-    Simulator::Run();
+    ReplayWriteAt(engine, MicroSeconds(5));
+    RunFor20us();
     const auto& s = engine->States();
     ASSERT_TRUE(s[0].done);
     EXPECT_EQ(s[0].start, MicroSeconds(1));
@@ -132,11 +144,8 @@ TEST_F(CollectiveReplicaTest, AnnouncementOvertakingItsInputWaitsForIt)
     Simulator::Schedule(MicroSeconds(6), [&]() {
         engine->ApplyRemoteCompletion(1, MicroSeconds(5), MicroSeconds(6), {42.0f});
     });
-    Simulator::Schedule(MicroSeconds(7), [&]() {
-        engine->ApplyRemoteCompletion(0, MicroSeconds(1), MicroSeconds(4), {7.0f});
-    });
-    Simulator::Stop(MicroSeconds(20));
-    Simulator::Run();
+    ReplayWriteAt(engine, MicroSeconds(7));
+    RunFor20us();
     const auto& s = engine->States();
     ASSERT_TRUE(engine->IsComplete());
     EXPECT_EQ(s[1].end, MicroSeconds(6));
@@ -149,11 +158,8 @@ TEST_F(CollectiveReplicaTest, DependentStartsAtInputEndPlusLaunchCostWhenNoticeI
 {
     Ptr<CollectiveEngine> engine = Replica(TwoStepPlan(), {false, true, false});
     // Announcement 500 ns after the end: within the 830 ns launch cost.
-    Simulator::Schedule(NanoSeconds(4500), [&]() {
-        engine->ApplyRemoteCompletion(0, MicroSeconds(1), MicroSeconds(4), {7.0f});
-    });
-    Simulator::Stop(MicroSeconds(20));
-    Simulator::Run();
+    ReplayWriteAt(engine, NanoSeconds(4500));
+    RunFor20us();
     ASSERT_EQ(sharp->sends.size(), 1u);
     EXPECT_EQ(sharp->sends[0].first, 1u);
     EXPECT_EQ(sharp->sends[0].second, NanoSeconds(4830));
@@ -171,11 +177,8 @@ TEST_F(CollectiveReplicaTest, LateNoticeLaunchesOnArrivalAndIsCounted)
 {
     Ptr<CollectiveEngine> engine = Replica(TwoStepPlan(), {false, true, false});
     // Announcement 2 us after the end: the planned start, 4.83 us, has passed.
-    Simulator::Schedule(MicroSeconds(6), [&]() {
-        engine->ApplyRemoteCompletion(0, MicroSeconds(1), MicroSeconds(4), {7.0f});
-    });
-    Simulator::Stop(MicroSeconds(20));
-    Simulator::Run();
+    ReplayWriteAt(engine, MicroSeconds(6));
+    RunFor20us();
     ASSERT_EQ(sharp->sends.size(), 1u);
     EXPECT_EQ(sharp->sends[0].second, MicroSeconds(6));
     EXPECT_EQ(engine->GetLateLaunches(), 1u);
