@@ -164,7 +164,16 @@ PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
     message->RemoveHeader(h);
     if (h.type == FINISH_NOTICE)
     {
-        CountFinish();
+        int64_t atPs = 0;
+        message->CopyData(reinterpret_cast<uint8_t*>(&atPs), 8);
+        CountFinish(PicoSeconds(atPs));
+        return;
+    }
+    if (h.type == RUN_STOP)
+    {
+        int64_t stopPs = 0;
+        message->CopyData(reinterpret_cast<uint8_t*>(&stopPs), 8);
+        Simulator::Stop(PicoSeconds(stopPs) - Simulator::Now());
         return;
     }
     if (h.type == COLLECTIVE_NOTICE)
@@ -215,23 +224,36 @@ PartitionedRun::FlowFinished(uint32_t flowId)
 void
 PartitionedRun::AnnounceFinish(uint32_t id)
 {
-    Simulator::Schedule(m_drain, &PartitionedRun::CountFinish, this);
-    for (uint32_t r = 0; r < m_plan.size; ++r)
+    if (m_plan.rank == 0)
     {
-        if (r != m_plan.rank)
-        {
-            SendNotice(r, FINISH_NOTICE, id, {}, m_drain);
-        }
+        CountFinish(Simulator::Now());
+        return;
     }
+    int64_t atPs = Simulator::Now().GetPicoSeconds();
+    std::vector<uint8_t> body(8);
+    std::memcpy(body.data(), &atPs, 8);
+    SendNotice(0, FINISH_NOTICE, id, body, m_noticeDelay[0]);
 }
 
 void
-PartitionedRun::CountFinish()
+PartitionedRun::CountFinish(Time at)
 {
-    if (++m_finishedSeen == m_net->GetFlowTable()->GetN() + m_finishExpected)
+    m_lastFinish = std::max(m_lastFinish, at);
+    if (++m_finishedSeen != m_net->GetFlowTable()->GetN() + m_finishExpected)
     {
-        Simulator::Stop();
+        return;
     }
+    // Rank 0 has heard of every completion, at most one notice delay after the last one: the
+    // stop instant it sends reaches every rank, another notice delay later, before it passes.
+    Time stopAt = m_lastFinish + m_drain + m_drain;
+    int64_t stopPs = stopAt.GetPicoSeconds();
+    std::vector<uint8_t> body(8);
+    std::memcpy(body.data(), &stopPs, 8);
+    for (uint32_t r = 1; r < m_plan.size; ++r)
+    {
+        SendNotice(r, RUN_STOP, 0, body, m_noticeDelay[r]);
+    }
+    Simulator::Stop(stopAt - Simulator::Now());
 }
 
 void
@@ -253,6 +275,33 @@ PartitionedRun::ConnectCollective(Ptr<CollectiveEngine> engine)
         m_finishExpected += t.sharp ? 1 : 0;
         largest = std::max(largest, t.Bytes());
     }
+    // What this rank will learn: transfers it launches or is told of, and those it completes
+    // by itself (JOINs, empty ranges) from inputs it knows.
+    const std::vector<CollectiveTransfer>& transfers = plan.Transfers();
+    m_transferDependents.assign(transfers.size(), {});
+    for (const CollectiveTransfer& t : transfers)
+    {
+        for (uint32_t d : t.deps)
+        {
+            m_transferDependents[d].push_back(t.id);
+        }
+    }
+    std::vector<bool> known(transfers.size());
+    for (const CollectiveTransfer& t : transfers) // inputs come first in a plan
+    {
+        if (!t.join && (t.sharp || t.Bytes() > 0))
+        {
+            known[t.id] = local[t.src] || AnnouncementMask(t.id)[m_plan.rank];
+            continue;
+        }
+        bool all = true;
+        for (uint32_t d : t.deps)
+        {
+            all = all && known[d];
+        }
+        known[t.id] = all;
+    }
+    engine->SetKnownTransfers(known);
     engine->SetLocalRanks(local);
     engine->SetAnnounceCallback(MakeCallback(&PartitionedRun::AnnounceTransfer, this));
     // An announcement carries the transfer's values; it must fit one MPI message of the engine
@@ -297,13 +346,56 @@ PartitionedRun::AnnounceTransfer(uint32_t id,
     {
         std::memcpy(body.data() + 20, payload.data(), 4 * size_t(n));
     }
+    for (uint32_t r : AnnouncementRanks(id))
+    {
+        SendNotice(r, COLLECTIVE_NOTICE, id, body, m_noticeDelay[r]);
+    }
+}
+
+std::vector<bool>
+PartitionedRun::AnnouncementMask(uint32_t id) const
+{
+    // Rank 0 writes collective.csv and checks the values; the destination's rank holds the
+    // values the transfer changes; a dependent's source rank launches it once its inputs are
+    // in. A JOIN completes wherever its inputs are known, so its dependents count as the
+    // transfer's own.
+    const std::vector<CollectiveTransfer>& transfers = m_collective->Plan().Transfers();
+    std::vector<bool> wanted(m_plan.size, false);
+    auto rankOfRank = [&](uint32_t collectiveRank) {
+        return m_plan.partition.rankOfNode[m_net->NodeOfHost(
+            m_collective->HostOfRank(collectiveRank))];
+    };
+    wanted[0] = true;
+    wanted[rankOfRank(transfers[id].dst)] = true;
+    std::vector<uint32_t> pending = m_transferDependents[id];
+    while (!pending.empty())
+    {
+        uint32_t d = pending.back();
+        pending.pop_back();
+        if (transfers[d].join)
+        {
+            const std::vector<uint32_t>& next = m_transferDependents[d];
+            pending.insert(pending.end(), next.begin(), next.end());
+            continue;
+        }
+        wanted[rankOfRank(transfers[d].src)] = true;
+    }
+    return wanted;
+}
+
+std::vector<uint32_t>
+PartitionedRun::AnnouncementRanks(uint32_t id) const
+{
+    std::vector<bool> wanted = AnnouncementMask(id);
+    std::vector<uint32_t> ranks;
     for (uint32_t r = 0; r < m_plan.size; ++r)
     {
-        if (r != m_plan.rank)
+        if (wanted[r] && r != m_plan.rank)
         {
-            SendNotice(r, COLLECTIVE_NOTICE, id, body, m_noticeDelay[r]);
+            ranks.push_back(r);
         }
     }
+    return ranks;
 }
 
 void
@@ -313,6 +405,7 @@ PartitionedRun::SendNotice(uint32_t to,
                            const std::vector<uint8_t>& body,
                            Time delay)
 {
+    ++m_noticesSent;
     CutHeader h;
     h.type = type;
     h.flowId = id;

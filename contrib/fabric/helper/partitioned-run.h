@@ -38,19 +38,23 @@ struct PartitionPlan
  * drops counted at the receiving end).
  *
  * End of run: a single process stops when the last flow finishes; ranks cannot, because a rank
- * learns of a completion elsewhere only through a message, at least one lookahead later. So a
- * partitioned run (on any number of ranks, one included) ends at last completion + the largest
- * cable delay + 1 ps on every rank: late enough that no rank has simulated past it when the
- * notice arrives, and off the picosecond lattice that frame and cable times fall on, so that no
- * other event ties with it. A collective's SHARP reductions count as completions too.
+ * learns of a completion elsewhere only through a message, at least one lookahead later. Every
+ * completion (flows, and a collective's SHARP reductions) is reported to rank 0 with its time;
+ * when rank 0 has them all, at most one notice delay after the last, it tells every rank to
+ * stop at last completion + 2 drains, drain = the largest cable delay + 1 ps: its notice
+ * arrives within one more notice delay, and the extra picosecond keeps the stop off the
+ * lattice that frame and cable times fall on, so that no other event ties with it. A
+ * partitioned run on one rank uses the same rule (the reference a K-rank run is compared with).
+ * One message per completion, plus one per rank at the end.
  *
  * Collectives: every rank runs a replica of the collective engine. A transfer that completes on
- * a rank's network is announced to every other rank (transfer id, start, end and the values it
- * carried) so that each replica completes it at the same end time and makes its dependents
- * eligible; the rank simulating a dependent's source launches it. The announcement takes the
- * lookahead (granted time window: the smallest cut-cable delay; null message: the smallest
- * delay of the cables between the two ranks), so a dependent's launch cost of at least that
- * keeps every start where one process puts it.
+ * a rank's network is announced (transfer id, start, end and the values it carried) to the
+ * ranks that need it: rank 0 (outputs), the rank holding its destination's values and the
+ * ranks that launch its dependents. Each replica completes it at the same end time and makes
+ * its dependents eligible; the rank simulating a dependent's source launches it. The
+ * announcement takes the lookahead (granted time window: the smallest cut-cable delay; null
+ * message: the smallest delay of the cables between the two ranks), so a dependent's launch
+ * cost of at least that keeps every start where one process puts it.
  *
  * PFC deadlocks: a cycle of paused queues may run through several ranks' switches. Every rank
  * samples its paused queues at the detector's instants t and sends them to rank 0, which
@@ -67,7 +71,7 @@ class PartitionedRun
     void ConnectCuts();
     /// Takes over the flow table's completion signal for the end-of-run rule above.
     void InstallFinishRule();
-    /// Last completion + the drain delay of the end-of-run rule.
+    /// The drain delay of the end-of-run rule (a run stops two drains after its last completion).
     Time GetDrainDelay() const { return m_drain; }
     /// Connects this rank's replica of the collective engine to the other ranks' (call after
     /// InstallFinishRule and before the engine starts).
@@ -77,6 +81,9 @@ class PartitionedRun
     /// The longest time a completion announced by one rank takes to reach another (0 on one
     /// rank): a collective's LaunchCost of at least this keeps every start exact.
     Time GetMaxNoticeDelay() const { return m_maxNoticeDelay; }
+    /// Control messages this rank sent (completions, collective announcements, deadlock
+    /// samples, stops), next to the frames its cut cables carried.
+    uint64_t GetNoticesSent() const { return m_noticesSent; }
 
   private:
     enum MessageType : uint8_t
@@ -85,15 +92,21 @@ class PartitionedRun
         FINISH_NOTICE = 1,
         COLLECTIVE_NOTICE = 2,
         DEADLOCK_SAMPLE = 3,
-        DEADLOCK_STOP = 4
+        DEADLOCK_STOP = 4,
+        RUN_STOP = 5
     };
     void SendFrame(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t device,
                    uint32_t flowId, uint32_t payload);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message);
     void FlowFinished(uint32_t flowId);
-    /// A completion here: counted on every rank at now + drain.
+    /// A completion here: counted by rank 0 (told by a notice from other ranks).
     void AnnounceFinish(uint32_t id);
-    void CountFinish();
+    /// Rank 0: one more completion, at \p at; after the last, every rank is told when to stop.
+    void CountFinish(Time at);
+    /// By rank: who must hear of collective transfer \p id (this rank included if it must).
+    std::vector<bool> AnnouncementMask(uint32_t id) const;
+    /// The ranks other than this one that must hear of collective transfer \p id.
+    std::vector<uint32_t> AnnouncementRanks(uint32_t id) const;
     void AnnounceTransfer(uint32_t id, Time start, Time end, const std::vector<float>& payload);
     void ReceiveTransfer(Ptr<Packet> message, uint32_t id);
     void SampleDeadlock();
@@ -107,8 +120,11 @@ class PartitionedRun
     PartitionPlan m_plan;
     Time m_drain;
     uint32_t m_finishedSeen = 0;
+    Time m_lastFinish;
+    uint64_t m_noticesSent = 0;
     uint32_t m_finishExpected = 0; ///< flows + network transfers of a collective
     Ptr<CollectiveEngine> m_collective;
+    std::vector<std::vector<uint32_t>> m_transferDependents; ///< by collective transfer
     std::vector<Time> m_noticeDelay; ///< from this rank, by destination rank
     Time m_maxNoticeDelay;
     DeadlockDetector* m_deadlock = nullptr;

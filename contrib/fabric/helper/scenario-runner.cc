@@ -384,6 +384,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
                                    {"peak_rss_kb", totals.peakRssKb},
                                    {"sync_wait_s", syncWait},
                                    {"syncs", RankExchange::SyncCount()},
+                                   {"notices_sent", parts->GetNoticesSent()},
                                    {"sim_time_ps", simEnd.GetPicoSeconds()}};
         WriteRankPartial(traceDir, rankInfo, TotalsToJson(totals), *table);
         RankExchange::Barrier();

@@ -135,7 +135,19 @@ CollectiveEngine::Start()
         {
             m_dependents[d].push_back(t.id);
         }
-        m_state[t.id].pending = static_cast<uint32_t>(t.deps.size());
+        if (m_known.empty() || m_known[t.id])
+        {
+            uint32_t known = 0;
+            for (uint32_t d : t.deps)
+            {
+                known += m_known.empty() || m_known[d] ? 1 : 0;
+            }
+            m_state[t.id].pending = known;
+        }
+        else
+        {
+            m_state[t.id].pending = static_cast<uint32_t>(t.deps.size()) + 1; // never here
+        }
         if (t.join || t.sharp || t.Bytes() == 0)
         {
             continue;
@@ -172,7 +184,7 @@ CollectiveEngine::Start()
     }
     for (const CollectiveTransfer& t : transfers)
     {
-        if (t.deps.empty())
+        if (m_state[t.id].pending == 0)
         {
             Eligible(t.id);
         }

@@ -112,6 +112,10 @@ class CollectiveEngine : public Object
      */
     typedef Callback<void, uint32_t, Time, Time, const std::vector<float>&> AnnounceCallback;
     void SetLocalRanks(std::vector<bool> local) { m_local = std::move(local); }
+    /// Distributed runs: the transfers this process will learn the outcome of (launched here,
+    /// announced here, or completed here from known inputs); default: all. A transfer waits
+    /// only for its known inputs, and an unknown one never becomes eligible here.
+    void SetKnownTransfers(std::vector<bool> known) { m_known = std::move(known); }
     void SetAnnounceCallback(AnnounceCallback announce) { m_announce = announce; }
     void ApplyRemoteCompletion(uint32_t id, Time start, Time end, std::vector<float> payload);
     /// Transfers this process launched after their planned start (announcement too slow).
@@ -157,6 +161,7 @@ class CollectiveEngine : public Object
     Callback<void> m_onComplete;
     Time m_startTime;
     std::vector<bool> m_local; ///< by rank; empty: every rank is simulated here
+    std::vector<bool> m_known; ///< by transfer; empty: all
     AnnounceCallback m_announce;
     struct RemoteCompletion
     {
