@@ -2,7 +2,8 @@
 // (docs/distributed.md): transfers simulated elsewhere arrive as announcements.
 //   - an announced transfer completes at its announced end, not when the announcement arrives,
 //     and its values reach the destination;
-//   - an announcement that overtakes its inputs' announcements waits for them;
+//   - an announcement that overtakes its inputs' announcements waits for them, but not for
+//     inputs this replica will never hear of;
 //   - a dependent launched here starts at input end + LaunchCost when the announcement arrives
 //     within LaunchCost, and on arrival (counted late, by arrival - planned start) otherwise;
 //   - only transfers completed on this process's network are announced.
@@ -76,7 +77,9 @@ class CollectiveReplicaTest : public test::SimTest
         return plan;
     }
 
-    Ptr<CollectiveEngine> Replica(const CollectivePlan& plan, std::vector<bool> local)
+    Ptr<CollectiveEngine> Replica(const CollectivePlan& plan,
+                                  std::vector<bool> local,
+                                  std::vector<bool> known = {})
     {
         Set("ns3::CollectiveEngine::ValueElements", "3");
         Set("ns3::CollectiveEngine::LaunchCost", "830ns");
@@ -88,6 +91,7 @@ class CollectiveReplicaTest : public test::SimTest
         engine->SetPlan(plan);
         engine->SetSharpService(sharp);
         engine->SetLocalRanks(std::move(local));
+        engine->SetKnownTransfers(std::move(known));
         engine->SetAnnounceCallback(MakeCallback(&CollectiveReplicaTest::Announced, this));
         engine->Start();
         return engine;
@@ -152,6 +156,22 @@ TEST_F(CollectiveReplicaTest, AnnouncementOvertakingItsInputWaitsForIt)
     EXPECT_EQ(s[1].binding, 0); // its start waited for transfer 0
     EXPECT_EQ(engine->Values(1)[0], 42.0f); // COPY of the reduced result after the REDUCE
     EXPECT_EQ(engine->CompletionTime(), MicroSeconds(6));
+}
+
+TEST_F(CollectiveReplicaTest, ReplicaWaitsOnlyForInputsItWillHearOf)
+{
+    // Transfer 0 is not announced to this replica (no dependent of it is launched here), so
+    // transfer 1's announcement completes it at once; with transfer 0 known it would wait.
+    Ptr<CollectiveEngine> engine = Replica(TwoStepPlan(), {false, false, false}, {false, true});
+    Simulator::Schedule(MicroSeconds(6), [engine]() {
+        engine->ApplyRemoteCompletion(1, MicroSeconds(5), MicroSeconds(6), {42.0f});
+    });
+    RunFor20us();
+    const auto& s = engine->States();
+    EXPECT_FALSE(s[0].done);
+    ASSERT_TRUE(s[1].done);
+    EXPECT_EQ(s[1].end, MicroSeconds(6));
+    EXPECT_EQ(engine->Values(1)[0], 42.0f);
 }
 
 TEST_F(CollectiveReplicaTest, DependentStartsAtInputEndPlusLaunchCostWhenNoticeIsInTime)
