@@ -30,10 +30,10 @@ struct PartitionPlan
 
 /**
  * \brief The data path of one rank of a distributed run: cables cut between ranks carry
- * frames as MPI messages, and flow completions are announced to every rank so that all of
- * them stop at the same simulated instant.
+ * frames as MPI messages, and control messages (completions, collective announcements,
+ * deadlock samples, stops) keep the ranks in step.
  *
- * A cut message is the frame behind a 9-byte header: a type (frame or finish notice), the flow
+ * A cut message is the frame behind a 9-byte header: a type (frame or a control message), the flow
  * id and the payload bytes the sender's on-wire list would have held (for conservation and for
  * drops counted at the receiving end).
  *
