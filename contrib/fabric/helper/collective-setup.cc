@@ -62,13 +62,6 @@ NicPort(const FabricNetwork& net, uint32_t node)
     return -1;
 }
 
-/// Switch port index of net port \p p of \p node: the same (a device's ifIndex is its port).
-uint32_t
-SwitchPort(const FabricNetwork&, uint32_t, uint32_t p)
-{
-    return p;
-}
-
 /// First port of \p node toward \p peer (-1 when none).
 int32_t
 PortToward(const FabricNetwork& net, uint32_t node, uint32_t peer)
@@ -151,7 +144,7 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
                                   "SHARP trees need each GPU's NIC link on its rail leaf (not "
                                   "with modelled PCIe or control servers)");
             }
-            leafChildren[leaf.node].emplace_back(SwitchPort(net, leaf.node, leaf.port),
+            leafChildren[leaf.node].emplace_back(leaf.port,
                                                  static_cast<int32_t>(host));
             if (!added[r] && net.IsLocal(node))
             {
@@ -193,7 +186,7 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             std::vector<int32_t> rootHosts;
             for (const auto& [leaf, children] : leafChildren)
             {
-                rootChildren.push_back(SwitchPort(net, root, PortToward(net, root, leaf)));
+                rootChildren.push_back(static_cast<uint32_t>(PortToward(net, root, leaf)));
                 rootHosts.push_back(-1);
             }
             if (Ptr<SharpAggregator> agg = AggregatorOf(net, root))
@@ -212,7 +205,7 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             }
             int32_t parent =
                 root < 0 ? -1
-                         : static_cast<int32_t>(SwitchPort(net, leaf, PortToward(net, leaf, root)));
+                         : PortToward(net, leaf, root);
             if (Ptr<SharpAggregator> agg = AggregatorOf(net, leaf))
             {
                 agg->AddGroup(group, ports, hosts, parent);

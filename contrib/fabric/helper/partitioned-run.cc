@@ -278,18 +278,11 @@ PartitionedRun::ConnectCollective(Ptr<CollectiveEngine> engine)
     // What this rank will learn: transfers it launches or is told of, and those it completes
     // by itself (JOINs, empty ranges) from inputs it knows.
     const std::vector<CollectiveTransfer>& transfers = plan.Transfers();
-    m_transferDependents.assign(transfers.size(), {});
-    for (const CollectiveTransfer& t : transfers)
-    {
-        for (uint32_t d : t.deps)
-        {
-            m_transferDependents[d].push_back(t.id);
-        }
-    }
+    m_transferDependents = plan.Dependents();
     std::vector<bool> known(transfers.size());
     for (const CollectiveTransfer& t : transfers) // inputs come first in a plan
     {
-        if (!t.join && (t.sharp || t.Bytes() > 0))
+        if (t.OnNetwork())
         {
             known[t.id] = local[t.src] || AnnouncementMask(t.id)[m_plan.rank];
             continue;

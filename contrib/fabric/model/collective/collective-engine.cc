@@ -126,15 +126,11 @@ CollectiveEngine::Start()
     }
     const auto& transfers = m_plan.Transfers();
     m_state.assign(transfers.size(), TransferState());
-    m_dependents.assign(transfers.size(), {});
+    m_dependents = m_plan.Dependents();
     m_firstFlow = m_table->GetN();
     m_transferOfFlow.clear();
     for (const CollectiveTransfer& t : transfers)
     {
-        for (uint32_t d : t.deps)
-        {
-            m_dependents[d].push_back(t.id);
-        }
         if (m_known.empty() || m_known[t.id])
         {
             uint32_t known = 0;
@@ -148,9 +144,9 @@ CollectiveEngine::Start()
         {
             m_state[t.id].pending = static_cast<uint32_t>(t.deps.size()) + 1; // never here
         }
-        if (t.join || t.sharp || t.Bytes() == 0)
+        if (!t.OnNetwork() || t.sharp)
         {
-            continue;
+            continue; // no flow
         }
         if (t.src == t.dst || m_hostOfRank[t.src] == m_hostOfRank[t.dst])
         {
@@ -229,7 +225,7 @@ CollectiveEngine::Eligible(uint32_t id)
         ApplyRemoteCompletion(id, c.start, c.end, std::move(c.payload));
         return;
     }
-    const bool nothing = NothingToMove(id);
+    const bool nothing = !t.OnNetwork(); // an empty range: every process completes it itself
     if (!m_local[t.src] && !nothing)
     {
         return; // launched where its source is simulated; its announcement completes it here
@@ -249,24 +245,6 @@ CollectiveEngine::Eligible(uint32_t id)
         at = now;
     }
     Simulator::Schedule(at - now, &CollectiveEngine::Launch, this, id);
-}
-
-bool
-CollectiveEngine::NothingToMove(uint32_t id) const
-{
-    const CollectiveTransfer& t = m_plan.Transfers()[id];
-    return !t.join && !t.sharp && m_state[id].flow < 0;
-}
-
-uint32_t
-CollectiveEngine::GetNetworkTransfers() const
-{
-    uint32_t n = 0;
-    for (const CollectiveTransfer& t : m_plan.Transfers())
-    {
-        n += !t.join && (t.sharp || m_state[t.id].flow >= 0) ? 1 : 0;
-    }
-    return n;
 }
 
 void

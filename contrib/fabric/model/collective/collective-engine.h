@@ -121,9 +121,6 @@ class CollectiveEngine : public Object
     /// Transfers this process launched after their planned start (announcement too slow).
     uint32_t GetLateLaunches() const { return m_lateLaunches; }
     Time GetLateLaunchTime() const { return m_lateLaunchTime; }
-    /// Transfers that complete on the network (flows and SHARP reductions), not JOINs or empty
-    /// ranges, which every process completes by itself.
-    uint32_t GetNetworkTransfers() const;
 
   protected:
     void DoDispose() override;
@@ -135,7 +132,6 @@ class CollectiveEngine : public Object
     void Launch(uint32_t id);
     /// Ends transfer \p id at \p end; \p announce when it was seen on this process's network.
     void Complete(uint32_t id, Time end, bool announce);
-    bool NothingToMove(uint32_t id) const;
     void SharpDone(uint32_t id, const std::vector<float>& values);
     std::pair<uint32_t, uint32_t> Elements(const CollectiveTransfer& t) const;
 

@@ -39,6 +39,20 @@ CollectivePlan::Add(CollectiveTransfer t)
     return m_transfers.back().id;
 }
 
+std::vector<std::vector<uint32_t>>
+CollectivePlan::Dependents() const
+{
+    std::vector<std::vector<uint32_t>> dependents(m_transfers.size());
+    for (const CollectiveTransfer& t : m_transfers)
+    {
+        for (uint32_t d : t.deps)
+        {
+            dependents[d].push_back(t.id);
+        }
+    }
+    return dependents;
+}
+
 uint32_t
 CollectivePlan::AddJoin(std::vector<uint32_t> deps, uint32_t step, const std::string& phase)
 {

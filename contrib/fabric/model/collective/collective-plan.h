@@ -55,6 +55,9 @@ struct CollectiveTransfer
     bool sharp = false;     ///< in-network: src sends to its aggregation tree, dst = src
     uint16_t sharpGroup = 0; ///< in-network: the aggregation tree (members: same group, step)
     uint64_t Bytes() const { return byteEnd - byteBegin; }
+    /// Whether it moves data on the fabric (a flow, or a SHARP reduction); JOINs and empty
+    /// ranges complete by themselves.
+    bool OnNetwork() const { return !join && (sharp || Bytes() > 0); }
 };
 
 /// What an algorithm needs to know about the job: ranks, their servers, the message.
@@ -89,6 +92,8 @@ class CollectivePlan
 
     uint32_t Add(CollectiveTransfer t);
     uint32_t AddJoin(std::vector<uint32_t> deps, uint32_t step, const std::string& phase);
+    /// By transfer: the transfers that depend on it.
+    std::vector<std::vector<uint32_t>> Dependents() const;
 
     /// Byte range of chunk \p c of \p n equal chunks of [begin, end).
     static std::pair<uint64_t, uint64_t> Chunk(uint64_t begin, uint64_t end, uint32_t c, uint32_t n);
