@@ -353,51 +353,6 @@ CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& n
     return c;
 }
 
-void
-AddCollectiveCounters(nlohmann::json& into, const nlohmann::json& part)
-{
-    if (into.is_null())
-    {
-        into = part;
-        return;
-    }
-    if (part.is_object())
-    {
-        for (const auto& [key, value] : part.items())
-        {
-            nlohmann::json& mine = into[key];
-            if (key.rfind("peak_", 0) == 0 && value.is_number())
-            {
-                mine = std::max(mine.is_null() ? uint64_t(0) : mine.get<uint64_t>(),
-                                value.get<uint64_t>());
-            }
-            else
-            {
-                AddCollectiveCounters(mine, value);
-            }
-        }
-    }
-    else if (part.is_array())
-    {
-        for (size_t i = 0; i < part.size(); ++i)
-        {
-            if (i < into.size())
-            {
-                AddCollectiveCounters(into[i], part[i]);
-            }
-            else
-            {
-                into.push_back(part[i]);
-            }
-        }
-    }
-    else if (part.is_number_unsigned() || part.is_number_integer())
-    {
-        into = into.get<int64_t>() + part.get<int64_t>();
-    }
-    // strings (switch names) are the same on every rank
-}
-
 CollectiveBytes
 CollectiveBytesFrom(const CollectivePlan& plan, const nlohmann::json& counters)
 {

@@ -45,11 +45,8 @@ struct CollectiveBytes
 CollectiveBytes CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net);
 
 /// What this process's devices, SHARP members and aggregators counted for the collective (only
-/// the nodes it simulates count, so the ranks of a distributed run add up with
-/// AddCollectiveCounters).
+/// the nodes it simulates count, so the ranks of a distributed run add up: AccumulateTotals).
 nlohmann::json CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& net);
-/// Adds one rank's counters into \p into: numbers add, "peak_" ones take the largest.
-void AddCollectiveCounters(nlohmann::json& into, const nlohmann::json& part);
 /// The plan's payload accounting plus the wire bytes in \p counters.
 CollectiveBytes CollectiveBytesFrom(const CollectivePlan& plan, const nlohmann::json& counters);
 

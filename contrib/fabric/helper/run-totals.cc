@@ -1,7 +1,5 @@
 #include "run-totals.h"
 
-#include "collective-setup.h"
-
 #include "conservation.h"
 
 #include "ns3/simulator.h"
@@ -15,6 +13,55 @@ namespace ns3
 
 namespace
 {
+
+/**
+ * Adds one rank's counters (a JSON tree) into \p into: numbers add up, except peaks (a key
+ * with "peak" in it), which are per NIC or switch, so the largest anywhere; objects add key by
+ * key, arrays element by element; names are the same on every rank. A null side adds nothing.
+ */
+void
+AddCounters(nlohmann::json& into, const nlohmann::json& part)
+{
+    if (into.is_null())
+    {
+        into = part;
+        return;
+    }
+    if (part.is_object())
+    {
+        for (const auto& [key, value] : part.items())
+        {
+            nlohmann::json& mine = into[key];
+            if (key.find("peak") != std::string::npos && value.is_number())
+            {
+                mine = std::max(mine.is_null() ? uint64_t(0) : mine.get<uint64_t>(),
+                                value.get<uint64_t>());
+            }
+            else
+            {
+                AddCounters(mine, value);
+            }
+        }
+    }
+    else if (part.is_array())
+    {
+        for (size_t i = 0; i < part.size(); ++i)
+        {
+            if (i < into.size())
+            {
+                AddCounters(into[i], part[i]);
+            }
+            else
+            {
+                into.push_back(part[i]);
+            }
+        }
+    }
+    else if (part.is_number_integer())
+    {
+        into = into.get<int64_t>() + part.get<int64_t>();
+    }
+}
 
 /// Why a flow did not finish by the end of the run (empty when it did).
 std::string
@@ -209,27 +256,8 @@ AccumulateTotals(RunTotals& into, const RunTotals& part)
     }
     into.linkRows.insert(into.linkRows.end(), part.linkRows.begin(), part.linkRows.end());
     std::sort(into.linkRows.begin(), into.linkRows.end());
-    if (!part.collective.is_null())
-    {
-        AddCollectiveCounters(into.collective, part.collective);
-    }
-    if (part.ub.is_object())
-    {
-        if (!into.ub.is_object())
-        {
-            into.ub = part.ub;
-        }
-        else
-        {
-            for (auto& [key, value] : part.ub.items())
-            {
-                // Peaks are per NIC: the largest anywhere; the rest are totals.
-                uint64_t a = into.ub[key];
-                uint64_t b = value;
-                into.ub[key] = key.rfind("reorder_peak", 0) == 0 ? std::max(a, b) : a + b;
-            }
-        }
-    }
+    AddCounters(into.ub, part.ub);
+    AddCounters(into.collective, part.collective);
     if (part.deadlock && (!into.deadlock || part.deadlockAtPs < into.deadlockAtPs))
     {
         into.deadlock = true;
