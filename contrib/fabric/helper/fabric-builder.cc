@@ -95,7 +95,7 @@ FabricNetwork::Build(const TopologySpec& spec,
             if (!built)
             {
                 Mac48Address::Allocate();
-                stream += 1; // FabricNetDevice::AssignStreams
+                stream += FabricNetDevice::kStreams;
                 net.m_devices[node].push_back(nullptr);
                 continue;
             }

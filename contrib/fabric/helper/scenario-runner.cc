@@ -330,15 +330,24 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     UbRecorder ubRecorder(nics, traceDir);
     ubRecorder.Start();
     DeadlockDetector deadlock(&net, cfg.deadlockCheckInterval, cfg.deadlockTimeout);
-    // Every rank must agree (a distributed run samples for the detector on all of them): the
-    // switches' PFC setting comes from the attribute defaults, the same for every switch.
+    // Every rank must agree (a distributed run samples for the detector on all of them), also
+    // one that simulates no switch: switches take their PFC setting from the attribute
+    // defaults, so a switch built only to read them answers for the others.
     bool anyPfc = false;
-    for (uint32_t n = 0; n < cfg.topology.nodes.size() && !anyPfc; ++n)
+    bool anySwitch = false;
+    bool anyLocalSwitch = false;
+    for (uint32_t n = 0; n < cfg.topology.nodes.size(); ++n)
     {
-        anyPfc = cfg.topology.nodes[n].isSwitch &&
-                 (net.GetSwitch(n) ? net.GetSwitch(n) : CreateObject<FabricSwitch>())
-                     ->GetMmu()
-                     ->PfcEnabled();
+        anySwitch = anySwitch || cfg.topology.nodes[n].isSwitch;
+        if (Ptr<FabricSwitch> sw = net.GetSwitch(n))
+        {
+            anyLocalSwitch = true;
+            anyPfc = anyPfc || sw->GetMmu()->PfcEnabled();
+        }
+    }
+    if (anySwitch && !anyLocalSwitch)
+    {
+        anyPfc = CreateObject<FabricSwitch>()->GetMmu()->PfcEnabled();
     }
     if (anyPfc && parts)
     {

@@ -88,7 +88,7 @@ int64_t
 FabricNetDevice::AssignStreams(int64_t stream)
 {
     m_lossRng->SetStream(stream);
-    return 1;
+    return kStreams;
 }
 
 FabricNetDevice::~FabricNetDevice() = default;

@@ -139,8 +139,10 @@ class FabricNetDevice : public NetDevice
     /// Start of the current uninterrupted pause of \p priority (meaningful while paused).
     Time GetPausedSince(uint8_t priority) const { return m_pausedSince[priority]; }
 
-    /// Fixes the random stream of the loss model (determinism across runs).
+    /// Fixes the random stream of the loss model (determinism across runs); takes kStreams.
     int64_t AssignStreams(int64_t stream);
+    /// Streams AssignStreams takes (a device another rank builds still counts).
+    static constexpr int64_t kStreams = 1;
     uint64_t GetLostFrames() const { return m_lostFrames; }
 
     /// Called by the channel when a frame has fully arrived.
