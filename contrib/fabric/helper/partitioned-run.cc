@@ -58,6 +58,75 @@ class CutHeader : public Header
 
 NS_OBJECT_ENSURE_REGISTERED(CutHeader);
 
+namespace
+{
+
+/// A control message's body: plain values in this machine's layout (every rank runs the same
+/// binary on the same kind of machine), written and read back in the same order.
+class BodyWriter
+{
+  public:
+    template <typename T>
+    BodyWriter& Put(const T& value)
+    {
+        const auto* bytes = reinterpret_cast<const uint8_t*>(&value);
+        m_bytes.insert(m_bytes.end(), bytes, bytes + sizeof(T));
+        return *this;
+    }
+    BodyWriter& Put(const PausedQueue& q) { return Put(q.node).Put(q.port).Put(q.priority); }
+    BodyWriter& Put(const std::vector<float>& values)
+    {
+        Put(static_cast<uint32_t>(values.size()));
+        const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
+        m_bytes.insert(m_bytes.end(), bytes, bytes + sizeof(float) * values.size());
+        return *this;
+    }
+    const std::vector<uint8_t>& Bytes() const { return m_bytes; }
+
+  private:
+    std::vector<uint8_t> m_bytes;
+};
+
+class BodyReader
+{
+  public:
+    explicit BodyReader(const Ptr<Packet>& message)
+        : m_bytes(message->GetSize())
+    {
+        message->CopyData(m_bytes.data(), static_cast<uint32_t>(m_bytes.size()));
+    }
+    template <typename T>
+    T Get()
+    {
+        T value;
+        std::memcpy(&value, m_bytes.data() + m_at, sizeof(T));
+        m_at += sizeof(T);
+        return value;
+    }
+    PausedQueue GetQueue()
+    {
+        PausedQueue q;
+        q.node = Get<uint32_t>();
+        q.port = Get<uint32_t>();
+        q.priority = Get<uint8_t>();
+        return q;
+    }
+    std::vector<float> GetFloats()
+    {
+        std::vector<float> values(Get<uint32_t>());
+        std::memcpy(values.data(), m_bytes.data() + m_at, sizeof(float) * values.size());
+        m_at += sizeof(float) * values.size();
+        return values;
+    }
+    bool AtEnd() const { return m_at >= m_bytes.size(); }
+
+  private:
+    std::vector<uint8_t> m_bytes;
+    size_t m_at = 0;
+};
+
+} // namespace
+
 PartitionedRun::PartitionedRun(FabricNetwork* net, const PartitionPlan& plan)
     : m_net(net),
       m_plan(plan)
@@ -70,9 +139,10 @@ PartitionedRun::PartitionedRun(FabricNetwork* net, const PartitionPlan& plan)
     m_drain = maxDelay + PicoSeconds(1);
     m_noticeTarget.assign(plan.size, {UINT32_MAX, UINT32_MAX});
 
-    // Announcements go straight to every rank. The granted time window lets any message through
-    // one lookahead later; the null-message engine only accepts messages from a rank it shares
-    // a cable with, and no sooner than that cable's delay.
+    // Control messages go straight from rank to rank (completions to rank 0, its stop to every
+    // rank, collective announcements to the ranks that need them). The granted time window
+    // lets any message through one lookahead later; the null-message engine only accepts
+    // messages from a rank it shares a cable with, and no sooner than that cable's delay.
     const uint32_t K = plan.size;
     std::vector<std::vector<Time>> direct(K, std::vector<Time>(K, Time::Max()));
     for (uint32_t li : plan.partition.cutLinks)
@@ -97,8 +167,8 @@ PartitionedRun::PartitionedRun(FabricNetwork* net, const PartitionPlan& plan)
                 throw ConfigError("command line", 0, "--mpi-sync",
                                   "ranks " + std::to_string(a) + " and " + std::to_string(b) +
                                       " share no cable: the null-message engine takes messages "
-                                      "only from a neighbouring rank, and completions are "
-                                      "announced to every rank (use --mpi-sync granted-time or "
+                                      "only from a neighbouring rank, and control messages go "
+                                      "directly between ranks (use --mpi-sync granted-time or "
                                       "another cut)");
             }
             Time d = plan.sync == "null-message" ? direct[a][b] : plan.partition.lookahead;
@@ -164,21 +234,20 @@ PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
     message->RemoveHeader(h);
     if (h.type == FINISH_NOTICE)
     {
-        int64_t atPs = 0;
-        message->CopyData(reinterpret_cast<uint8_t*>(&atPs), 8);
-        CountFinish(PicoSeconds(atPs));
+        CountFinish(PicoSeconds(BodyReader(message).Get<int64_t>()));
         return;
     }
     if (h.type == RUN_STOP)
     {
-        int64_t stopPs = 0;
-        message->CopyData(reinterpret_cast<uint8_t*>(&stopPs), 8);
-        Simulator::Stop(PicoSeconds(stopPs) - Simulator::Now());
+        Simulator::Stop(PicoSeconds(BodyReader(message).Get<int64_t>()) - Simulator::Now());
         return;
     }
     if (h.type == COLLECTIVE_NOTICE)
     {
-        ReceiveTransfer(message, h.flowId);
+        BodyReader body(message);
+        Time start = PicoSeconds(body.Get<int64_t>());
+        Time end = PicoSeconds(body.Get<int64_t>());
+        m_collective->ApplyRemoteCompletion(h.flowId, start, end, body.GetFloats());
         return;
     }
     if (h.type == DEADLOCK_SAMPLE)
@@ -188,21 +257,17 @@ PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
     }
     if (h.type == DEADLOCK_STOP)
     {
-        // Stop instant, the instant of the sample, then the cycle: 9 bytes per queue.
-        std::vector<uint8_t> body(message->GetSize());
-        message->CopyData(body.data(), static_cast<uint32_t>(body.size()));
-        int64_t times[2];
-        std::memcpy(times, body.data(), 16);
-        std::vector<PausedQueue> cycle((body.size() - 16) / 9);
-        for (size_t i = 0; i < cycle.size(); ++i)
+        // Stop instant, the instant of the sample, then the cycle.
+        BodyReader body(message);
+        Time stopAt = PicoSeconds(body.Get<int64_t>());
+        Time at = PicoSeconds(body.Get<int64_t>());
+        std::vector<PausedQueue> cycle;
+        while (!body.AtEnd())
         {
-            const uint8_t* in = body.data() + 16 + 9 * i;
-            std::memcpy(&cycle[i].node, in, 4);
-            std::memcpy(&cycle[i].port, in + 4, 4);
-            cycle[i].priority = in[8];
+            cycle.push_back(body.GetQueue());
         }
-        m_deadlock->SetDetected(PicoSeconds(times[1]), std::move(cycle));
-        Simulator::Stop(PicoSeconds(times[0]) - Simulator::Now());
+        m_deadlock->SetDetected(at, std::move(cycle));
+        Simulator::Stop(stopAt - Simulator::Now());
         return;
     }
     device->ReceiveFromRemote(message, h.flowId, h.payload);
@@ -229,10 +294,9 @@ PartitionedRun::AnnounceFinish(uint32_t id)
         CountFinish(Simulator::Now());
         return;
     }
-    int64_t atPs = Simulator::Now().GetPicoSeconds();
-    std::vector<uint8_t> body(8);
-    std::memcpy(body.data(), &atPs, 8);
-    SendNotice(0, FINISH_NOTICE, id, body, m_noticeDelay[0]);
+    BodyWriter body;
+    body.Put(Simulator::Now().GetPicoSeconds());
+    SendNotice(0, FINISH_NOTICE, id, body.Bytes(), m_noticeDelay[0]);
 }
 
 void
@@ -246,12 +310,11 @@ PartitionedRun::CountFinish(Time at)
     // Rank 0 has heard of every completion, at most one notice delay after the last one: the
     // stop instant it sends reaches every rank, another notice delay later, before it passes.
     Time stopAt = m_lastFinish + m_drain + m_drain;
-    int64_t stopPs = stopAt.GetPicoSeconds();
-    std::vector<uint8_t> body(8);
-    std::memcpy(body.data(), &stopPs, 8);
+    BodyWriter body;
+    body.Put(stopAt.GetPicoSeconds());
     for (uint32_t r = 1; r < m_plan.size; ++r)
     {
-        SendNotice(r, RUN_STOP, 0, body, m_noticeDelay[r]);
+        SendNotice(r, RUN_STOP, 0, body.Bytes(), m_noticeDelay[r]);
     }
     Simulator::Stop(stopAt - Simulator::Now());
 }
@@ -329,19 +392,11 @@ PartitionedRun::AnnounceTransfer(uint32_t id,
     {
         AnnounceFinish(id);
     }
-    // Body: start and end (ps), the value count, the values (one machine type on every rank).
-    const uint32_t n = static_cast<uint32_t>(payload.size());
-    std::vector<uint8_t> body(20 + 4 * size_t(n));
-    int64_t times[2] = {start.GetPicoSeconds(), end.GetPicoSeconds()};
-    std::memcpy(body.data(), times, 16);
-    std::memcpy(body.data() + 16, &n, 4);
-    if (n > 0)
-    {
-        std::memcpy(body.data() + 20, payload.data(), 4 * size_t(n));
-    }
+    BodyWriter body;
+    body.Put(start.GetPicoSeconds()).Put(end.GetPicoSeconds()).Put(payload);
     for (uint32_t r : AnnouncementRanks(id))
     {
-        SendNotice(r, COLLECTIVE_NOTICE, id, body, m_noticeDelay[r]);
+        SendNotice(r, COLLECTIVE_NOTICE, id, body.Bytes(), m_noticeDelay[r]);
     }
 }
 
@@ -430,26 +485,18 @@ PartitionedRun::SampleDeadlock()
     }
     else
     {
-        // In chunks that fit one MPI message: instant (ps), count, then 17 bytes per queue.
+        // In chunks that fit one MPI message (17 bytes per queue): the instant, then queues.
         constexpr size_t kPerMessage = 700;
-        constexpr size_t kEntry = 4 + 4 + 1 + 8;
         for (size_t first = 0; first < sample.size(); first += kPerMessage)
         {
-            uint32_t n = static_cast<uint32_t>(std::min(kPerMessage, sample.size() - first));
-            std::vector<uint8_t> body(12 + kEntry * n);
-            int64_t at = now.GetPicoSeconds();
-            std::memcpy(body.data(), &at, 8);
-            std::memcpy(body.data() + 8, &n, 4);
-            uint8_t* out = body.data() + 12;
-            for (uint32_t i = 0; i < n; ++i, out += kEntry)
+            BodyWriter body;
+            body.Put(now.GetPicoSeconds());
+            for (size_t i = first; i < std::min(sample.size(), first + kPerMessage); ++i)
             {
-                const QueueSample& q = sample[first + i];
-                std::memcpy(out, &q.node, 4);
-                std::memcpy(out + 4, &q.port, 4);
-                out[8] = q.priority;
-                std::memcpy(out + 9, &q.txBytes, 8);
+                const QueueSample& q = sample[i];
+                body.Put(PausedQueue{q.node, q.port, q.priority}).Put(q.txBytes);
             }
-            SendNotice(0, DEADLOCK_SAMPLE, 0, body, m_noticeDelay[0]);
+            SendNotice(0, DEADLOCK_SAMPLE, 0, body.Bytes(), m_noticeDelay[0]);
         }
     }
     Simulator::Schedule(m_deadlock->GetInterval(), &PartitionedRun::SampleDeadlock, this);
@@ -458,22 +505,12 @@ PartitionedRun::SampleDeadlock()
 void
 PartitionedRun::ReceiveDeadlockSample(Ptr<Packet> message)
 {
-    std::vector<uint8_t> body(message->GetSize());
-    message->CopyData(body.data(), static_cast<uint32_t>(body.size()));
-    int64_t at = 0;
-    uint32_t n = 0;
-    std::memcpy(&at, body.data(), 8);
-    std::memcpy(&n, body.data() + 8, 4);
-    auto& samples = m_deadlockSamples[at];
-    const uint8_t* in = body.data() + 12;
-    for (uint32_t i = 0; i < n; ++i, in += 17)
+    BodyReader body(message);
+    auto& samples = m_deadlockSamples[body.Get<int64_t>()];
+    while (!body.AtEnd())
     {
-        QueueSample q;
-        std::memcpy(&q.node, in, 4);
-        std::memcpy(&q.port, in + 4, 4);
-        q.priority = in[8];
-        std::memcpy(&q.txBytes, in + 9, 8);
-        samples.push_back(q);
+        PausedQueue q = body.GetQueue();
+        samples.push_back(QueueSample{q.node, q.port, q.priority, body.Get<uint64_t>()});
     }
 }
 
@@ -497,40 +534,17 @@ PartitionedRun::EvaluateDeadlock(Time at)
     }
     // Declared as of `at`; every rank stops at at + 2 drain (this notice arrives before).
     Time stopAt = at + m_drain + m_drain;
-    const std::vector<PausedQueue>& cycle = m_deadlock->Cycle();
-    int64_t times[2] = {stopAt.GetPicoSeconds(), at.GetPicoSeconds()};
-    std::vector<uint8_t> body(16 + 9 * cycle.size());
-    std::memcpy(body.data(), times, 16);
-    for (size_t i = 0; i < cycle.size(); ++i)
+    BodyWriter body;
+    body.Put(stopAt.GetPicoSeconds()).Put(at.GetPicoSeconds());
+    for (const PausedQueue& q : m_deadlock->Cycle())
     {
-        uint8_t* out = body.data() + 16 + 9 * i;
-        std::memcpy(out, &cycle[i].node, 4);
-        std::memcpy(out + 4, &cycle[i].port, 4);
-        out[8] = cycle[i].priority;
+        body.Put(q);
     }
     for (uint32_t r = 1; r < m_plan.size; ++r)
     {
-        SendNotice(r, DEADLOCK_STOP, 0, body, m_noticeDelay[r]);
+        SendNotice(r, DEADLOCK_STOP, 0, body.Bytes(), m_noticeDelay[r]);
     }
     Simulator::Stop(stopAt - Simulator::Now());
-}
-
-void
-PartitionedRun::ReceiveTransfer(Ptr<Packet> message, uint32_t id)
-{
-    std::vector<uint8_t> body(message->GetSize());
-    message->CopyData(body.data(), static_cast<uint32_t>(body.size()));
-    int64_t times[2];
-    uint32_t n = 0;
-    std::memcpy(times, body.data(), 16);
-    std::memcpy(&n, body.data() + 16, 4);
-    std::vector<float> values(n);
-    if (n > 0)
-    {
-        std::memcpy(values.data(), body.data() + 20, 4 * size_t(n));
-    }
-    m_collective->ApplyRemoteCompletion(id, PicoSeconds(times[0]), PicoSeconds(times[1]),
-                                        std::move(values));
 }
 
 } // namespace ns3

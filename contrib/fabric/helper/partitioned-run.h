@@ -108,7 +108,6 @@ class PartitionedRun
     /// The ranks other than this one that must hear of collective transfer \p id.
     std::vector<uint32_t> AnnouncementRanks(uint32_t id) const;
     void AnnounceTransfer(uint32_t id, Time start, Time end, const std::vector<float>& payload);
-    void ReceiveTransfer(Ptr<Packet> message, uint32_t id);
     void SampleDeadlock();
     void EvaluateDeadlock(Time at);
     void ReceiveDeadlockSample(Ptr<Packet> message);
