@@ -35,7 +35,7 @@ struct Link
 };
 
 void
-Record(Link* l, Ptr<FabricNetDevice>, Ptr<Packet>)
+Record(Link* l, Ptr<FabricNetDevice>, FrameRef&)
 {
     l->arrivals.push_back(Simulator::Now());
 }

@@ -27,10 +27,10 @@ constexpr uint32_t kFrame = 1000;
 constexpr double kDelay = 100e-9;
 
 void
-Record(Pair* pair, Ptr<FabricNetDevice>, Ptr<Packet> frame)
+Record(Pair* pair, Ptr<FabricNetDevice>, FrameRef& frame)
 {
     FrameInfo info;
-    ParseFrame(frame, &info);
+    ParseFrame(frame.Get(), &info);
     pair->arrivals.emplace_back(Simulator::Now(), info.priority);
 }
 

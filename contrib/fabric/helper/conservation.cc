@@ -25,9 +25,9 @@ CountInFlight(const FabricNetwork& net)
                 count(f.flowId, f.payloadBytes);
             }
         }
-        for (const auto& [flowId, payload] : dev->GetOnWire())
+        for (const WireFrame& f : dev->GetOnWire())
         {
-            count(flowId, payload);
+            count(f.flowId, f.payloadBytes);
         }
         for (const auto& f : dev->GetRemoteOnWire())
         {

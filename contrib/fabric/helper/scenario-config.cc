@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -956,6 +957,43 @@ LoadScenario(const std::string& path,
     cfg.deadlockTimeout = deadlock.Duration("timeout", MilliSeconds(1));
     deadlock.RejectUnknownKeys();
 
+    // The event scheduler: every choice pops events in the same (time, insertion) order, so
+    // results do not depend on it; only the speed does (bench/PROFILE.md).
+    YamlFields simulator = root.Child("simulator");
+    std::string eventSet = simulator.String("scheduler", "wheel");
+    static const std::map<std::string, std::string> kSchedulers = {
+        {"wheel", "ns3::FabricWheelScheduler"},
+        {"heap", "ns3::PriorityQueueScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+    };
+    auto chosen = kSchedulers.find(eventSet);
+    if (chosen == kSchedulers.end())
+    {
+        throw simulator.Error("scheduler",
+                              "expected wheel, heap, map or calendar, got '" + eventSet + "'");
+    }
+    cfg.scheduler = chosen->second;
+    if (simulator.Has("bucket_width"))
+    {
+        if (simulator.Duration("bucket_width", Time(0)) <= Time(0))
+        {
+            throw simulator.Error("bucket_width", "must be positive");
+        }
+        AddAttributeFromKey(cfg, simulator, "bucket_width",
+                            "ns3::FabricWheelScheduler::BucketWidth");
+    }
+    if (simulator.Has("buckets"))
+    {
+        uint64_t buckets = simulator.Uint("buckets", 0);
+        if (buckets == 0 || buckets > (1u << 24) || (buckets & (buckets - 1)) != 0)
+        {
+            throw simulator.Error("buckets", "must be a power of two between 1 and 16777216");
+        }
+        AddAttributeFromKey(cfg, simulator, "buckets", "ns3::FabricWheelScheduler::Buckets");
+    }
+    simulator.RejectUnknownKeys();
+
     // Free-form ns-3 attributes, applied last so they win: {"ns3::Type::Attr": value}.
     YamlFields attrs = root.Child("attributes");
     if (root.Has("attributes"))
@@ -1050,6 +1088,11 @@ ScenarioKeysHelp()
   switch.pfc.watchdog        {enabled, detection (200us), restore (1ms), action: drop|forward}
   deadlock.check_interval    how often to look for cycles of paused ports (default 100us)
   deadlock.timeout           a cycle without progress this long is a deadlock (default 1ms)
+  simulator.scheduler        event set: wheel (timing wheel, default), heap, map or calendar
+                             (ns-3's); all give identical results, they differ in speed
+  simulator.bucket_width     wheel: time one bucket covers (default 2048ps, rounded up to 2^n ps)
+  simulator.buckets          wheel: number of buckets, a power of two (default 512); later
+                             events wait in a heap
   attributes                 {"ns3::Type::Attribute": value} set before the fabric is built
 )" + UbKeysHelp() + CollectiveKeysHelp();
 }

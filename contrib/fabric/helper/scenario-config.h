@@ -102,6 +102,7 @@ struct ScenarioConfig
     Time deadlockTimeout = MilliSeconds(1);
     uint32_t payloadMtu = 4096;
     CollectiveConfig collective; ///< workload.type collective: the `collective:` section
+    std::string scheduler = "ns3::FabricWheelScheduler"; ///< simulator.scheduler, a TypeId name
 };
 
 class YamlFields;

@@ -216,8 +216,9 @@ FabricHost::OffUntil(const FlowRecord& f, Time now)
 }
 
 void
-FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
 {
+    Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
     const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
     if (!rx && ParseFrame(frame, &parsed))

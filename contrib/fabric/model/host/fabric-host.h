@@ -74,7 +74,7 @@ class FabricHost : public Object
     void PortIdle(Ptr<FabricNetDevice> device);
     /// Offers the port its next frame if one is eligible now; otherwise arms a wakeup.
     void ServePort(uint32_t portIndex);
-    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received);
     /// The flow's scripted rate at \p now (0 = line rate).
     static DataRate RateAt(const FlowRecord& f, Time now);
     /// End of the current off phase of a periodic or stopped flow (<= now when it may send).

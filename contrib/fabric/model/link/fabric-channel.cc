@@ -37,7 +37,7 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricChannel::Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime)
+FabricChannel::Transmit(FabricNetDevice* sender, Time txTime)
 {
     int i = (PeekPointer(m_devices[0]) == sender) ? 1 : 0;
     const Ptr<FabricNetDevice>& peer = m_devices[i];
@@ -48,8 +48,8 @@ FabricChannel::Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender,
     Simulator::ScheduleWithContext(m_context[i],
                                    txTime + m_delay,
                                    &FabricNetDevice::ReceiveFromChannel,
-                                   peer,
-                                   frame);
+                                   PeekPointer(peer),
+                                   sender);
 }
 
 void

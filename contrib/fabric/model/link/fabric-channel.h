@@ -24,8 +24,9 @@ class FabricChannel : public Channel
     FabricChannel();
 
     void Attach(Ptr<FabricNetDevice> device);
-    /// Puts a frame on the wire: it arrives whole at the peer after \p txTime + delay.
-    void Transmit(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime);
+    /// Schedules the arrival of the frame \p sender has just put last on its on-wire list: it
+    /// arrives whole at the peer after \p txTime + delay.
+    void Transmit(FabricNetDevice* sender, Time txTime);
 
     /// Hands a frame to another MPI rank: (frame, arrival time, peer node id, peer interface
     /// index, flow id, payload bytes).

@@ -109,7 +109,7 @@ FabricNetDevice::DoDispose()
     m_stormEvent.Cancel();
     m_frameHandler = FrameHandler();
     m_dequeueHandler = DequeueHandler();
-    m_dropHandler = DequeueHandler();
+    m_dropHandler = DropHandler();
     m_idleHandler = IdleHandler();
     NetDevice::DoDispose();
 }
@@ -183,8 +183,15 @@ FabricNetDevice::Enqueue(QueuedFrame&& item)
         }
         return;
     }
+    if (!item.hasInfo)
+    {
+        // A frame from a host or an aggregator: read its headers now, while they are in cache;
+        // every hop after this one uses the parsed copy.
+        item.hasInfo = ParseFrame(item.frame.Get(), &item.info);
+    }
     m_queueBytes[prio] += item.bytes;
     m_queues[prio].push_back(std::move(item));
+    m_nonEmpty |= static_cast<uint8_t>(1u << prio);
     m_queueBytesTrace(prio, m_queueBytes[prio]);
     TryTransmit();
 }
@@ -212,12 +219,14 @@ FabricNetDevice::SelectPriority(Time now)
 {
     if (m_scheduler == STRICT_PRIORITY)
     {
-        for (int p = kFabricPriorities - 1; p >= 0; --p)
+        for (uint32_t waiting = m_nonEmpty; waiting != 0;)
         {
-            if (!m_queues[p].empty() && m_pausedUntil[p] <= now)
+            int p = 31 - __builtin_clz(waiting); // the highest priority with frames
+            if (m_pausedUntil[p] <= now)
             {
                 return p;
             }
+            waiting &= ~(1u << p);
         }
         return -1;
     }
@@ -326,6 +335,10 @@ FabricNetDevice::DropQueue(uint8_t p)
     {
         QueuedFrame item = std::move(m_queues[p].front());
         m_queues[p].pop_front();
+        if (m_queues[p].empty())
+        {
+            m_nonEmpty &= static_cast<uint8_t>(~(1u << p));
+        }
         m_queueBytes[p] -= item.bytes;
         m_queueBytesTrace(p, m_queueBytes[p]);
         if (!m_dropHandler.IsNull())
@@ -369,9 +382,11 @@ FabricNetDevice::TryTransmit()
     }
     if (!m_control.empty())
     {
-        Ptr<Packet> frame = m_control.front();
+        WireFrame wire;
+        wire.frame = std::move(m_control.front());
         m_control.pop_front();
-        StartTransmission(frame, frame->GetSize(), kNoFlow, 0, now);
+        uint32_t bytes = wire.frame->GetSize();
+        StartTransmission(std::move(wire), bytes, now);
         return;
     }
     int prio = SelectPriority(now);
@@ -389,6 +404,10 @@ FabricNetDevice::TryTransmit()
     }
     QueuedFrame item = std::move(m_queues[prio].front());
     m_queues[prio].pop_front();
+    if (m_queues[prio].empty())
+    {
+        m_nonEmpty &= static_cast<uint8_t>(~(1u << prio));
+    }
     m_queueBytes[prio] -= item.bytes;
     m_queueBytesTrace(static_cast<uint8_t>(prio), m_queueBytes[prio]);
     m_txBytesPerPriority[prio] += item.bytes;
@@ -396,19 +415,24 @@ FabricNetDevice::TryTransmit()
     {
         m_dequeueHandler(this, item);
     }
-    StartTransmission(item.frame, item.bytes, item.flowId, item.payloadBytes, now);
+    WireFrame wire;
+    wire.frame = std::move(item.frame);
+    wire.flowId = item.flowId;
+    wire.payloadBytes = item.payloadBytes;
+    wire.hasInfo = item.hasInfo;
+    wire.info = item.info;
+    StartTransmission(std::move(wire), item.bytes, now);
 }
 
 void
-FabricNetDevice::StartTransmission(const Ptr<Packet>& frame,
-                                   uint32_t bytes,
-                                   uint32_t flowId,
-                                   uint32_t payload,
-                                   Time now)
+FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
 {
     m_txBytes += bytes;
     ++m_txFrames;
-    m_snifferTrace(frame);
+    if (!m_snifferTrace.IsEmpty()) // spares touching the packet when untraced
+    {
+        m_snifferTrace(wire.frame.Get());
+    }
     Time txTime = FrameTxTime(bytes);
     m_busyUntil = now + txTime;
     if (m_peerRemote)
@@ -420,20 +444,18 @@ FabricNetDevice::StartTransmission(const Ptr<Packet>& frame,
         {
             m_remoteOnWire.pop_front();
         }
-        m_remoteOnWire.push_back(RemoteWireFrame{arrival, flowId, payload});
-        m_channel->TransmitRemote(frame, this, txTime, flowId, payload);
+        m_remoteOnWire.push_back(RemoteWireFrame{arrival, wire.flowId, wire.payloadBytes});
+        m_channel->TransmitRemote(wire.frame.Get(), this, txTime, wire.flowId,
+                                  wire.payloadBytes);
     }
     else
     {
-        m_onWire.emplace_back(flowId, payload);
-        m_channel->Transmit(frame, this, txTime);
+        // The frame waits in this device's on-wire list (the cable is FIFO: frames arrive in
+        // the order they were sent); the arrival event carries only the two devices.
+        m_onWire.push_back(std::move(wire));
+        m_channel->Transmit(this, txTime);
     }
-    bool waiting = !m_control.empty() || !m_idleHandler.IsNull();
-    for (uint8_t p = 0; p < kFabricPriorities && !waiting; ++p)
-    {
-        waiting = !m_queues[p].empty();
-    }
-    if (waiting)
+    if (m_nonEmpty != 0 || !m_control.empty() || !m_idleHandler.IsNull())
     {
         ScheduleComplete(txTime);
     }
@@ -484,23 +506,27 @@ FabricNetDevice::ScheduleResumeCheck()
 }
 
 void
-FabricNetDevice::ReceiveFromChannel(Ptr<Packet> frame)
+FabricNetDevice::ReceiveFromChannel(FabricNetDevice* sender)
 {
-    auto& peerOnWire = GetPeer()->m_onWire;
-    std::pair<uint32_t, uint32_t> sent = peerOnWire.front();
-    peerOnWire.pop_front();
-    Deliver(frame, sent);
+    WireFrame wire = std::move(sender->m_onWire.front());
+    sender->m_onWire.pop_front();
+    Deliver(wire);
 }
 
 void
 FabricNetDevice::ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload)
 {
-    Deliver(frame, std::make_pair(flowId, payload));
+    WireFrame wire;
+    wire.frame = frame;
+    wire.flowId = flowId;
+    wire.payloadBytes = payload;
+    Deliver(wire);
 }
 
 void
-FabricNetDevice::Deliver(const Ptr<Packet>& frame, std::pair<uint32_t, uint32_t> sent)
+FabricNetDevice::Deliver(WireFrame& wire)
 {
+    FrameRef& frame = wire.frame;
     bool lost = false;
     if (m_lossRate > 0 && m_lossRng->GetValue() < m_lossRate)
     {
@@ -514,8 +540,8 @@ FabricNetDevice::Deliver(const Ptr<Packet>& frame, std::pair<uint32_t, uint32_t>
         if (!m_dropHandler.IsNull())
         {
             QueuedFrame lost;
-            lost.flowId = sent.first;
-            lost.payloadBytes = sent.second;
+            lost.flowId = wire.flowId;
+            lost.payloadBytes = wire.payloadBytes;
             lost.bytes = frame->GetSize();
             m_dropHandler(this, lost);
         }
@@ -535,27 +561,40 @@ FabricNetDevice::Deliver(const Ptr<Packet>& frame, std::pair<uint32_t, uint32_t>
         if (!m_dropHandler.IsNull())
         {
             QueuedFrame dropped;
-            dropped.flowId = sent.first;
-            dropped.payloadBytes = sent.second;
+            dropped.flowId = wire.flowId;
+            dropped.payloadBytes = wire.payloadBytes;
             dropped.bytes = frame->GetSize();
             m_dropHandler(this, dropped);
         }
         return;
     }
-    m_rxBytes += frame->GetSize();
-    m_snifferTrace(frame);
-    // Parse once here; the owner's frame handler reads m_rxInfo (GetRxFrameInfo) instead of
-    // copying the headers out of the packet a second time.
-    m_rxInfo = FrameInfo();
-    bool parsed = ParseFrame(frame, &m_rxInfo);
+    // The frame's size from its parsed headers: the packet itself stays untouched (FrameRef).
+    m_rxBytes += wire.hasInfo ? wire.info.frameBytes : frame->GetSize();
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame.Get());
+    }
+    // The owner's frame handler reads m_rxInfo (GetRxFrameInfo) instead of copying the headers
+    // out of the packet again. The sender's parsed headers came with the frame; only control
+    // frames and frames from another rank are parsed here.
+    bool parsed = wire.hasInfo;
+    if (parsed)
+    {
+        m_rxInfo = wire.info;
+    }
+    else
+    {
+        m_rxInfo = FrameInfo();
+        parsed = ParseFrame(frame.Get(), &m_rxInfo);
+    }
     if (m_rxInfo.etherType == PfcPauseHeader::kEtherType)
     {
-        HandlePfcFrame(frame);
+        HandlePfcFrame(frame.Get());
         return;
     }
     if (!m_frameHandler.IsNull())
     {
-        m_rxFrame = parsed ? PeekPointer(frame) : nullptr;
+        m_rxFrame = parsed ? frame.Peek() : nullptr;
         m_frameHandler(this, frame);
         m_rxFrame = nullptr;
     }

@@ -20,28 +20,29 @@ namespace ns3
  */
 struct FrameInfo
 {
-    uint16_t etherType = 0;
+    // Ordered by size so the struct packs into 36 bytes: it travels with every queued frame.
     uint32_t frameBytes = 0; ///< bytes of the frame as stored (no preamble/IFG)
     // IPv4 (valid when etherType == 0x0800)
-    uint8_t priority = 0; ///< traffic class: DSCP >> 3 (class selector), 0..7
-    uint8_t ecn = 0;      ///< 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
     uint32_t srcIp = 0;
     uint32_t dstIp = 0;
-    uint8_t protocol = 0;
+    // BTH (valid when dstPort == 4791)
+    uint32_t destQp = 0;
+    uint32_t psn = 0;
+    uint16_t etherType = 0;
     // UDP
     uint16_t srcPort = 0; ///< carries the flow's (or packet's) entropy
     uint16_t dstPort = 0;
-    // BTH (valid when dstPort == 4791)
-    bool isRoce = false;
+    uint16_t cci = 0; ///< UB: congestion control information
+    uint8_t priority = 0; ///< traffic class: DSCP >> 3 (class selector), 0..7
+    uint8_t ecn = 0;      ///< 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
+    uint8_t protocol = 0;
     uint8_t opcode = 0;
-    uint32_t destQp = 0;
-    uint32_t psn = 0;
+    bool isRoce = false;
     bool ackRequest = false;
     // UB transport header (valid when dstPort == 4792): opcode, destQp (= the message, i.e.
     // the flow), psn and these
     bool isUb = false;
     uint8_t ubFlags = 0;
-    uint16_t cci = 0;
 
     bool IsIpv4() const { return etherType == 0x0800; }
     bool IsEcnCapable() const { return ecn != 0; }

@@ -568,8 +568,9 @@ RdmaNic::SendControl(uint32_t port,
 }
 
 void
-RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
 {
+    Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
     const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
     if (!rx && ParseFrame(frame, &parsed))

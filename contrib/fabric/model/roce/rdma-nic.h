@@ -166,7 +166,7 @@ class RdmaNic : public HostTransport
     void SendData(SenderQp& qp, uint32_t index);
     void SendControl(uint32_t port, uint32_t dstHost, uint32_t qp, uint8_t opcode, uint32_t psn,
                      uint8_t syndrome, uint32_t msn, uint8_t priority);
-    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received);
     void ReceiveData(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
     void ReceiveCnp(const FrameInfo& info);

@@ -260,13 +260,13 @@ FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
 }
 
 void
-FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& frame)
 {
     FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
+    const FrameInfo* rx = device->GetRxFrameInfo(frame.Peek()); // parsed once by the device
     if (!rx)
     {
-        if (!ParseFrame(frame, &parsed))
+        if (!ParseFrame(frame.Get(), &parsed))
         {
             return;
         }
@@ -279,7 +279,7 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
     }
     if (m_sharp && info.dstPort == kSharpUdpPort)
     {
-        m_sharp->Receive(device, frame); // SHARP hook: reduction frames are not forwarded
+        m_sharp->Receive(device, frame.Get()); // SHARP hook: reduction frames are not forwarded
         return;
     }
     uint32_t inPort = device->GetIfIndex();
@@ -314,28 +314,33 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
         m_maxBufferUsed = used;
     }
     Ptr<FabricNetDevice> out = m_ports[outPort];
+    // The parsed headers travel with the frame; every header rewritten below is updated in
+    // item.info too.
+    QueuedFrame item;
+    item.hasInfo = true;
+    item.info = info;
     uint8_t outPrio = prio;
     if (m_hopClassIncrement && prio < kFabricPriorities - 1 && m_mmu->IsLossless(prio) &&
         m_mmu->IsLossless(prio + 1))
     {
         outPrio = prio + 1;
-        SetFramePriority(frame, outPrio);
+        SetFramePriority(frame.Get(), outPrio);
+        item.info.priority = outPrio;
     }
     uint64_t queued = out->GetQueueBytes(outPrio);
     if (m_ecnEnabled && m_markPoint == MARK_ON_ENQUEUE)
     {
-        MaybeMarkEcn(outPort, frame, info, queued);
+        MaybeMarkEcn(outPort, frame, item.info, queued);
     }
     uint64_t total = out->GetTotalQueueBytes() + info.frameBytes;
     if (total > m_maxQueueBytes[outPort])
     {
         m_maxQueueBytes[outPort] = total;
     }
-    QueuedFrame item;
-    item.frame = frame;
+    item.frame = std::move(frame); // no reference count change: the packet stays untouched
     item.bytes = info.frameBytes;
     item.payloadBytes = FlowPayloadBytes(info);
-    item.flowId = FlowOf(info);
+    item.flowId = item.payloadBytes > 0 ? info.destQp : kNoFlow; // FlowOf, without a 2nd parse
     item.inPort = static_cast<uint16_t>(inPort);
     item.priority = outPrio;
     item.ingressPriority = prio;
@@ -344,8 +349,8 @@ FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
 
 void
 FabricSwitch::MaybeMarkEcn(uint32_t port,
-                           const Ptr<Packet>& frame,
-                           const FrameInfo& info,
+                           const FrameRef& frame,
+                           FrameInfo& info,
                            uint64_t queueBytes)
 {
     if (!info.IsEcnCapable() || info.ecn == 3)
@@ -359,13 +364,14 @@ FabricSwitch::MaybeMarkEcn(uint32_t port,
     }
     if (p >= 1.0 || m_rng->GetValue() < p)
     {
-        MarkCongestionExperienced(frame);
+        MarkCongestionExperienced(frame.Get());
+        info.ecn = 3;
         ++m_ecnMarked;
     }
 }
 
 void
-FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, QueuedFrame& item)
 {
     if (item.inPort == kNoIngressPort)
     {
@@ -373,9 +379,12 @@ FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item
     }
     if (m_ecnEnabled && m_markPoint == MARK_ON_DEQUEUE)
     {
-        FrameInfo info;
-        ParseFrame(item.frame, &info);
-        MaybeMarkEcn(device->GetIfIndex(), item.frame, info, device->GetQueueBytes(item.priority));
+        if (!item.hasInfo)
+        {
+            item.hasInfo = ParseFrame(item.frame.Get(), &item.info);
+        }
+        MaybeMarkEcn(device->GetIfIndex(), item.frame, item.info,
+                     device->GetQueueBytes(item.priority));
     }
     if (m_caqm && item.flowId != kNoFlow)
     {
@@ -385,10 +394,14 @@ FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item
 }
 
 void
-FabricSwitch::ApplyCaqm(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+FabricSwitch::ApplyCaqm(Ptr<FabricNetDevice> device, QueuedFrame& item)
 {
-    FrameInfo info;
-    if (!ParseFrame(item.frame, &info) || !info.isUb || info.opcode != UbOpcode::DATA)
+    if (!item.hasInfo)
+    {
+        item.hasInfo = ParseFrame(item.frame.Get(), &item.info);
+    }
+    FrameInfo& info = item.info;
+    if (!item.hasInfo || !info.isUb || info.opcode != UbOpcode::DATA)
     {
         return;
     }
@@ -402,6 +415,7 @@ FabricSwitch::ApplyCaqm(Ptr<FabricNetDevice> device, const QueuedFrame& item)
         item.frame->RemoveHeader(h);
         h.cci = field;
         item.frame->AddHeader(h);
+        info.cci = field;
     }
 }
 

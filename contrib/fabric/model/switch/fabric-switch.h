@@ -96,12 +96,13 @@ class FabricSwitch : public Object
     void DoDispose() override;
 
   private:
-    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
-    void FrameDequeued(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& frame);
+    void FrameDequeued(Ptr<FabricNetDevice> device, QueuedFrame& item);
     /// A frame lost to a failed link: release its buffer (if it was queued here) and count it.
     void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
     void ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes);
-    void MaybeMarkEcn(uint32_t port, const Ptr<Packet>& frame, const FrameInfo& info,
+    /// Marks CE on \p frame (and in \p info) with the port's RED probability.
+    void MaybeMarkEcn(uint32_t port, const FrameRef& frame, FrameInfo& info,
                       uint64_t queueBytes);
     void SendXoff(uint32_t port, uint8_t priority);
     void RefreshPause(uint32_t port, uint8_t priority);
@@ -145,7 +146,7 @@ class FabricSwitch : public Object
     bool m_caqmEnabled;
     Ptr<CaqmSwitch> m_caqm;
     /// Grants or refuses the C-AQM request of a UB DATA frame leaving \p port.
-    void ApplyCaqm(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void ApplyCaqm(Ptr<FabricNetDevice> device, QueuedFrame& item);
     bool m_watchdogEnabled;
     Time m_watchdogDetection;
     Time m_watchdogRestore;

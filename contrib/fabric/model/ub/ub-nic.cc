@@ -534,8 +534,9 @@ UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_
 // Receiving
 
 void
-UbNic::ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
+UbNic::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
 {
+    Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
     const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
     if (!rx && ParseFrame(frame, &parsed))

@@ -202,7 +202,7 @@ class UbNic : public HostTransport
     /// balancer) and hands it to the channel's port.
     void EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
                      uint32_t payload, uint8_t flags, uint16_t cci);
-    void ReceiveFrame(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received);
     void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
     void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
     void SendAck(RxChannel& rc, uint32_t executed);
