@@ -386,6 +386,60 @@ TEST_F(FabricRunTest, SetOverridesIncastWorkload)
     EXPECT_EQ(s["counters"]["delivered_bytes"], 4 * 65536);
 }
 
+// --- event scheduler -------------------------------------------------------------------------
+
+TEST_F(FabricRunTest, EverySchedulerGivesTheSameRun)
+{
+    // Every event set pops events in (time, insertion) order, so the traces are identical byte
+    // for byte; a tiny wheel (8 buckets of 1 ps) sends almost every event through its overflow
+    // heap and wraps around constantly, which must not change anything either.
+    const std::vector<std::vector<std::string>> variants = {
+        {"--set", "simulator.scheduler=heap"},
+        {"--set", "simulator.scheduler=map"},
+        {},
+        {"--set", "simulator.bucket_width=1ps", "--set", "simulator.buckets=8"},
+    };
+    std::vector<std::string> outs;
+    for (const auto& extra : variants)
+    {
+        std::string out = m_tmp.Path() + "/sched-" + std::to_string(outs.size());
+        std::vector<std::string> args = {"examples/incast.yaml", "--set",
+                                         "workload.bytes_per_sender=256KiB"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.insert(args.end(), {"--out", out, "--quiet"});
+        RunResult r = Run(args);
+        ASSERT_EQ(r.status, 0) << r.output;
+        outs.push_back(out);
+    }
+    nlohmann::json ref = nlohmann::json::parse(ReadFile(outs[0] + "/summary.json"));
+    ASSERT_GT(ref["events"].get<uint64_t>(), 5000u);
+    for (size_t i = 1; i < outs.size(); ++i)
+    {
+        for (const char* trace : {"flows.csv", "queues.csv", "pfc.csv", "links.csv", "cc.csv"})
+        {
+            EXPECT_EQ(ReadFile(outs[i] + "/" + trace), ReadFile(outs[0] + "/" + trace))
+                << trace << " of variant " << i;
+        }
+        nlohmann::json s = nlohmann::json::parse(ReadFile(outs[i] + "/summary.json"));
+        EXPECT_EQ(s["events"], ref["events"]) << "variant " << i;
+        EXPECT_EQ(s["counters"], ref["counters"]) << "variant " << i;
+    }
+}
+
+TEST_F(FabricRunTest, BadSchedulerName)
+{
+    ExpectBadInput({"examples/incast.yaml", "--set", "simulator.scheduler=splay"},
+                   "simulator.scheduler", "expected wheel, heap, map or calendar");
+}
+
+TEST_F(FabricRunTest, BadWheelBuckets)
+{
+    ExpectBadInput({"examples/incast.yaml", "--set", "simulator.buckets=1000"},
+                   "simulator.buckets", "power of two");
+    ExpectBadInput({"examples/incast.yaml", "--set", "simulator.bucket_width=0ns"},
+                   "simulator.bucket_width", "must be positive");
+}
+
 // --- distributed runs (single process; mpirun runs are in tests/tools) ---------------------
 
 TEST_F(FabricRunTest, PartitionedRunOnOneProcessMatchesThePlainRunAndEndsTwoDrainsLater)
