@@ -18,6 +18,8 @@ namespace
 {
 constexpr uint32_t kParseBytes =
     kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes;
+/// Also the 4 bytes after the BTH (an ACK's AETH), when the frame has them.
+constexpr uint32_t kParseBytesWithAeth = kParseBytes + 4;
 
 inline uint16_t
 Be16(const uint8_t* p)
@@ -41,10 +43,10 @@ Be24(const uint8_t* p)
 bool
 ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
 {
-    uint8_t b[kParseBytes];
+    uint8_t b[kParseBytesWithAeth];
     uint32_t size = frame->GetSize();
     info->frameBytes = size;
-    uint32_t n = frame->CopyData(b, size < kParseBytes ? size : kParseBytes);
+    uint32_t n = frame->CopyData(b, size < kParseBytesWithAeth ? size : kParseBytesWithAeth);
     if (n < kEthernetHeaderBytes)
     {
         return false;
@@ -78,6 +80,7 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
         info->destQp = Be24(bth + 5);
         info->ackRequest = (bth[8] & 0x80) != 0;
         info->psn = Be24(bth + 9);
+        info->afterBth = n >= kParseBytesWithAeth ? Be32(bth + kBthBytes) : 0;
     }
     else if (info->protocol == 17 && info->dstPort == kUbUdpPort && n >= kParseBytes)
     {

@@ -28,6 +28,9 @@ struct FrameInfo
     // BTH (valid when dstPort == 4791)
     uint32_t destQp = 0;
     uint32_t psn = 0;
+    /// RoCE: the 4 bytes after the BTH: on an ACK, the AETH (syndrome << 24 | MSN), read here
+    /// so that the sender does not go back to the packet for them.
+    uint32_t afterBth = 0;
     uint16_t etherType = 0;
     // UDP
     uint16_t srcPort = 0; ///< carries the flow's (or packet's) entropy

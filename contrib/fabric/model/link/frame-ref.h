@@ -74,7 +74,10 @@ class FrameRef
 
     ~FrameRef()
     {
-        Release();
+        if (m_packet) // most FrameRefs end moved-from: no call for them
+        {
+            Release();
+        }
     }
 
     /// A counted pointer to the frame (touches the packet).

@@ -570,10 +570,9 @@ RdmaNic::SendControl(uint32_t port,
 void
 RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
 {
-    Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
-    if (!rx && ParseFrame(frame, &parsed))
+    const FrameInfo* rx = device->GetRxFrameInfo(received.Peek()); // parsed once by the device
+    if (!rx && ParseFrame(received.Get(), &parsed))
     {
         rx = &parsed;
     }
@@ -593,11 +592,8 @@ RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
     }
     else if (info.opcode == RoceOpcode::ACKNOWLEDGE)
     {
-        uint8_t b[kRoceFrameOverhead + AethHeader::kSize];
-        frame->CopyData(b, sizeof b);
-        const uint8_t* aeth = b + kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes + kBthBytes;
-        uint32_t msn = (uint32_t(aeth[1]) << 16) | (uint32_t(aeth[2]) << 8) | aeth[3];
-        ReceiveAck(info, aeth[0], msn);
+        // The AETH came with the parsed headers (FrameInfo::afterBth).
+        ReceiveAck(info, static_cast<uint8_t>(info.afterBth >> 24), info.afterBth & 0xFFFFFF);
     }
     else if (info.opcode == RoceOpcode::CNP)
     {
