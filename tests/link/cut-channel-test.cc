@@ -26,19 +26,19 @@ namespace
 
 constexpr uint32_t kFrame = 1000;
 
-struct Link
+/// Two ports on one cable; b's owner records when data arrives.
+struct Link : public FabricPortOwner
 {
     Ptr<FabricNetDevice> a;
     Ptr<FabricNetDevice> b;
     std::vector<Time> arrivals;      ///< data at b
     std::vector<Time> pausesAtA;     ///< PFC frames received by a
-};
 
-void
-Record(Link* l, Ptr<FabricNetDevice>, FrameRef&)
-{
-    l->arrivals.push_back(Simulator::Now());
-}
+    void FrameReceived(FabricNetDevice*, FrameRef&) override
+    {
+        arrivals.push_back(Simulator::Now());
+    }
+};
 
 void
 Loopback(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t ifIndex, uint32_t flowId,
@@ -77,7 +77,7 @@ MakeLink(Link* l, bool cut)
         ch->SetRemotePeer(l->a, MakeCallback(&Loopback));
         ch->SetRemotePeer(l->b, MakeCallback(&Loopback));
     }
-    l->b->SetFrameHandler(MakeBoundCallback(&Record, l));
+    l->b->SetOwner(l);
     l->a->TraceConnectWithoutContext("PfcReceived", MakeBoundCallback(&PauseSeen, l));
 }
 

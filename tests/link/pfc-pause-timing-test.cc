@@ -16,23 +16,23 @@ namespace test
 namespace
 {
 
-struct Pair
+/// Two ports on one cable; b's owner records what arrives.
+struct Pair : public FabricPortOwner
 {
     Ptr<FabricNetDevice> a;
     Ptr<FabricNetDevice> b;
     std::vector<std::pair<Time, uint8_t>> arrivals; ///< at b: time, priority
+
+    void FrameReceived(FabricNetDevice*, FrameRef& frame) override
+    {
+        FrameInfo info;
+        ParseFrame(frame.Get(), &info);
+        arrivals.emplace_back(Simulator::Now(), info.priority);
+    }
 };
 
 constexpr uint32_t kFrame = 1000;
 constexpr double kDelay = 100e-9;
-
-void
-Record(Pair* pair, Ptr<FabricNetDevice>, FrameRef& frame)
-{
-    FrameInfo info;
-    ParseFrame(frame.Get(), &info);
-    pair->arrivals.emplace_back(Simulator::Now(), info.priority);
-}
 
 Ptr<Packet>
 DataFrame(uint8_t priority)
@@ -72,7 +72,7 @@ MakePair(Pair* p)
         node->AddDevice(dev);
         dev->Attach(ch);
     }
-    p->b->SetFrameHandler(MakeBoundCallback(&Record, p));
+    p->b->SetOwner(p);
 }
 
 class PfcPauseTiming : public SimTest

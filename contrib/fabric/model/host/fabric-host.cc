@@ -46,9 +46,7 @@ FabricHost::DoDispose()
 uint32_t
 FabricHost::AddPort(Ptr<FabricNetDevice> device)
 {
-    device->SetFrameHandler(MakeCallback(&FabricHost::ReceiveFrame, this));
-    device->SetIdleHandler(MakeCallback(&FabricHost::PortIdle, this));
-    device->SetDropHandler(MakeCallback(&FabricHost::FrameLost, this));
+    device->SetOwner(this);
     Port p;
     p.device = device;
     m_ports.push_back(std::move(p));
@@ -94,7 +92,7 @@ FabricHost::StartFlow(uint32_t flowId)
 }
 
 void
-FabricHost::PortIdle(Ptr<FabricNetDevice> device)
+FabricHost::PortIdle(FabricNetDevice* device)
 {
     ServePort(device->GetIfIndex());
 }
@@ -216,7 +214,7 @@ FabricHost::OffUntil(const FlowRecord& f, Time now)
 }
 
 void
-FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
+FabricHost::FrameReceived(FabricNetDevice* device, FrameRef& received)
 {
     Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
@@ -239,7 +237,7 @@ FabricHost::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
 }
 
 void
-FabricHost::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+FabricHost::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }

@@ -26,7 +26,7 @@ namespace ns3
  *
  * The sink side counts every data frame addressed to this host into the FlowTable.
  */
-class FabricHost : public Object
+class FabricHost : public Object, public FabricPortOwner
 {
   public:
     static TypeId GetTypeId();
@@ -71,15 +71,17 @@ class FabricHost : public Object
     };
 
     void StartFlow(uint32_t flowId);
-    void PortIdle(Ptr<FabricNetDevice> device);
+    bool PullsWhenIdle() const override { return true; }
+    void PortIdle(FabricNetDevice* device) override;
     /// Offers the port its next frame if one is eligible now; otherwise arms a wakeup.
     void ServePort(uint32_t portIndex);
-    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received);
+    // FabricPortOwner
+    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
     /// The flow's scripted rate at \p now (0 = line rate).
     static DataRate RateAt(const FlowRecord& f, Time now);
     /// End of the current off phase of a periodic or stopped flow (<= now when it may send).
     static Time OffUntil(const FlowRecord& f, Time now);
-    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
 
     uint32_t m_hostIndex = 0;
     uint32_t m_mtu;

@@ -107,10 +107,8 @@ FabricNetDevice::DoDispose()
     m_completePending = false;
     m_resumeEvent.Cancel();
     m_stormEvent.Cancel();
-    m_frameHandler = FrameHandler();
-    m_dequeueHandler = DequeueHandler();
-    m_dropHandler = DropHandler();
-    m_idleHandler = IdleHandler();
+    m_owner = nullptr;
+    m_ownerPulls = false;
     NetDevice::DoDispose();
 }
 
@@ -177,9 +175,9 @@ FabricNetDevice::Enqueue(QueuedFrame&& item)
     uint8_t prio = item.priority;
     if ((m_dropMask >> prio) & 1)
     {
-        if (!m_dropHandler.IsNull())
+        if (m_owner)
         {
-            m_dropHandler(this, item);
+            m_owner->FrameLost(this, item);
         }
         return;
     }
@@ -341,9 +339,9 @@ FabricNetDevice::DropQueue(uint8_t p)
         }
         m_queueBytes[p] -= item.bytes;
         m_queueBytesTrace(p, m_queueBytes[p]);
-        if (!m_dropHandler.IsNull())
+        if (m_owner)
         {
-            m_dropHandler(this, item);
+            m_owner->FrameLost(this, item);
         }
     }
 }
@@ -393,13 +391,13 @@ FabricNetDevice::TryTransmit()
     if (prio < 0)
     {
         ScheduleResumeCheck();
-        if (m_idleHandler.IsNull())
+        if (!m_ownerPulls)
         {
             return;
         }
         // Let the owner (a host NIC) offer its next packet; it calls Enqueue, which re-enters
         // TryTransmit while the port is still idle.
-        m_idleHandler(this);
+        m_owner->PortIdle(this);
         return;
     }
     QueuedFrame item = std::move(m_queues[prio].front());
@@ -411,9 +409,9 @@ FabricNetDevice::TryTransmit()
     m_queueBytes[prio] -= item.bytes;
     m_queueBytesTrace(static_cast<uint8_t>(prio), m_queueBytes[prio]);
     m_txBytesPerPriority[prio] += item.bytes;
-    if (!m_dequeueHandler.IsNull())
+    if (m_owner)
     {
-        m_dequeueHandler(this, item);
+        m_owner->FrameDequeued(this, item);
     }
     WireFrame wire;
     wire.frame = std::move(item.frame);
@@ -455,7 +453,7 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
         m_onWire.push_back(std::move(wire));
         m_channel->Transmit(this, txTime);
     }
-    if (m_nonEmpty != 0 || !m_control.empty() || !m_idleHandler.IsNull())
+    if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls)
     {
         ScheduleComplete(txTime);
     }
@@ -537,13 +535,13 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (!m_linkUp || lost)
     {
-        if (!m_dropHandler.IsNull())
+        if (m_owner)
         {
             QueuedFrame lost;
             lost.flowId = wire.flowId;
             lost.payloadBytes = wire.payloadBytes;
             lost.bytes = frame->GetSize();
-            m_dropHandler(this, lost);
+            m_owner->FrameLost(this, lost);
         }
         return;
     }
@@ -558,13 +556,13 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (lost)
     {
-        if (!m_dropHandler.IsNull())
+        if (m_owner)
         {
             QueuedFrame dropped;
             dropped.flowId = wire.flowId;
             dropped.payloadBytes = wire.payloadBytes;
             dropped.bytes = frame->GetSize();
-            m_dropHandler(this, dropped);
+            m_owner->FrameLost(this, dropped);
         }
         return;
     }
@@ -574,7 +572,7 @@ FabricNetDevice::Deliver(WireFrame& wire)
     {
         m_snifferTrace(frame.Get());
     }
-    // The owner's frame handler reads m_rxInfo (GetRxFrameInfo) instead of copying the headers
+    // The owner reads m_rxInfo (GetRxFrameInfo) instead of copying the headers
     // out of the packet again. The sender's parsed headers came with the frame; only control
     // frames and frames from another rank are parsed here.
     bool parsed = wire.hasInfo;
@@ -592,10 +590,10 @@ FabricNetDevice::Deliver(WireFrame& wire)
         HandlePfcFrame(frame.Get());
         return;
     }
-    if (!m_frameHandler.IsNull())
+    if (m_owner)
     {
         m_rxFrame = parsed ? frame.Peek() : nullptr;
-        m_frameHandler(this, frame);
+        m_owner->FrameReceived(this, frame);
         m_rxFrame = nullptr;
     }
 }

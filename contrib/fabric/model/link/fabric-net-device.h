@@ -3,6 +3,7 @@
 
 #include "fabric-channel.h"
 #include "frame-codec.h"
+#include "fabric-port-owner.h"
 #include "frame-ref.h"
 
 #include "ns3/callback.h"
@@ -73,9 +74,9 @@ struct WireFrame
  * always finishes. Serialization time counts preamble, SFD, FCS and inter-frame gap
  * (WireOverhead) so link utilization matches a real port.
  *
- * The owner (a switch or host NIC) plugs in three callbacks: frames received, a frame leaving an
- * egress queue (for buffer accounting), and the port going idle with nothing to send (so a host
- * NIC can pull its next packet instead of flooding the queue).
+ * The owner (a switch or host NIC, FabricPortOwner) is told of frames received, a frame leaving
+ * an egress queue (for buffer accounting), frames lost, and the port going idle with nothing to
+ * send (so a host NIC can pull its next packet instead of flooding the queue).
  */
 class FabricNetDevice : public NetDevice
 {
@@ -86,13 +87,6 @@ class FabricNetDevice : public NetDevice
         DWRR
     };
 
-    /// A frame received; the handler may keep it (move from the reference).
-    typedef Callback<void, Ptr<FabricNetDevice>, FrameRef&> FrameHandler;
-    /// A frame leaving its queue for the wire; the handler may rewrite headers (and must then
-    /// update the item's info).
-    typedef Callback<void, Ptr<FabricNetDevice>, QueuedFrame&> DequeueHandler;
-    typedef Callback<void, Ptr<FabricNetDevice>, const QueuedFrame&> DropHandler;
-    typedef Callback<void, Ptr<FabricNetDevice>> IdleHandler;
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
     typedef void (*FrameTracedCallback)(Ptr<const Packet> frame);
     typedef void (*QueueBytesTracedCallback)(uint8_t priority, uint64_t bytes);
@@ -105,15 +99,16 @@ class FabricNetDevice : public NetDevice
     Ptr<FabricChannel> GetFabricChannel() const { return m_channel; }
     Ptr<FabricNetDevice> GetPeer() const;
 
-    void SetFrameHandler(FrameHandler handler) { m_frameHandler = handler; }
-    void SetDequeueHandler(DequeueHandler handler) { m_dequeueHandler = handler; }
-    void SetIdleHandler(IdleHandler handler) { m_idleHandler = handler; }
-    /// Frames lost because the link went down (flushed from a queue, or arriving on a dead
-    /// cable: those carry only flowId and payloadBytes).
-    void SetDropHandler(DropHandler handler) { m_dropHandler = handler; }
+    /// The switch or host NIC told of frames received, dequeued and lost, and of the port going
+    /// idle; it must outlive the port's use (it owns the port). Null: frames are dropped.
+    void SetOwner(FabricPortOwner* owner)
+    {
+        m_owner = owner;
+        m_ownerPulls = owner && owner->PullsWhenIdle();
+    }
 
-    /// Takes the link down (queued and arriving frames are dropped through the drop handler,
-    /// nothing is sent) or back up.
+    /// Takes the link down (queued and arriving frames are dropped, reported to the owner's
+    /// FrameLost; nothing is sent) or back up.
     void SetLinkUp(bool up);
 
     /// Queues a data frame on its priority and starts transmission if the port is idle.
@@ -183,10 +178,9 @@ class FabricNetDevice : public NetDevice
     /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
     /// cable.
     const std::deque<RemoteWireFrame>& GetRemoteOnWire() const { return m_remoteOnWire; }
-    /// The frame handler's frame, already parsed by this device (it parses every received
-    /// frame once, to tell PFC from data): the owner's handler reuses it instead of copying the
-    /// headers out again. Null when \p frame is not the frame being delivered right now, or it
-    /// is too short to parse.
+    /// The parsed headers of the frame being handed to the owner (FrameReceived): they came
+    /// with the frame, or this device parsed it to tell PFC from data. Null when \p frame is not
+    /// the frame being delivered right now, or it is too short to parse.
     const FrameInfo* GetRxFrameInfo(const Packet* frame) const
     {
         return frame == m_rxFrame ? &m_rxInfo : nullptr;
@@ -292,7 +286,7 @@ class FabricNetDevice : public NetDevice
     std::deque<WireFrame> m_onWire;
     bool m_peerRemote = false;
     std::deque<RemoteWireFrame> m_remoteOnWire;
-    FrameInfo m_rxInfo;                ///< the frame being delivered to the frame handler
+    FrameInfo m_rxInfo;                ///< the frame being handed to the owner
     const Packet* m_rxFrame = nullptr; ///< which frame m_rxInfo describes (null: none)
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
@@ -300,10 +294,8 @@ class FabricNetDevice : public NetDevice
     uint64_t m_pfcFramesSent = 0;
     std::array<uint64_t, kFabricPriorities> m_txBytesPerPriority{};
 
-    FrameHandler m_frameHandler;
-    DequeueHandler m_dequeueHandler;
-    DropHandler m_dropHandler;
-    IdleHandler m_idleHandler;
+    FabricPortOwner* m_owner = nullptr;
+    bool m_ownerPulls = false; ///< m_owner->PullsWhenIdle(), asked once
     NetDevice::ReceiveCallback m_rxCallback;
 
     TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;

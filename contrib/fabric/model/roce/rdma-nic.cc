@@ -173,9 +173,7 @@ RdmaNic::Install(Ptr<FabricHost> host)
     for (uint32_t i = 0; i < host->GetNPorts(); ++i)
     {
         Ptr<FabricNetDevice> dev = host->GetPort(i);
-        dev->SetFrameHandler(MakeCallback(&RdmaNic::ReceiveFrame, this));
-        dev->SetIdleHandler(MakeCallback(&RdmaNic::PortIdle, this));
-        dev->SetDropHandler(MakeCallback(&RdmaNic::FrameLost, this));
+        dev->SetOwner(this);
         Port p;
         p.device = dev;
         m_ports.push_back(std::move(p));
@@ -354,7 +352,7 @@ RdmaNic::NextPacket(SenderQp& qp)
 }
 
 void
-RdmaNic::PortIdle(Ptr<FabricNetDevice> device)
+RdmaNic::PortIdle(FabricNetDevice* device)
 {
     ServePort(device->GetIfIndex());
 }
@@ -568,7 +566,7 @@ RdmaNic::SendControl(uint32_t port,
 }
 
 void
-RdmaNic::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
+RdmaNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
 {
     FrameInfo parsed;
     const FrameInfo* rx = device->GetRxFrameInfo(received.Peek()); // parsed once by the device
@@ -1056,7 +1054,7 @@ RdmaNic::CompletionProcessed()
 }
 
 void
-RdmaNic::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+RdmaNic::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }

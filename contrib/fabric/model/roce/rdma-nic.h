@@ -62,7 +62,7 @@ namespace ns3
  * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
  * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
  */
-class RdmaNic : public HostTransport
+class RdmaNic : public HostTransport, public FabricPortOwner
 {
   public:
     enum Recovery
@@ -159,14 +159,16 @@ class RdmaNic : public HostTransport
 
     void Post(uint32_t flowId);
     void Launch(uint32_t flowId);
-    void PortIdle(Ptr<FabricNetDevice> device);
+    bool PullsWhenIdle() const override { return true; }
+    void PortIdle(FabricNetDevice* device) override;
     void ServePort(uint32_t port);
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
     void SendData(SenderQp& qp, uint32_t index);
     void SendControl(uint32_t port, uint32_t dstHost, uint32_t qp, uint8_t opcode, uint32_t psn,
                      uint8_t syndrome, uint32_t msn, uint8_t priority);
-    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received);
+    // FabricPortOwner
+    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
     void ReceiveData(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
     void ReceiveCnp(const FrameInfo& info);
@@ -177,7 +179,7 @@ class RdmaNic : public HostTransport
     /// Host that sends the data of a flow (dst for READ) and host that receives it.
     static uint32_t DataSource(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.dst : f.src; }
     static uint32_t DataSink(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.src : f.dst; }
-    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
     /// The host finished processing one completion: its receive buffer is free again.
     void CompletionProcessed();
     void ArmRto(SenderQp& qp);

@@ -172,9 +172,7 @@ uint32_t
 FabricSwitch::AddPort(Ptr<FabricNetDevice> device, int towardHost)
 {
     m_portTowardHost.push_back(towardHost);
-    device->SetFrameHandler(MakeCallback(&FabricSwitch::ReceiveFrame, this));
-    device->SetDequeueHandler(MakeCallback(&FabricSwitch::FrameDequeued, this));
-    device->SetDropHandler(MakeCallback(&FabricSwitch::FrameLost, this));
+    device->SetOwner(this);
     m_ports.push_back(device);
     return static_cast<uint32_t>(m_ports.size() - 1);
 }
@@ -260,7 +258,7 @@ FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
 }
 
 void
-FabricSwitch::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& frame)
+FabricSwitch::FrameReceived(FabricNetDevice* device, FrameRef& frame)
 {
     FrameInfo parsed;
     const FrameInfo* rx = device->GetRxFrameInfo(frame.Peek()); // parsed once by the device
@@ -371,7 +369,7 @@ FabricSwitch::MaybeMarkEcn(uint32_t port,
 }
 
 void
-FabricSwitch::FrameDequeued(Ptr<FabricNetDevice> device, QueuedFrame& item)
+FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
 {
     if (item.inPort == kNoIngressPort)
     {
@@ -432,7 +430,7 @@ FabricSwitch::ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes)
 }
 
 void
-FabricSwitch::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+FabricSwitch::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
 {
     if (item.inPort != kNoIngressPort)
     {

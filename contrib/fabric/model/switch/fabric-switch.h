@@ -29,7 +29,7 @@ namespace ns3
  * (XOFF upstream when the ingress crosses its threshold), mark ECN, enqueue on the egress port.
  * When the frame leaves the egress queue its buffer is released and XON sent where due.
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, public FabricPortOwner
 {
   public:
     enum EcnMarkPoint
@@ -96,10 +96,11 @@ class FabricSwitch : public Object
     void DoDispose() override;
 
   private:
-    void ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& frame);
-    void FrameDequeued(Ptr<FabricNetDevice> device, QueuedFrame& item);
+    // FabricPortOwner
+    void FrameReceived(FabricNetDevice* device, FrameRef& frame) override;
+    void FrameDequeued(FabricNetDevice* device, QueuedFrame& item) override;
     /// A frame lost to a failed link: release its buffer (if it was queued here) and count it.
-    void FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item);
+    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
     void ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes);
     /// Marks CE on \p frame (and in \p info) with the port's RED probability.
     void MaybeMarkEcn(uint32_t port, const FrameRef& frame, FrameInfo& info,

@@ -154,9 +154,7 @@ UbNic::Install(Ptr<FabricHost> host)
     for (uint32_t i = 0; i < host->GetNPorts(); ++i)
     {
         Ptr<FabricNetDevice> dev = host->GetPort(i);
-        dev->SetFrameHandler(MakeCallback(&UbNic::ReceiveFrame, this));
-        dev->SetIdleHandler(MakeCallback(&UbNic::PortIdle, this));
-        dev->SetDropHandler(MakeCallback(&UbNic::FrameLost, this));
+        dev->SetOwner(this);
         Port p;
         p.device = dev;
         m_ports.push_back(std::move(p));
@@ -374,7 +372,7 @@ UbNic::Schedule(TxChannel& ch)
 // Sending
 
 void
-UbNic::PortIdle(Ptr<FabricNetDevice> device)
+UbNic::PortIdle(FabricNetDevice* device)
 {
     ServePort(device->GetIfIndex());
 }
@@ -534,7 +532,7 @@ UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_
 // Receiving
 
 void
-UbNic::ReceiveFrame(Ptr<FabricNetDevice> device, FrameRef& received)
+UbNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
 {
     Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
@@ -1065,7 +1063,7 @@ UbNic::Complete(uint32_t flowId)
 }
 
 void
-UbNic::FrameLost(Ptr<FabricNetDevice> device, const QueuedFrame& item)
+UbNic::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }
