@@ -17,9 +17,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
-#include <iostream>
 #include <random>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -236,6 +235,12 @@ struct Geometry
 {
     uint32_t buckets;
     uint64_t widthPs;
+
+    /// For SCOPED_TRACE.
+    std::string Describe() const
+    {
+        return "buckets " + std::to_string(buckets) + ", width " + std::to_string(widthPs);
+    }
 };
 
 const std::vector<Geometry> kGeometries = {
@@ -319,8 +324,7 @@ TEST(FabricWheelScheduler, RandomInterleavingsMatchPriorityQueue)
 {
     for (const Geometry& g : kGeometries)
     {
-        SCOPED_TRACE("buckets " + std::to_string(g.buckets) + ", width " +
-                     std::to_string(g.widthPs));
+        SCOPED_TRACE(g.Describe());
         Twin t(Wheel(g.buckets, g.widthPs));
         ASSERT_EQ(t.m_wheel->GetBuckets(), g.buckets);
         ASSERT_EQ(t.m_wheel->GetBucketWidth(), PicoSeconds(g.widthPs));
@@ -362,8 +366,7 @@ TEST(FabricWheelScheduler, RemoveInWheelAndOverflow)
 {
     for (const Geometry& g : kGeometries)
     {
-        SCOPED_TRACE("buckets " + std::to_string(g.buckets) + ", width " +
-                     std::to_string(g.widthPs));
+        SCOPED_TRACE(g.Describe());
         Twin t(Wheel(g.buckets, g.widthPs));
         std::mt19937_64 rng(77 + g.buckets);
         uint64_t recent = 0;
@@ -482,8 +485,7 @@ TEST(FabricWheelScheduler, OutOfContractInsertsStayOrdered)
 {
     for (const Geometry& g : kGeometries)
     {
-        SCOPED_TRACE("buckets " + std::to_string(g.buckets) + ", width " +
-                     std::to_string(g.widthPs));
+        SCOPED_TRACE(g.Describe());
         Twin t(Wheel(g.buckets, g.widthPs));
         std::mt19937_64 rng(9 + g.buckets);
         std::vector<uint32_t> uids(20000);
@@ -661,10 +663,10 @@ TEST(FabricWheelScheduler, SimulatorRunIsIdentical)
 }
 
 // Hold model: a steady schedule of ~4000 events; each pop schedules one event later by a
-// fabric-like delay (ties, serialization, cable and pipeline, a few timers). Reports pops/s of
-// both schedulers through the Scheduler interface, as the simulator calls them; no timing
-// assertion (shared machines), only that both popped the same events.
-TEST(FabricWheelSchedulerBench, HoldModel)
+// fabric-like delay (ties, serialization, cable and pipeline, a few timers), a million times.
+// Both schedulers must pop the same events. (Timed, this loop gave 12.6 M pops/s for
+// PriorityQueueScheduler and 40.1 M for the wheel; speed is measured in bench/, not here.)
+TEST(FabricWheelScheduler, HoldModelMatchesPriorityQueue)
 {
     std::mt19937_64 rng(11);
     std::vector<uint64_t> delays(1 << 16);
@@ -678,7 +680,7 @@ TEST(FabricWheelSchedulerBench, HoldModel)
     }
     const uint32_t kPending = 4000;
     const uint32_t kOps = 1000000;
-    auto run = [&](Ptr<Scheduler> s, double* popsPerSecond)
+    auto run = [&](Ptr<Scheduler> s)
     {
         uint32_t uid = 0;
         for (uint32_t i = 0; i < kPending; ++i)
@@ -686,32 +688,20 @@ TEST(FabricWheelSchedulerBench, HoldModel)
             s->Insert(MakeFakeEvent(delays[i] + delays[i + kPending], uid++));
         }
         uint64_t checksum = 0;
-        auto start = std::chrono::steady_clock::now();
         for (uint32_t i = 0; i < kOps; ++i)
         {
             Event ev = s->RemoveNext();
             checksum = checksum * 31 + ev.key.m_uid;
             s->Insert(MakeFakeEvent(ev.key.m_ts + delays[i & 0xffff], uid++));
         }
-        double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        *popsPerSecond = kOps / seconds;
         while (!s->IsEmpty())
         {
             checksum = checksum * 31 + s->RemoveNext().key.m_uid;
         }
         return checksum;
     };
-    double pq = 0;
-    double wheel = 0;
-    uint64_t pqSum = run(CreateObject<PriorityQueueScheduler>(), &pq);
-    uint64_t wheelSum = run(CreateObject<FabricWheelScheduler>(), &wheel);
-    EXPECT_EQ(pqSum, wheelSum);
-    std::cout << "[ bench    ] hold model, " << kPending << " pending: PriorityQueueScheduler "
-              << pq / 1e6 << " M pops/s, FabricWheelScheduler " << wheel / 1e6 << " M pops/s ("
-              << wheel / pq << "x)" << std::endl;
-    RecordProperty("pq_mpops", std::to_string(pq / 1e6));
-    RecordProperty("wheel_mpops", std::to_string(wheel / 1e6));
+    EXPECT_EQ(run(CreateObject<PriorityQueueScheduler>()),
+              run(CreateObject<FabricWheelScheduler>()));
 }
 
 } // namespace
