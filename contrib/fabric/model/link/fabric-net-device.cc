@@ -331,19 +331,26 @@ FabricNetDevice::DropQueue(uint8_t p)
 {
     while (!m_queues[p].empty())
     {
-        QueuedFrame item = std::move(m_queues[p].front());
-        m_queues[p].pop_front();
-        if (m_queues[p].empty())
-        {
-            m_nonEmpty &= static_cast<uint8_t>(~(1u << p));
-        }
-        m_queueBytes[p] -= item.bytes;
-        m_queueBytesTrace(p, m_queueBytes[p]);
+        QueuedFrame item = TakeHead(p);
         if (m_owner)
         {
             m_owner->FrameLost(this, item);
         }
     }
+}
+
+QueuedFrame
+FabricNetDevice::TakeHead(uint8_t p)
+{
+    QueuedFrame item = std::move(m_queues[p].front());
+    m_queues[p].pop_front();
+    if (m_queues[p].empty())
+    {
+        m_nonEmpty &= static_cast<uint8_t>(~(1u << p));
+    }
+    m_queueBytes[p] -= item.bytes;
+    m_queueBytesTrace(p, m_queueBytes[p]);
+    return item;
 }
 
 void
@@ -400,14 +407,7 @@ FabricNetDevice::TryTransmit()
         m_owner->PortIdle(this);
         return;
     }
-    QueuedFrame item = std::move(m_queues[prio].front());
-    m_queues[prio].pop_front();
-    if (m_queues[prio].empty())
-    {
-        m_nonEmpty &= static_cast<uint8_t>(~(1u << prio));
-    }
-    m_queueBytes[prio] -= item.bytes;
-    m_queueBytesTrace(static_cast<uint8_t>(prio), m_queueBytes[prio]);
+    QueuedFrame item = TakeHead(static_cast<uint8_t>(prio));
     m_txBytesPerPriority[prio] += item.bytes;
     if (m_owner)
     {
@@ -535,14 +535,7 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (!m_linkUp || lost)
     {
-        if (m_owner)
-        {
-            QueuedFrame lost;
-            lost.flowId = wire.flowId;
-            lost.payloadBytes = wire.payloadBytes;
-            lost.bytes = frame->GetSize();
-            m_owner->FrameLost(this, lost);
-        }
+        ReportLost(wire);
         return;
     }
     if (m_stormMask && !lost)
@@ -556,14 +549,7 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (lost)
     {
-        if (m_owner)
-        {
-            QueuedFrame dropped;
-            dropped.flowId = wire.flowId;
-            dropped.payloadBytes = wire.payloadBytes;
-            dropped.bytes = frame->GetSize();
-            m_owner->FrameLost(this, dropped);
-        }
+        ReportLost(wire);
         return;
     }
     // The frame's size from its parsed headers: the packet itself stays untouched (FrameRef).
@@ -595,6 +581,19 @@ FabricNetDevice::Deliver(WireFrame& wire)
         m_rxFrame = parsed ? frame.Peek() : nullptr;
         m_owner->FrameReceived(this, frame);
         m_rxFrame = nullptr;
+    }
+}
+
+void
+FabricNetDevice::ReportLost(const WireFrame& wire)
+{
+    if (m_owner)
+    {
+        QueuedFrame lost;
+        lost.flowId = wire.flowId;
+        lost.payloadBytes = wire.payloadBytes;
+        lost.bytes = wire.frame->GetSize();
+        m_owner->FrameLost(this, lost);
     }
 }
 

@@ -239,6 +239,10 @@ class FabricNetDevice : public NetDevice
     void ScheduleResumeCheck();
     void StormRefresh();
     void DropQueue(uint8_t priority);
+    /// Removes the head of queue \p priority with its byte count (and the queue's bit).
+    QueuedFrame TakeHead(uint8_t priority);
+    /// A frame that arrived but is lost (dead cable, bit error, stuck NIC): tell the owner.
+    void ReportLost(const WireFrame& wire);
 
     Ptr<Node> m_node;
     Ptr<FabricChannel> m_channel;
