@@ -216,13 +216,8 @@ FabricHost::OffUntil(const FlowRecord& f, Time now)
 void
 FabricHost::FrameReceived(FabricNetDevice* device, FrameRef& received)
 {
-    Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
-    if (!rx && ParseFrame(frame, &parsed))
-    {
-        rx = &parsed;
-    }
+    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
     if (!rx || !rx->isRoce)
     {
         return;

@@ -558,9 +558,9 @@ FabricNetDevice::Deliver(WireFrame& wire)
     {
         m_snifferTrace(frame.Get());
     }
-    // The owner reads m_rxInfo (GetRxFrameInfo) instead of copying the headers
-    // out of the packet again. The sender's parsed headers came with the frame; only control
-    // frames and frames from another rank are parsed here.
+    // The owner reads m_rxInfo (GetRxFrameInfo) instead of copying the headers out of the
+    // packet again. The sender's parsed headers came with the frame; only control frames and
+    // frames from another rank are parsed here.
     bool parsed = wire.hasInfo;
     if (parsed)
     {

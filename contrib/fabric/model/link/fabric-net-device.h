@@ -2,8 +2,8 @@
 #define FABRIC_NET_DEVICE_H
 
 #include "fabric-channel.h"
-#include "frame-codec.h"
 #include "fabric-port-owner.h"
+#include "frame-codec.h"
 #include "frame-ref.h"
 
 #include "ns3/callback.h"
@@ -48,9 +48,10 @@ struct QueuedFrame
     uint16_t inPort = kNoIngressPort; ///< switch ingress port, for MMU release
     uint8_t priority = 0;             ///< egress queue
     uint8_t ingressPriority = 0;      ///< class charged at ingress (differs with hop classes)
-    /// Whether \p info describes \p frame's headers. Whoever rewrites a header of a queued frame
-    /// (ECN, priority, C-AQM) updates \p info with it, so that no later hop has to read the
-    /// headers out of the packet again (that read is a cache miss per hop).
+    /// Whether \p info describes \p frame's headers: set by whoever queues the frame, else by
+    /// Enqueue (false only for a frame too short to parse). Whoever rewrites a header of a
+    /// queued frame (ECN, priority, C-AQM) updates \p info with it, so that no later hop has to
+    /// read the headers out of the packet again (that read is a cache miss per hop).
     bool hasInfo = false;
     FrameInfo info;
 };
@@ -178,16 +179,17 @@ class FabricNetDevice : public NetDevice
     /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
     /// cable.
     const std::deque<RemoteWireFrame>& GetRemoteOnWire() const { return m_remoteOnWire; }
-    /// The parsed headers of the frame being handed to the owner (FrameReceived): they came
-    /// with the frame, or this device parsed it to tell PFC from data. Null when \p frame is not
-    /// the frame being delivered right now, or it is too short to parse.
-    const FrameInfo* GetRxFrameInfo(const Packet* frame) const
+    /// The parsed headers of \p frame, which an owner's FrameReceived was handed: those that
+    /// came with the frame or that this device parsed to tell PFC from data, without touching
+    /// the packet; any other frame is parsed into \p scratch. Null when it is too short to
+    /// parse.
+    const FrameInfo* GetRxFrameInfo(const FrameRef& frame, FrameInfo* scratch) const
     {
-        return frame == m_rxFrame ? &m_rxInfo : nullptr;
-    }
-    const FrameInfo* GetRxFrameInfo(const Ptr<Packet>& frame) const
-    {
-        return GetRxFrameInfo(PeekPointer(frame));
+        if (frame.Peek() == m_rxFrame)
+        {
+            return &m_rxInfo;
+        }
+        return ParseFrame(frame.Get(), scratch) ? scratch : nullptr;
     }
 
     // NetDevice

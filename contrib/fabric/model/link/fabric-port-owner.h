@@ -21,7 +21,7 @@ class FabricPortOwner
   public:
     virtual ~FabricPortOwner() = default;
 
-    /// A frame has arrived. Its parsed headers are port->GetRxFrameInfo(frame.Peek()); the
+    /// A frame has arrived. Its parsed headers are port->GetRxFrameInfo(frame, &scratch); the
     /// owner may keep the frame by moving from \p frame.
     virtual void FrameReceived(FabricNetDevice* port, FrameRef& frame) = 0;
 

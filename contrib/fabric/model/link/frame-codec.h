@@ -20,7 +20,7 @@ namespace ns3
  */
 struct FrameInfo
 {
-    // Ordered by size so the struct packs into 36 bytes: it travels with every queued frame.
+    // Ordered by size so the struct packs into 40 bytes: it travels with every queued frame.
     uint32_t frameBytes = 0; ///< bytes of the frame as stored (no preamble/IFG)
     // IPv4 (valid when etherType == 0x0800)
     uint32_t srcIp = 0;
@@ -43,7 +43,7 @@ struct FrameInfo
     bool isRoce = false;
     bool ackRequest = false;
     // UB transport header (valid when dstPort == 4792): opcode, destQp (= the message, i.e.
-    // the flow), psn and these
+    // the flow), psn, cci and these
     bool isUb = false;
     uint8_t ubFlags = 0;
 

@@ -569,11 +569,7 @@ void
 RdmaNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
 {
     FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received.Peek()); // parsed once by the device
-    if (!rx && ParseFrame(received.Get(), &parsed))
-    {
-        rx = &parsed;
-    }
+    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
     if (!rx)
     {
         return;

@@ -29,11 +29,12 @@ Mix32(uint32_t h)
     return h;
 }
 
-/// Flow of a frame for per-flow accounting: data frames only (ACKs, CNPs carry no flow bytes).
+/// Flow of a frame carrying \p payload bytes (FlowPayloadBytes) for per-flow accounting: data
+/// frames only (ACKs, CNPs carry no flow bytes).
 inline uint32_t
-FlowOf(const FrameInfo& info)
+FlowOf(const FrameInfo& info, uint32_t payload)
 {
-    return FlowPayloadBytes(info) > 0 ? info.destQp : kNoFlow;
+    return payload > 0 ? info.destQp : kNoFlow;
 }
 } // namespace
 
@@ -254,21 +255,18 @@ FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
 {
     ++m_droppedFrames;
     m_droppedBytes += info.frameBytes;
-    m_dropTrace(FlowOf(info), FlowPayloadBytes(info), reason);
+    uint32_t payload = FlowPayloadBytes(info);
+    m_dropTrace(FlowOf(info, payload), payload, reason);
 }
 
 void
 FabricSwitch::FrameReceived(FabricNetDevice* device, FrameRef& frame)
 {
     FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(frame.Peek()); // parsed once by the device
+    const FrameInfo* rx = device->GetRxFrameInfo(frame, &parsed); // parsed once by the device
     if (!rx)
     {
-        if (!ParseFrame(frame.Get(), &parsed))
-        {
-            return;
-        }
-        rx = &parsed;
+        return;
     }
     const FrameInfo& info = *rx;
     if (!info.IsIpv4())
@@ -338,7 +336,7 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, FrameRef& frame)
     item.frame = std::move(frame); // no reference count change: the packet stays untouched
     item.bytes = info.frameBytes;
     item.payloadBytes = FlowPayloadBytes(info);
-    item.flowId = item.payloadBytes > 0 ? info.destQp : kNoFlow; // FlowOf, without a 2nd parse
+    item.flowId = FlowOf(info, item.payloadBytes);
     item.inPort = static_cast<uint16_t>(inPort);
     item.priority = outPrio;
     item.ingressPriority = prio;
@@ -377,10 +375,6 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
     }
     if (m_ecnEnabled && m_markPoint == MARK_ON_DEQUEUE)
     {
-        if (!item.hasInfo)
-        {
-            item.hasInfo = ParseFrame(item.frame.Get(), &item.info);
-        }
         MaybeMarkEcn(device->GetIfIndex(), item.frame, item.info,
                      device->GetQueueBytes(item.priority));
     }
@@ -394,11 +388,7 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
 void
 FabricSwitch::ApplyCaqm(Ptr<FabricNetDevice> device, QueuedFrame& item)
 {
-    if (!item.hasInfo)
-    {
-        item.hasInfo = ParseFrame(item.frame.Get(), &item.info);
-    }
-    FrameInfo& info = item.info;
+    FrameInfo& info = item.info; // parsed when queued (Enqueue)
     if (!item.hasInfo || !info.isUb || info.opcode != UbOpcode::DATA)
     {
         return;

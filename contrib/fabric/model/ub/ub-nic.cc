@@ -534,13 +534,8 @@ UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_
 void
 UbNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
 {
-    Ptr<Packet> frame = received.Get(); // the end of the frame's path: the packet is read here
     FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(frame); // parsed once by the device
-    if (!rx && ParseFrame(frame, &parsed))
-    {
-        rx = &parsed;
-    }
+    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
     if (!rx)
     {
         return;
@@ -552,6 +547,7 @@ UbNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
     }
     // The frame ends here: decode a copy of its headers (one memcpy) rather than removing
     // them from the packet (Buffer::Iterator reads byte by byte).
+    Ptr<Packet> frame = received.Get();
     uint8_t b[512];
     uint32_t n = frame->CopyData(b, std::min<uint32_t>(frame->GetSize(), sizeof b));
     UbFrameHeader h;
