@@ -82,9 +82,9 @@ class CollectiveTest : public test::SimTest
         run.bytes = CountCollectiveBytes(*run.engine, net);
         for (uint32_t n = 0; n < spec.nodes.size(); ++n)
         {
-            if (net.GetSwitch(n) && net.GetSwitch(n)->GetSharpAggregator())
+            if (net.GetSwitch(n) && net.GetSwitch(n)->GetReceiveHook<SharpAggregator>())
             {
-                run.aggregators[spec.nodes[n].name] = net.GetSwitch(n)->GetSharpAggregator();
+                run.aggregators[spec.nodes[n].name] = net.GetSwitch(n)->GetReceiveHook<SharpAggregator>();
             }
         }
         run.sharp = DynamicCast<SharpService>(run.engine->GetSharpService());

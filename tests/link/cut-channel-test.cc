@@ -34,7 +34,7 @@ struct Link : public FabricPortOwner
     std::vector<Time> arrivals;      ///< data at b
     std::vector<Time> pausesAtA;     ///< PFC frames received by a
 
-    void FrameReceived(FabricNetDevice*, FrameRef&) override
+    void FrameReceived(FabricNetDevice*, WireFrame&) override
     {
         arrivals.push_back(Simulator::Now());
     }

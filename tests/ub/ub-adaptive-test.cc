@@ -23,6 +23,7 @@ UbTo(uint32_t dstHost, uint16_t entropy)
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
     f.isUb = true;
+    f.entropyOnlyHash = true;
     return f;
 }
 

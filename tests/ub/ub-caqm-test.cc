@@ -77,7 +77,7 @@ class UbCaqmIncast : public SimTest
         }
         r.drops = fs->GetDroppedFrames();
         r.headroomViolations = fs->GetHeadroomViolationFrames();
-        r.marked = fs->GetCaqm() ? fs->GetCaqm()->GetMarkedPackets() : 0;
+        r.marked = fs->GetEgressStage<CaqmSwitch>() ? fs->GetEgressStage<CaqmSwitch>()->GetMarkedPackets() : 0;
         for (const FlowRecord& f : net.GetFlowTable()->All())
         {
             if (f.finished)

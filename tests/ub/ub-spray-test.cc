@@ -32,6 +32,7 @@ UbInfo(uint32_t srcHost, uint32_t dstHost, uint16_t entropy)
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
     f.isUb = true;
+    f.entropyOnlyHash = true;
     f.opcode = UbOpcode::DATA;
     f.destQp = 17;
     f.psn = 1234;
@@ -80,9 +81,10 @@ TEST(UbEntropyHash, DependsOnlyOnSaltAndEntropy)
 
 TEST(UbEntropyHash, RoceFramesStillHashTheFiveTuple)
 {
-    // Contrast: without isUb the source IP is part of the hash.
+    // Contrast: without entropy-only hashing the source IP is part of the hash.
     FrameInfo base = UbInfo(3, 9, 50000);
     base.isUb = false;
+    base.entropyOnlyHash = false;
     base.dstPort = 4791;
     uint32_t h = FabricFlowHash(base, 1);
     uint32_t differ = 0;

@@ -85,7 +85,7 @@ AggregatorOf(FabricNetwork& net, uint32_t node)
     {
         return nullptr;
     }
-    if (!sw->GetSharpAggregator())
+    if (!sw->GetReceiveHook<SharpAggregator>())
     {
         Ptr<SharpAggregator> agg = CreateObject<SharpAggregator>();
         std::vector<Ptr<FabricNetDevice>> ports;
@@ -94,9 +94,9 @@ AggregatorOf(FabricNetwork& net, uint32_t node)
             ports.push_back(sw->GetPort(i));
         }
         agg->SetPorts(ports);
-        sw->SetSharpAggregator(agg);
+        sw->AddReceiveHook(agg);
     }
-    return sw->GetSharpAggregator();
+    return sw->GetReceiveHook<SharpAggregator>();
 }
 
 /// Aggregation trees for every SHARP group of the plan: the members' NIC leaves aggregate
@@ -333,9 +333,9 @@ CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& n
         for (uint32_t n = 0; n < spec.nodes.size(); ++n)
         {
             Ptr<FabricSwitch> sw = net.GetSwitch(n);
-            if (sw && sw->GetSharpAggregator())
+            if (sw && sw->GetReceiveHook<SharpAggregator>())
             {
-                Ptr<SharpAggregator> a = sw->GetSharpAggregator();
+                Ptr<SharpAggregator> a = sw->GetReceiveHook<SharpAggregator>();
                 char key[16];
                 std::snprintf(key, sizeof key, "%08u", n);
                 aggs[key] = nlohmann::json({{"switch", net.NodeName(n)},

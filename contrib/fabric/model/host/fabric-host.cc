@@ -214,15 +214,13 @@ FabricHost::OffUntil(const FlowRecord& f, Time now)
 }
 
 void
-FabricHost::FrameReceived(FabricNetDevice* device, FrameRef& received)
+FabricHost::FrameReceived(FabricNetDevice* device, WireFrame& received)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
-    if (!rx || !rx->isRoce)
+    if (!received.hasInfo || !received.info.isRoce)
     {
         return;
     }
-    const FrameInfo& info = *rx;
+    const FrameInfo& info = received.info; // parsed once, where the frame was first queued
     if (HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
     {
         ++m_misdelivered;

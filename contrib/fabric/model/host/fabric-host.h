@@ -76,7 +76,7 @@ class FabricHost : public Object, public FabricPortOwner
     /// Offers the port its next frame if one is eligible now; otherwise arms a wakeup.
     void ServePort(uint32_t portIndex);
     // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
+    void FrameReceived(FabricNetDevice* device, WireFrame& received) override;
     /// The flow's scripted rate at \p now (0 = line rate).
     static DataRate RateAt(const FlowRecord& f, Time now);
     /// End of the current off phase of a periodic or stopped flow (<= now when it may send).

@@ -448,10 +448,7 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
     }
     else
     {
-        // The frame waits in this device's on-wire list (the cable is FIFO: frames arrive in
-        // the order they were sent); the arrival event carries only the two devices.
-        m_onWire.push_back(std::move(wire));
-        m_channel->Transmit(this, txTime);
+        m_channel->Transmit(this, std::move(wire), txTime);
     }
     if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls)
     {
@@ -504,14 +501,6 @@ FabricNetDevice::ScheduleResumeCheck()
 }
 
 void
-FabricNetDevice::ReceiveFromChannel(FabricNetDevice* sender)
-{
-    WireFrame wire = std::move(sender->m_onWire.front());
-    sender->m_onWire.pop_front();
-    Deliver(wire);
-}
-
-void
 FabricNetDevice::ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload)
 {
     WireFrame wire;
@@ -558,29 +547,21 @@ FabricNetDevice::Deliver(WireFrame& wire)
     {
         m_snifferTrace(frame.Get());
     }
-    // The owner reads m_rxInfo (GetRxFrameInfo) instead of copying the headers out of the
-    // packet again. The sender's parsed headers came with the frame; only control frames and
-    // frames from another rank are parsed here.
-    bool parsed = wire.hasInfo;
-    if (parsed)
+    // The sender's parsed headers came with the frame; only control frames and frames from
+    // another rank are parsed here.
+    if (!wire.hasInfo)
     {
-        m_rxInfo = wire.info;
+        wire.info = FrameInfo();
+        wire.hasInfo = ParseFrame(frame.Get(), &wire.info);
     }
-    else
-    {
-        m_rxInfo = FrameInfo();
-        parsed = ParseFrame(frame.Get(), &m_rxInfo);
-    }
-    if (m_rxInfo.etherType == PfcPauseHeader::kEtherType)
+    if (wire.info.etherType == PfcPauseHeader::kEtherType)
     {
         HandlePfcFrame(frame.Get());
         return;
     }
     if (m_owner)
     {
-        m_rxFrame = parsed ? frame.Peek() : nullptr;
-        m_owner->FrameReceived(this, frame);
-        m_rxFrame = nullptr;
+        m_owner->FrameReceived(this, wire);
     }
 }
 

@@ -2,6 +2,7 @@
 #define FABRIC_NET_DEVICE_H
 
 #include "fabric-channel.h"
+#include "fabric-frames.h"
 #include "fabric-port-owner.h"
 #include "frame-codec.h"
 #include "frame-ref.h"
@@ -25,46 +26,6 @@
 namespace ns3
 {
 
-
-/// Number of traffic classes (IEEE 802.1Q priorities) every port has.
-constexpr uint8_t kFabricPriorities = 8;
-/// Marks a frame that did not enter through a switch port (host-originated, control).
-constexpr uint16_t kNoIngressPort = 0xFFFF;
-/// Marks a frame that belongs to no traced flow (ACKs, CNPs, PFC).
-constexpr uint32_t kNoFlow = 0xFFFFFFFF;
-
-/// Time to send \p bits at \p rate in whole picoseconds, without floating point. Serialization
-/// rounds up (a frame never leaves faster than the line allows); senders pacing below line rate
-/// round down.
-Time BitsAtRate(uint64_t bits, DataRate rate, bool roundUp);
-
-/// A frame waiting in an egress queue, with what the owner needs when it leaves.
-struct QueuedFrame
-{
-    FrameRef frame;
-    uint32_t bytes = 0;          ///< frame bytes (buffer occupancy)
-    uint32_t payloadBytes = 0;   ///< application bytes, for per-flow conservation
-    uint32_t flowId = kNoFlow;   ///< flow the payload belongs to
-    uint16_t inPort = kNoIngressPort; ///< switch ingress port, for MMU release
-    uint8_t priority = 0;             ///< egress queue
-    uint8_t ingressPriority = 0;      ///< class charged at ingress (differs with hop classes)
-    /// Whether \p info describes \p frame's headers: set by whoever queues the frame, else by
-    /// Enqueue (false only for a frame too short to parse). Whoever rewrites a header of a
-    /// queued frame (ECN, priority, C-AQM) updates \p info with it, so that no later hop has to
-    /// read the headers out of the packet again (that read is a cache miss per hop).
-    bool hasInfo = false;
-    FrameInfo info;
-};
-
-/// A frame on the cable, in the sender's on-wire list until its peer receives it.
-struct WireFrame
-{
-    FrameRef frame;
-    uint32_t flowId = kNoFlow; ///< for per-flow conservation while on the cable
-    uint32_t payloadBytes = 0;
-    bool hasInfo = false; ///< the sender knew the headers (see QueuedFrame::info)
-    FrameInfo info;
-};
 
 /**
  * \brief A full-duplex Ethernet port with 8 priority queues and IEEE 802.1Qbb PFC.
@@ -139,8 +100,9 @@ class FabricNetDevice : public NetDevice
     uint64_t GetTxFrames() const { return m_txFrames; }
     uint64_t GetPfcFramesSent() const { return m_pfcFramesSent; }
     uint64_t GetTxBytes(uint8_t priority) const { return m_txBytesPerPriority[priority]; }
-    /// Frames sent by this device that are still propagating, oldest first.
-    const std::deque<WireFrame>& GetOnWire() const { return m_onWire; }
+    /// Frames sent by this device that are still propagating, oldest first (the cable holds
+    /// them).
+    const std::deque<WireFrame>& GetOnWire() const { return m_channel->GetOnWire(this); }
 
     /// PFC storm (a NIC that stops draining): keep the peer paused on \p priority, refreshing
     /// the pause before it expires, and drop arriving data of that priority.
@@ -161,8 +123,8 @@ class FabricNetDevice : public NetDevice
     static constexpr int64_t kStreams = 1;
     uint64_t GetLostFrames() const { return m_lostFrames; }
 
-    /// Called by the channel when the oldest frame on \p sender's wire has fully arrived.
-    void ReceiveFromChannel(FabricNetDevice* sender);
+    /// Called by the channel when a frame has fully arrived.
+    void ReceiveFromChannel(WireFrame& wire) { Deliver(wire); }
     /// A frame from a peer simulated by another MPI rank, with the flow and payload its sender
     /// recorded (what the peer's on-wire list holds for a local peer).
     void ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload);
@@ -179,19 +141,6 @@ class FabricNetDevice : public NetDevice
     /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
     /// cable.
     const std::deque<RemoteWireFrame>& GetRemoteOnWire() const { return m_remoteOnWire; }
-    /// The parsed headers of \p frame, which an owner's FrameReceived was handed: those that
-    /// came with the frame or that this device parsed to tell PFC from data, without touching
-    /// the packet; any other frame is parsed into \p scratch. Null when it is too short to
-    /// parse.
-    const FrameInfo* GetRxFrameInfo(const FrameRef& frame, FrameInfo* scratch) const
-    {
-        if (frame.Peek() == m_rxFrame)
-        {
-            return &m_rxInfo;
-        }
-        return ParseFrame(frame.Get(), scratch) ? scratch : nullptr;
-    }
-
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;
@@ -289,11 +238,8 @@ class FabricNetDevice : public NetDevice
     std::array<Time, kFabricPriorities> m_pausedSince;
     EventId m_resumeEvent;
 
-    std::deque<WireFrame> m_onWire;
     bool m_peerRemote = false;
     std::deque<RemoteWireFrame> m_remoteOnWire;
-    FrameInfo m_rxInfo;                ///< the frame being handed to the owner
-    const Packet* m_rxFrame = nullptr; ///< which frame m_rxInfo describes (null: none)
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txFrames = 0;

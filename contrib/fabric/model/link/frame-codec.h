@@ -20,7 +20,7 @@ namespace ns3
  */
 struct FrameInfo
 {
-    // Ordered by size so the struct packs into 40 bytes: it travels with every queued frame.
+    // Ordered by size so the struct packs into 44 bytes: it travels with every queued frame.
     uint32_t frameBytes = 0; ///< bytes of the frame as stored (no preamble/IFG)
     // IPv4 (valid when etherType == 0x0800)
     uint32_t srcIp = 0;
@@ -46,6 +46,9 @@ struct FrameInfo
     // the flow), psn, cci and these
     bool isUb = false;
     uint8_t ubFlags = 0;
+    /// The transport chooses paths by entropy: load balancers hash the UDP source port alone
+    /// (set by the parser for Unified Bus frames).
+    bool entropyOnlyHash = false;
 
     bool IsIpv4() const { return etherType == 0x0800; }
     bool IsEcnCapable() const { return ecn != 0; }

@@ -566,15 +566,13 @@ RdmaNic::SendControl(uint32_t port,
 }
 
 void
-RdmaNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
+RdmaNic::FrameReceived(FabricNetDevice* device, WireFrame& received)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
-    if (!rx)
+    if (!received.hasInfo)
     {
         return;
     }
-    const FrameInfo& info = *rx;
+    const FrameInfo& info = received.info; // parsed once, where the frame was first queued
     if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex ||
         !m_flows->Contains(info.destQp))
     {

@@ -168,7 +168,7 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     void SendControl(uint32_t port, uint32_t dstHost, uint32_t qp, uint8_t opcode, uint32_t psn,
                      uint8_t syndrome, uint32_t msn, uint8_t priority);
     // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
+    void FrameReceived(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
     void ReceiveCnp(const FrameInfo& info);

@@ -1,6 +1,8 @@
 #ifndef FABRIC_SHARP_AGGREGATOR_H
 #define FABRIC_SHARP_AGGREGATOR_H
 
+#include "switch-stages.h"
+
 #include "link/fabric-net-device.h"
 #include "wire/sharp-header.h"
 
@@ -24,8 +26,9 @@ namespace ns3
  * Aggregation groups are trees of switches configured by the helper (AddGroup): each switch of
  * a group knows its children (ports toward member NICs or child switches) and its parent port
  * (none at the root). Frames are UDP 4793 with a SharpHeader (see wire/sharp-header.h); the
- * switch hands every such frame to its aggregator instead of forwarding it, so reduction
- * traffic bypasses the shared-buffer MMU and uses this engine's own buffer.
+ * aggregator is a receive hook of its switch (FabricSwitch::AddReceiveHook), which hands it
+ * every such frame instead of forwarding it, so reduction traffic bypasses the shared-buffer
+ * MMU and uses this engine's own buffer.
  *
  * Per (group, reduction, packet) a slot holds the running sum (the real float32 values carried
  * in the frames are added) and the packet's payload bytes count against BufferSize from the
@@ -47,7 +50,7 @@ namespace ns3
  * its partial sum to its parent (sent up, no result yet), so any lost CONTRIB, RESULT or ACK is
  * recovered end to end and every member still sends each chunk once when nothing is lost.
  */
-class SharpAggregator : public Object
+class SharpAggregator : public Object, public SwitchReceiveHook
 {
   public:
     static TypeId GetTypeId();
@@ -61,6 +64,12 @@ class SharpAggregator : public Object
                   const std::vector<int32_t>& childHosts, int32_t parentPort);
     /// A SHARP frame arrived on \p device.
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+    // SwitchReceiveHook: UDP 4793 frames.
+    bool Claims(const FrameInfo& info) const override { return info.dstPort == kSharpUdpPort; }
+    void Receive(FabricNetDevice* port, WireFrame& frame) override
+    {
+        Receive(Ptr<FabricNetDevice>(port), frame.frame.Get());
+    }
 
     uint64_t GetPeakBufferBytes() const { return m_peakUsed; }
     uint64_t GetContributions() const { return m_contributions; }

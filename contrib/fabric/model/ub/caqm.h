@@ -3,6 +3,8 @@
 
 #include "ub-congestion-control.h"
 
+#include "switch/switch-stages.h"
+
 #include "ns3/random-variable-stream.h"
 
 #include <vector>
@@ -78,10 +80,12 @@ class CaqmCongestionControl : public UbCongestionControl
 };
 
 /**
- * \brief The switch side of C-AQM: credit per egress port, decided as each UB DATA packet
- * leaves (see the file comment for the algorithm and what is assumed).
+ * \ingroup fabric-switch-pipeline
+ * \brief The switch side of C-AQM, an egress stage: credit per egress port, decided as each UB
+ * DATA packet leaves (see the file comment for the algorithm and what is assumed). A switch
+ * runs it when its Caqm attribute is set.
  */
-class CaqmSwitch : public Object
+class CaqmSwitch : public EgressStage
 {
   public:
     static TypeId GetTypeId();
@@ -91,7 +95,13 @@ class CaqmSwitch : public Object
     void AddPort(DataRate rate, bool towardHost);
     /// The CCI the packet leaves with. \p queueBytes: the port's queue as the packet leaves.
     UbCci OnDequeue(uint32_t port, UbCci cci, uint64_t queueBytes, uint32_t frameBytes);
-    int64_t AssignStreams(int64_t stream);
+
+    // EgressStage: one port entry per switch port; rewrites the CCI of UB DATA frames leaving.
+    void Install(const FabricSwitch& sw) override;
+    bool RunsOnDequeue() const override { return true; }
+    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+    int64_t GetStreamCount() const override { return 1; }
+    int64_t AssignStreams(int64_t stream) override;
     uint64_t GetMarkedPackets() const { return m_marked; }
     uint64_t GetRefusedIncreases() const { return m_refused; }
     /// Credit of a port after its last update (bytes; tests).

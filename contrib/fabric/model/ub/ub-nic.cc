@@ -532,22 +532,20 @@ UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_
 // Receiving
 
 void
-UbNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
+UbNic::FrameReceived(FabricNetDevice* device, WireFrame& received)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
-    if (!rx)
+    if (!received.hasInfo)
     {
         return;
     }
-    const FrameInfo& info = *rx;
+    const FrameInfo& info = received.info; // parsed once, where the frame was first queued
     if (!info.isUb || HostIndexOfIp(info.dstIp) != m_hostIndex)
     {
         return;
     }
     // The frame ends here: decode a copy of its headers (one memcpy) rather than removing
     // them from the packet (Buffer::Iterator reads byte by byte).
-    Ptr<Packet> frame = received.Get();
+    Ptr<Packet> frame = received.frame.Get();
     uint8_t b[512];
     uint32_t n = frame->CopyData(b, std::min<uint32_t>(frame->GetSize(), sizeof b));
     UbFrameHeader h;

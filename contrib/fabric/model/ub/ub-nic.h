@@ -204,7 +204,7 @@ class UbNic : public HostTransport, public FabricPortOwner
     void EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
                      uint32_t payload, uint8_t flags, uint16_t cci);
     // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
+    void FrameReceived(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
     void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
     void SendAck(RxChannel& rc, uint32_t executed);
