@@ -145,7 +145,6 @@ RdmaNic::DoDispose()
     }
     for (auto& p : m_ports)
     {
-        p.wakeup.Cancel();
         p.device = nullptr;
     }
     m_launcher.Cancel();
@@ -172,12 +171,11 @@ RdmaNic::Install(Ptr<FabricHost> host)
     m_hostIndex = host->GetHostIndex();
     for (uint32_t i = 0; i < host->GetNPorts(); ++i)
     {
-        Ptr<FabricNetDevice> dev = host->GetPort(i);
-        dev->SetOwner(this);
         Port p;
-        p.device = dev;
+        p.device = host->GetPort(i);
         m_ports.push_back(std::move(p));
     }
+    host->SetClient(this);
 }
 
 int64_t
@@ -308,7 +306,7 @@ RdmaNic::Activate(SenderQp& qp)
     {
         port.qps.push_back(qp.flow);
     }
-    ServePort(qp.port);
+    m_host->ServePort(qp.port);
 }
 
 int64_t
@@ -351,23 +349,11 @@ RdmaNic::NextPacket(SenderQp& qp)
     return qp.nextIndex < qp.packets ? int64_t(qp.nextIndex) : -1;
 }
 
-void
-RdmaNic::PortIdle(FabricNetDevice* device)
-{
-    ServePort(device->GetIfIndex());
-}
-
-void
-RdmaNic::ServePort(uint32_t portIndex)
+bool
+RdmaNic::OfferFrame(uint32_t portIndex, Time now, Time* wake)
 {
     Port& port = m_ports[portIndex];
-    Ptr<FabricNetDevice> dev = port.device;
-    if (dev->IsBusy() || !dev->IsLinkUp() || port.qps.empty())
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    Time wake = Time::Max();
+    const FabricNetDevice& dev = *port.device;
     size_t n = port.qps.size();
     for (size_t k = 0; k < n; ++k)
     {
@@ -381,37 +367,31 @@ RdmaNic::ServePort(uint32_t portIndex)
             port.qps.erase(port.qps.begin() + slot);
             if (port.qps.empty())
             {
-                return;
+                return false;
             }
             --k;
             --n;
             continue;
         }
         uint8_t prio = m_flows->Get(flowId).priority;
-        if (dev->IsPaused(prio))
+        if (FabricHost::IsPaused(dev, prio, wake))
         {
-            wake = std::min(wake, dev->GetPausedUntil(prio));
             continue;
         }
         if (qp.nextSend > now)
         {
-            wake = std::min(wake, qp.nextSend);
+            *wake = std::min(*wake, qp.nextSend);
             continue;
         }
-        if (dev->GetQueueBytes(prio) > 0)
+        if (dev.GetQueueBytes(prio) > 0)
         {
             continue; // its ACKs or CNPs go first; the port calls us when idle again
         }
         port.next = (slot + 1) % port.qps.size();
         SendData(qp, static_cast<uint32_t>(index));
-        return;
+        return true;
     }
-    if (wake != Time::Max() &&
-        !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= uint64_t(wake.GetTimeStep())))
-    {
-        port.wakeup.Cancel();
-        port.wakeup = Simulator::Schedule(wake - now, &RdmaNic::ServePort, this, portIndex);
-    }
+    return false;
 }
 
 void
@@ -566,7 +546,7 @@ RdmaNic::SendControl(uint32_t port,
 }
 
 void
-RdmaNic::FrameReceived(FabricNetDevice* device, WireFrame& received)
+RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
 {
     if (!received.hasInfo)
     {
@@ -1048,7 +1028,7 @@ RdmaNic::CompletionProcessed()
 }
 
 void
-RdmaNic::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
+RdmaNic::LoseFrame(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }

@@ -62,7 +62,7 @@ namespace ns3
  * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
  * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
  */
-class RdmaNic : public HostTransport, public FabricPortOwner
+class RdmaNic : public HostTransport, public HostPortClient
 {
   public:
     enum Recovery
@@ -149,26 +149,24 @@ class RdmaNic : public HostTransport, public FabricPortOwner
         bool holdsSlot = false; ///< SEND: a receive buffer is held for this message
         bool rnrSent = false;   ///< an RNR NAK is outstanding for the current attempt
     };
+    /// The QPs of one host port: the host's port scheduler asks for their frames.
     struct Port
     {
         Ptr<FabricNetDevice> device;
         std::vector<uint32_t> qps; ///< QPs with something to send, round-robin
         size_t next = 0;
-        EventId wakeup;
     };
 
     void Post(uint32_t flowId);
     void Launch(uint32_t flowId);
-    bool PullsWhenIdle() const override { return true; }
-    void PortIdle(FabricNetDevice* device) override;
-    void ServePort(uint32_t port);
+    // HostPortClient: the QPs of the port in turn; one that is paused or paced reports when.
+    bool OfferFrame(uint32_t port, Time now, Time* wake) override;
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
     void SendData(SenderQp& qp, uint32_t index);
     void SendControl(uint32_t port, uint32_t dstHost, uint32_t qp, uint8_t opcode, uint32_t psn,
                      uint8_t syndrome, uint32_t msn, uint8_t priority);
-    // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, WireFrame& received) override;
+    void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
     void ReceiveCnp(const FrameInfo& info);
@@ -179,7 +177,7 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     /// Host that sends the data of a flow (dst for READ) and host that receives it.
     static uint32_t DataSource(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.dst : f.src; }
     static uint32_t DataSink(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.src : f.dst; }
-    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
+    void LoseFrame(FabricNetDevice* device, const QueuedFrame& item) override;
     /// The host finished processing one completion: its receive buffer is free again.
     void CompletionProcessed();
     void ArmRto(SenderQp& qp);

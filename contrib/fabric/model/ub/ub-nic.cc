@@ -153,12 +153,11 @@ UbNic::Install(Ptr<FabricHost> host)
     m_cache.SetCapacity(m_contextCacheSize.GetValue());
     for (uint32_t i = 0; i < host->GetNPorts(); ++i)
     {
-        Ptr<FabricNetDevice> dev = host->GetPort(i);
-        dev->SetOwner(this);
         Port p;
-        p.device = dev;
+        p.device = host->GetPort(i);
         m_ports.push_back(std::move(p));
     }
+    host->SetClient(this);
 }
 
 int64_t
@@ -365,17 +364,11 @@ UbNic::Schedule(TxChannel& ch)
     {
         port.channels.push_back(ch.id);
     }
-    ServePort(ch.port);
+    m_host->ServePort(ch.port);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sending
-
-void
-UbNic::PortIdle(FabricNetDevice* device)
-{
-    ServePort(device->GetIfIndex());
-}
 
 int64_t
 UbNic::NextPsn(TxChannel& ch)
@@ -403,15 +396,11 @@ UbNic::NextPsn(TxChannel& ch)
     return ch.nextPsn;
 }
 
-void
-UbNic::ServePort(uint32_t portIndex)
+bool
+UbNic::OfferFrame(uint32_t portIndex, Time now, Time* wake)
 {
     Port& port = m_ports[portIndex];
-    Ptr<FabricNetDevice> dev = port.device;
-    if (dev->IsBusy() || !dev->IsLinkUp() || port.channels.empty())
-    {
-        return;
-    }
+    const FabricNetDevice& dev = *port.device;
     size_t n = port.channels.size();
     for (size_t k = 0; k < n; ++k)
     {
@@ -424,20 +413,21 @@ UbNic::ServePort(uint32_t portIndex)
             port.channels.erase(port.channels.begin() + slot);
             if (port.channels.empty())
             {
-                return;
+                return false;
             }
             --k;
             --n;
             continue;
         }
-        if (dev->IsPaused(ch.priority) || dev->GetQueueBytes(ch.priority) > 0)
+        if (FabricHost::IsPaused(dev, ch.priority, wake) || dev.GetQueueBytes(ch.priority) > 0)
         {
-            continue; // the port calls us when it is idle again
+            continue; // the host wakes the port when the pause ends, the port when idle
         }
         port.next = (slot + 1) % port.channels.size();
         SendData(ch, static_cast<uint32_t>(psn));
-        return;
+        return true;
     }
+    return false;
 }
 
 void
@@ -532,7 +522,7 @@ UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_
 // Receiving
 
 void
-UbNic::FrameReceived(FabricNetDevice* device, WireFrame& received)
+UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
 {
     if (!received.hasInfo)
     {
@@ -1057,7 +1047,7 @@ UbNic::Complete(uint32_t flowId)
 }
 
 void
-UbNic::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
+UbNic::LoseFrame(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }

@@ -63,7 +63,7 @@ namespace ns3
  * NIC's ContextCacheSize-byte cache, and every miss adds ContextMissPenalty before it starts.
  * Context sizes: Jetty 20 B, channel 56 B (DOMAIN.md section 6); GetPeakStateBytes reports them.
  */
-class UbNic : public HostTransport, public FabricPortOwner
+class UbNic : public HostTransport, public HostPortClient
 {
   public:
     enum Sharing
@@ -193,9 +193,8 @@ class UbNic : public HostTransport, public FabricPortOwner
     void Activate(uint32_t flowId);
     uint32_t ChannelFor(const FlowRecord& f);
     void Schedule(TxChannel& ch);
-    bool PullsWhenIdle() const override { return true; }
-    void PortIdle(FabricNetDevice* device) override;
-    void ServePort(uint32_t port);
+    // HostPortClient: the channels of the port in turn.
+    bool OfferFrame(uint32_t port, Time now, Time* wake) override;
     /// PSN the channel would send now (a resend first, then a new packet), or -1.
     int64_t NextPsn(TxChannel& ch);
     void SendData(TxChannel& ch, uint32_t psn);
@@ -203,8 +202,7 @@ class UbNic : public HostTransport, public FabricPortOwner
     /// balancer) and hands it to the channel's port.
     void EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
                      uint32_t payload, uint8_t flags, uint16_t cci);
-    // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, WireFrame& received) override;
+    void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
     void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
     void SendAck(RxChannel& rc, uint32_t executed);
@@ -218,7 +216,7 @@ class UbNic : public HostTransport, public FabricPortOwner
     void TryExecute(uint32_t flowId);
     void Execute(uint32_t flowId);
     void Complete(uint32_t flowId);
-    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
+    void LoseFrame(FabricNetDevice* device, const QueuedFrame& item) override;
     void TraceReorder(uint32_t flowId, const RxMessage& m);
     uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
     static uint64_t RxKey(uint32_t src, uint32_t channel) { return (uint64_t(src) << 32) | channel; }
