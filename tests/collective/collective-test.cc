@@ -1,4 +1,4 @@
-// Collectives on the rail-optimized cluster (DOMAIN.md §5), in-process simulations:
+// Collectives on the rail cluster (docs/models.md#hierarchical-allreduce), in-process simulations:
 //   - every algorithm's per-rank and inter-server payload bytes equal the closed forms derived
 //     here from p, S, G and M;
 //   - every algorithm leaves every rank with the exact sum of all ranks' values;

@@ -1,6 +1,6 @@
-// The rail generator's server models (DOMAIN.md §1): PCIe between GPU and NIC (64 GB/s) as its
-// own link, and the "control" server whose four GPUs share one 32 GB/s PCIe slot to a dual-port
-// NIC — a shared bottleneck, checked by a collective that cannot beat slot bytes / 32 GB/s.
+// The rail generator's server models (docs/models.md#shared-interface): PCIe between GPU and NIC
+// (64 GB/s) as its own link, and the "control" server whose four GPUs share one 32 GB/s PCIe slot
+// to a dual-port NIC — a shared bottleneck, checked: a collective cannot beat slot bytes / 32 GB/s.
 
 #include "../fabric-sim-util.h"
 

@@ -1,5 +1,5 @@
 // Incast through one shared-buffer switch, checked against the one-hop PFC model and the
-// queue-filling model of DOMAIN.md §2.
+// queue-filling model of docs/models.md#incast-fill.
 //
 // Link: 400 Gb/s, 30 m of cable (150 ns), 4096 B payload → 4154 B frames, 24 B of preamble,
 // FCS and inter-frame gap: one frame takes T_f = 4178·8/400e9 = 83.56 ns, a PFC frame

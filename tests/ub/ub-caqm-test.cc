@@ -1,4 +1,4 @@
-// C-AQM in an 8:1 incast (DOMAIN.md section 2, issue 4): the switch grants or refuses window
+// C-AQM in an 8:1 incast (docs/models.md#caqm): the switch grants or refuses window
 // increases and marks as packets leave, so the bottleneck queue stays within the initial burst
 // plus the target queue and PFC never fires; without congestion control the same incast fills
 // the buffer up to PFC's XOFF thresholds.

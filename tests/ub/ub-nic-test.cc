@@ -1,6 +1,6 @@
 // UbNic request semantics: per-dependency ordering (no head-of-line blocking of unordered
-// requests), the transport state accounting of DOMAIN.md section 6 (Jetty 20 B, channel 56 B,
-// shared / private / groups), and the context cache (LRU) with its miss penalty.
+// requests), the transport state accounting of docs/models.md#transport-state (Jetty 20 B,
+// channel 56 B, shared / private / groups), and the context cache (LRU) with its miss penalty.
 
 #include "ub-test-util.h"
 

@@ -1,5 +1,5 @@
-// The receiver's reorder buffer on the DOMAIN.md section 4 two-path case, and selective resend
-// of one lost packet: fast (ReorderWindow) versus timeout (Rto), on timelines derived by hand.
+// The receiver's reorder buffer on the two-path case (docs/models.md#multipath), and selective
+// resend of one lost packet: fast (ReorderWindow) versus timeout (Rto), on hand-derived timelines.
 //
 // All links here run at 400 Gb/s with WireOverhead 0, so a frame of B stored bytes takes
 // T(B) = B * 8 / 400e9 s (B * 20 ps); a UB DATA frame of 4096 B payload is 4096 + 66 = 4162 B,

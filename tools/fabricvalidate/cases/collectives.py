@@ -1,5 +1,5 @@
 """Case 8 — collectives: ring vs in-network reduction, hierarchical AllReduce, rail pairings
-(DOMAIN.md §5, docs/collectives.md)."""
+(docs/models.md#in-network-reduction, #hierarchical-allreduce, #rail-alignment; docs/collectives.md)."""
 
 import os
 
@@ -323,7 +323,7 @@ def part_c(ctx, case, correct):
         correct[1] += 1 if c.get("values_correct") is True else 0
         shard = M // G
         # Ring of chunk d over the servers: server s holds it at local GPU (d + o·s) mod G, i.e.
-        # rank i = (s, g) is paired with ((g + o) mod G) on server s+1 (DOMAIN.md: i+8 -> o = 0,
+        # rank i = (s, g) is paired with ((g + o) mod G) on server s+1 (docs/models.md#rail-alignment: i+8 -> o = 0,
         # i+9 -> 1, ((i+4) mod 8)+8 -> 4). Each rank sends 2(S−1) chunks of shard/S to its
         # successor; an edge is cross-rail when the two local GPUs (= rails) differ.
         payload = frames = writes = 0
@@ -382,7 +382,7 @@ def part_c(ctx, case, correct):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §5",
+        CASE_ID, TITLE, "docs/models.md#in-network-reduction, #hierarchical-allreduce, #rail-alignment",
         "Does the collective engine take the time and move the bytes the traffic-and-resource "
         "model says? (a) ring vs in-network (SHARP-style) AllReduce of an M-byte shard over "
         "S = 2…32 servers on 50 GB/s NICs; (b) the hierarchical AllReduce of 192 MiB on 16 ranks "

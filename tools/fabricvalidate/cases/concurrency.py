@@ -1,4 +1,5 @@
-"""Case 9 — concurrency: in-flight slots, launch interval, transport state (DOMAIN.md §6)."""
+"""Case 9 — concurrency: in-flight slots, launch interval, transport state
+(docs/models.md#concurrency-limits, docs/models.md#transport-state)."""
 
 import os
 
@@ -84,7 +85,7 @@ def predict(params, where):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §6",
+        CASE_ID, TITLE, "docs/models.md#concurrency-limits, #transport-state",
         "With N in-flight request slots, requests of m bytes that hold a slot for T, and a launch "
         "interval δ, is the effective bandwidth min(B, N·m/T, m/δ)? And does the transport "
         "state of L Jettys talking to P targets follow S_shared = L·e + L·P·r + P·t and "

@@ -215,7 +215,7 @@ def print_resolution(v):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §2",
+        CASE_ID, TITLE, "docs/models.md#dcqcn",
         "One RoCE flow at 400 Gb/s gets scripted CNPs at 100.5 µs, 170.5 µs and 2000.5 µs. Does "
         "its DCQCN rate follow the paper's recurrence — the cut Rc(1 − α/2), fast recovery, "
         "additive and hyper increase from the timer and the byte counter — and does α follow "

@@ -1,4 +1,4 @@
-"""Case 7 — ECMP collisions: n flows hashed onto m uplinks (DOMAIN.md §4)."""
+"""Case 7 — ECMP collisions: n flows hashed onto m uplinks (docs/models.md#ecmp-collisions)."""
 
 import math
 import os
@@ -69,7 +69,7 @@ def sample_loads(n, m, seed, hash_salt):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §4",
+        CASE_ID, TITLE, "docs/models.md#ecmp-collisions",
         "n flows leave a leaf over m equal-cost uplinks chosen by the switch's hash of each "
         "flow's 5-tuple: how loaded is the busiest uplink (mean, p99), how likely is no collision, "
         "and what rate does the group get relative to collision-free — for (n, m) = (8,32), "

@@ -1,4 +1,4 @@
-"""Case 3 — incast fill without PFC: time to the first drop (DOMAIN.md §2)."""
+"""Case 3 — incast fill without PFC: time to the first drop (docs/models.md#incast-fill)."""
 
 import os
 
@@ -36,7 +36,7 @@ def predict(params, where):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §2",
+        CASE_ID, TITLE, "docs/models.md#incast-fill",
         "N = 8, 16, 64 senders at line rate converge on one 50 GB/s port of a switch with 1 MiB or "
         "4 MiB of free (lossy) buffer: when is the first frame dropped?")
     path = ctx.scenario_path(SCENARIO)

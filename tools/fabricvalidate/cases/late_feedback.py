@@ -1,4 +1,4 @@
-"""Case 2 — late feedback: a queue that fills before the rate cut arrives (DOMAIN.md §2)."""
+"""Case 2 — late feedback: a queue that fills before the rate cut arrives (docs/models.md#late-feedback)."""
 
 import math
 import os
@@ -66,7 +66,7 @@ def predict(params, where):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §2",
+        CASE_ID, TITLE, "docs/models.md#late-feedback",
         "100 GB/s arrives at a 50 GB/s port with a 512 KiB buffer, 256 KiB already queued. With "
         "the feedback (a rate cut) arriving T_f = 20 or 50 µs later: when is the buffer full, how "
         "many bytes are dropped, how long does the queue take to drain after a cut to 45 or "

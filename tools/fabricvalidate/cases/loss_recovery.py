@@ -1,4 +1,4 @@
-"""Case 6 — loss recovery: packet 0 lost, resent R = 20 / 40 µs later (DOMAIN.md §4)."""
+"""Case 6 — loss recovery: packet 0 lost, resent R = 20 / 40 µs later (docs/models.md#loss-recovery)."""
 
 import math
 import os
@@ -147,7 +147,7 @@ def _ack_bytes_check(run_dir, frame, where):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §4",
+        CASE_ID, TITLE, "docs/models.md#loss-recovery",
         "Packet 0 of a message is lost and resent R = 20 or 40 µs after its first transmission "
         "ended: when is the message delivered in order, how many bytes wait in the reorder "
         "buffer meanwhile, and how many bytes are sent again by selective repeat (UB) and by "

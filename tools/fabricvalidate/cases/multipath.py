@@ -1,4 +1,4 @@
-"""Case 5 — multipath delivery: one UB message sprayed over 2 or 8 paths (DOMAIN.md §4)."""
+"""Case 5 — multipath delivery: one UB message sprayed over 2 or 8 paths (docs/models.md#multipath)."""
 
 import copy
 import os
@@ -179,7 +179,7 @@ def _steps(series):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §4",
+        CASE_ID, TITLE, "docs/models.md#multipath",
         "A message sprayed packet by packet over independent paths of different delay: when is "
         "it complete, how much waits in the receiver's reorder buffer, and from which delay "
         "difference on do two paths stop beating one? 32 KiB = 8 x 4 KiB on two 50 GB/s paths "

@@ -1,4 +1,4 @@
-"""Case 4 — PFC headroom: bytes that arrive after XOFF against the one-hop bound (DOMAIN.md §2)."""
+"""Case 4 — PFC headroom: bytes that arrive after XOFF against the one-hop bound (docs/models.md#pfc-headroom)."""
 
 import math
 import os
@@ -66,7 +66,7 @@ def predict(params, where):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §2",
+        CASE_ID, TITLE, "docs/models.md#pfc-headroom",
         "How many bytes reach an ingress port after it sent XOFF — for 30 m and 100 m cables, "
         "400 and 800 Gb/s links, MTU 1500 and 4096 — against the one-hop bound (pause up the "
         "cable + data on the wire down + one frame in serialization)? Does the simulator's "
@@ -87,7 +87,7 @@ def run(ctx):
         "frames after XOFF (exact): n = ceil((2d + T_pause) / T_f), T_f = (F + 24)·8/R, "
         "T_pause = (60 + 24)·8/R — the frames the sender starts between d before XOFF (when the "
         "XOFF-triggering frame's last bit left it) and the pause's arrival d + T_pause after XOFF",
-        "one-hop bound (DOMAIN.md §2): B_s·(2d + T_pause) + F, B_s = F/T_f",
+        "one-hop bound (docs/models.md#pfc-headroom): B_s·(2d + T_pause) + F, B_s = F/T_f",
         "auto headroom (simulator, OneHopHeadroomBytes): R/8·(T_f + 2·T_pause + 2d) + F — "
         "also allows for the pause waiting behind one frame and one PFC frame on the switch's port",
     ]

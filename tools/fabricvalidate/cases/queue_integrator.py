@@ -1,4 +1,4 @@
-"""Case 1 — queue integrator with phase-overlapping jobs (DOMAIN.md §3)."""
+"""Case 1 — queue integrator with phase-overlapping jobs (docs/models.md#queue-integrator)."""
 
 import math
 import os
@@ -11,7 +11,7 @@ from ..units import fmt_time, parse_bytes, parse_time_ps
 CASE_ID = "queue-integrator"
 TITLE = "Queue integrator: phase-overlapping periodic jobs"
 SCENARIO = "queue-integrator.yaml"
-OVERLAPS_MS = [20, 5, 0]  # DOMAIN.md §3: full overlap, 5 ms overlap, disjoint (20 ms offset)
+OVERLAPS_MS = [20, 5, 0]  # docs/models.md#queue-integrator: full overlap, 5 ms overlap, disjoint (20 ms offset)
 QUICK_SCALE = 1000        # --quick: every time / 1000 (20 us bursts every 100 us)
 FULL_SCALE = 1            # the full set runs the ms-scale case as written
 
@@ -69,7 +69,7 @@ def empty_for_good(series, t_from, t_to, interval):
 
 def run(ctx):
     case = CaseResult(
-        CASE_ID, TITLE, "DOMAIN.md §3",
+        CASE_ID, TITLE, "docs/models.md#queue-integrator",
         "Two jobs each burst 20 ms at 50 GB/s every 100 ms into one 50 GB/s link. How high does "
         "the shared queue rise and how long does it take to drain, for overlaps of 20, 5 and 0 ms, "
         "and does the simulated queue follow dQ/dt = λ(t) − B?")

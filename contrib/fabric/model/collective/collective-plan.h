@@ -9,7 +9,7 @@
 
 /**
  * \file
- * A collective as a dependency graph of transfers (DOMAIN.md §5).
+ * A collective as a dependency graph of transfers (docs/models.md#traffic-resource-model).
  *
  * A transfer moves one byte range [byteBegin, byteEnd) of the rank's gradient (M bytes) from
  * rank src to rank dst, and is one reliable RoCE message (RDMA WRITE) between the ranks' hosts.

@@ -12,10 +12,10 @@ namespace ns3
 {
 
 /**
- * \brief A NIC's request pipeline (DOMAIN.md section 6): posted requests launch in order, no
- * closer than an interval apart (the NIC's request rate: RoCE ~18.6 ns, UB 6.2 ns), at most a
- * number of them outstanding at once (in-flight slots; 0 = unlimited). Shared by the RoCE and
- * the Unified Bus NICs; the NIC says what launching a request means and when one is done.
+ * \brief A NIC's request pipeline (docs/models.md#concurrency-limits): posted requests launch in
+ * order, no closer than an interval apart (the NIC's request rate: RoCE ~18.6 ns, UB 6.2 ns), at
+ * most a number of them outstanding at once (in-flight slots; 0 = unlimited). Shared by the RoCE
+ * and the Unified Bus NICs; the NIC says what launching a request means and when one is done.
  */
 class RequestLauncher
 {

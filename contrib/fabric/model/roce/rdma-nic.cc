@@ -86,7 +86,7 @@ RdmaNic::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RequestInterval",
                           "Minimum time between two message launches on this NIC (RoCE RC: "
-                          "18.6 ns, DOMAIN.md section 6).",
+                          "18.6 ns, docs/models.md#concurrency-limits).",
                           TimeValue(PicoSeconds(18600)),
                           MakeTimeAccessor(&RdmaNic::m_requestInterval),
                           MakeTimeChecker(Time(0)))

@@ -46,7 +46,7 @@ namespace ns3
  * request from the first missing PSN (go-back-N, as RC READ recovery works on real NICs), and
  * the message completes at the requester when the last response arrives.
  *
- * Slow receivers (DOMAIN.md section 6): a SEND consumes one of ReceiveSlots posted receive
+ * Slow receivers (docs/models.md#slot-release): a SEND consumes one of ReceiveSlots posted receive
  * buffers from its first packet until the host has processed its completion
  * (CompletionProcessingTime each, one at a time). A SEND that finds no free buffer is refused
  * with an RNR NAK; the sender waits RnrDelay and resumes from that PSN. Backpressure thus reaches
@@ -74,7 +74,7 @@ class RdmaNic : public HostTransport, public HostPortClient
     static TypeId GetTypeId();
     RdmaNic();
 
-    /// Size of one RC queue-pair context on the NIC (DOMAIN.md section 6).
+    /// Size of one RC queue-pair context on the NIC (docs/models.md#transport-state).
     static constexpr uint64_t kQpContextBytes = 512;
 
     void Install(Ptr<FabricHost> host) override;

@@ -12,7 +12,7 @@ namespace ns3
  * \brief The NIC's on-chip cache of transport contexts (Jetty, channel or QP state), least
  * recently used out first. An operation touches the contexts it needs; a context that is not
  * cached must be re-read from host memory, which is what makes large numbers of endpoints and
- * peers slow on real NICs (DOMAIN.md section 6).
+ * peers slow on real NICs (docs/models.md#context-cache).
  */
 class ContextCache
 {

@@ -61,7 +61,7 @@ namespace ns3
  * Requests launch no closer than RequestInterval apart (a 322 MHz request pipeline: 6.2 ns), at
  * most MaxInflightRequests at a time; each launch touches its Jetty and channel contexts in the
  * NIC's ContextCacheSize-byte cache, and every miss adds ContextMissPenalty before it starts.
- * Context sizes: Jetty 20 B, channel 56 B (DOMAIN.md section 6); GetPeakStateBytes reports them.
+ * Context sizes (docs/models.md#transport-state): Jetty 20 B, channel 56 B (GetPeakStateBytes).
  */
 class UbNic : public HostTransport, public HostPortClient
 {
