@@ -9,9 +9,8 @@
 // Exit status 0 when the flow finished at the estimated time, 1 otherwise.
 
 #include "fabric-builder.h"
-#include "topology-generators.h"
-
 #include "link/frame-codec.h"
+#include "topology-generators.h"
 
 #include "ns3/command-line.h"
 #include "ns3/config.h"
@@ -42,8 +41,11 @@ FrameTime(uint64_t storedBytes, uint32_t wireOverhead, DataRate rate)
 /// When the last frame of \p bytes has reached h1: frames leave h0 back to back, the switch
 /// forwards each once it has fully arrived (store and forward) and sends them in order.
 Time
-StoreAndForwardEstimate(
-    uint64_t bytes, uint32_t mtu, uint32_t wireOverhead, DataRate rate, Time cable)
+StoreAndForwardEstimate(uint64_t bytes,
+                        uint32_t mtu,
+                        uint32_t wireOverhead,
+                        DataRate rate,
+                        Time cable)
 {
     Time hostFree(0);   // h0's port is free again
     Time switchFree(0); // sw0's port toward h1 is free again

@@ -3,13 +3,11 @@
 // to a dual-port NIC — a shared bottleneck, checked: a collective cannot beat slot bytes / 32 GB/s.
 
 #include "../fabric-sim-util.h"
-
 #include "collective-config.h"
 #include "collective-setup.h"
+#include "host/host-transport.h"
 #include "topology-generators.h"
 #include "yaml-fields.h"
-
-#include "host/host-transport.h"
 
 #include "ns3/object-factory.h"
 
@@ -145,7 +143,8 @@ TEST_F(CollectiveControlServer, InterServerTrafficIsBoundByTheSharedSlot)
     double bound = fromServer0 / 32e9;
     EXPECT_GE(engine->CompletionTime().GetSeconds(), bound);
     // The two NIC ports of server 0 together sent (at least) those bytes.
-    EXPECT_GE(bytes.nicTxBytes.at("srv0-nic->g0-rail0") + bytes.nicTxBytes.at("srv0-nic->g0-rail1"), fromServer0);
+    EXPECT_GE(bytes.nicTxBytes.at("srv0-nic->g0-rail0") + bytes.nicTxBytes.at("srv0-nic->g0-rail1"),
+              fromServer0);
 }
 
 } // namespace

@@ -5,7 +5,6 @@
 // pause's end: it resumed only when an ACK or its retransmission timer happened to call it.
 
 #include "../fabric-sim-util.h"
-
 #include "roce/rdma-nic.h"
 #include "ub/ub-nic.h"
 #include "wire/pfc-pause-header.h"
@@ -30,9 +29,9 @@ enum class Transport
 
 struct PauseRun
 {
-    Time pauseArrived;           ///< when the PFC frame reached host 0
-    Time pausedUntil;            ///< host 0's pause end, read at its arrival
-    Time firstDataAfterPause;    ///< first data frame host 0 started after the arrival
+    Time pauseArrived;        ///< when the PFC frame reached host 0
+    Time pausedUntil;         ///< host 0's pause end, read at its arrival
+    Time firstDataAfterPause; ///< first data frame host 0 started after the arrival
     uint64_t dataFramesInPause = 0;
 };
 
@@ -84,9 +83,8 @@ class PortScheduler : public SimTest, public ::testing::WithParamInterface<Trans
         Ptr<FabricNetDevice> switchPort = nic->GetPeer();
         PauseRun r;
         // One timed pause from the switch at 5 us, never followed by an XON.
-        Simulator::Schedule(MicroSeconds(5), [switchPort]() {
-            switchPort->SendPause(kPriority, kQuanta);
-        });
+        Simulator::Schedule(MicroSeconds(5),
+                            [switchPort]() { switchPort->SendPause(kPriority, kQuanta); });
         nic->TraceConnectWithoutContext(
             "PfcReceived",
             MakeBoundCallback(
@@ -95,9 +93,8 @@ class PortScheduler : public SimTest, public ::testing::WithParamInterface<Trans
                     {
                         r->pauseArrived = Simulator::Now();
                         // The trace fires before the port applies the pause.
-                        Simulator::ScheduleNow([r, nic]() {
-                            r->pausedUntil = nic->GetPausedUntil(kPriority);
-                        });
+                        Simulator::ScheduleNow(
+                            [r, nic]() { r->pausedUntil = nic->GetPausedUntil(kPriority); });
                     }
                 },
                 &r,
@@ -107,8 +104,8 @@ class PortScheduler : public SimTest, public ::testing::WithParamInterface<Trans
             MakeBoundCallback(
                 +[](PauseRun* r, Ptr<FabricNetDevice> nic, Ptr<const Packet> frame) {
                     FrameInfo info;
-                    bool sentHere = ParseFrame(frame, &info) &&
-                                    info.srcIp == HostIpv4(0).Get() && info.frameBytes > 1000;
+                    bool sentHere = ParseFrame(frame, &info) && info.srcIp == HostIpv4(0).Get() &&
+                                    info.frameBytes > 1000;
                     if (!sentHere || r->pauseArrived.IsZero())
                     {
                         return;

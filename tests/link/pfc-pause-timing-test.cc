@@ -3,7 +3,6 @@
 // priorities keep flowing. Two devices on one cable, frames enqueued by hand.
 
 #include "../fabric-sim-util.h"
-
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
 

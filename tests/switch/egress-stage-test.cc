@@ -4,7 +4,6 @@
 // found on arrival; the test checks them against the numbers the workload implies.
 
 #include "../fabric-sim-util.h"
-
 #include "switch/switch-stages.h"
 
 namespace ns3
@@ -29,13 +28,23 @@ class ToyCountingStage : public EgressStage
         m_payload.assign(sw.GetNPorts(), 0);
         m_deepest.assign(sw.GetNPorts(), 0);
     }
-    bool RunsOnEnqueue() const override { return true; }
-    bool RunsOnDequeue() const override { return true; }
+
+    bool RunsOnEnqueue() const override
+    {
+        return true;
+    }
+
+    bool RunsOnDequeue() const override
+    {
+        return true;
+    }
+
     void OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes) override
     {
         uint64_t& d = m_deepest[port.GetIfIndex()];
         d = std::max(d, queueBytes);
     }
+
     void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
     {
         ++m_frames[port.GetIfIndex()];

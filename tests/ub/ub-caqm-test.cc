@@ -4,7 +4,6 @@
 // the buffer up to PFC's XOFF thresholds.
 
 #include "ub-test-util.h"
-
 #include "ub/caqm.h"
 
 #include "ns3/double.h"
@@ -77,7 +76,9 @@ class UbCaqmIncast : public SimTest
         }
         r.drops = fs->GetDroppedFrames();
         r.headroomViolations = fs->GetHeadroomViolationFrames();
-        r.marked = fs->GetEgressStage<CaqmSwitch>() ? fs->GetEgressStage<CaqmSwitch>()->GetMarkedPackets() : 0;
+        r.marked = fs->GetEgressStage<CaqmSwitch>()
+                       ? fs->GetEgressStage<CaqmSwitch>()->GetMarkedPackets()
+                       : 0;
         for (const FlowRecord& f : net.GetFlowTable()->All())
         {
             if (f.finished)

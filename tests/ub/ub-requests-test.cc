@@ -3,7 +3,6 @@
 // broken once (regression tests).
 
 #include "ub-test-util.h"
-
 #include "ub/ub-load-balancer.h"
 
 #include "ns3/uinteger.h"

@@ -8,9 +8,9 @@
 
 #include "attribute-values.h"
 #include "config-error.h"
+#include "rank-exchange.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
-#include "rank-exchange.h"
 #include "topology-partition.h"
 #include "units.h"
 
@@ -18,10 +18,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
-#include <sstream>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -92,7 +92,8 @@ PrintSummary(const RunOutcome& o)
     auto line = [](const std::string& k, const std::string& v) {
         std::printf("  %-26s %s\n", k.c_str(), v.c_str());
     };
-    std::printf("scenario %s (seed %s)\n", s["scenario"].get<std::string>().c_str(),
+    std::printf("scenario %s (seed %s)\n",
+                s["scenario"].get<std::string>().c_str(),
                 s["seed"].dump().c_str());
     line("flows finished", s["flows_finished"].dump() + " / " + s["flows_total"].dump());
     line("bytes sent", FormatBytes(c["sent_bytes"]));
@@ -103,22 +104,29 @@ PrintSummary(const RunOutcome& o)
     line("conservation", s["conservation_ok"].get<bool>() ? "ok" : "VIOLATED");
     if (!s["bottleneck"].is_null())
     {
-        line("max queue", FormatBytes(s["bottleneck"]["bytes"]) + " at " +
-                              s["bottleneck"]["node"].get<std::string>() + " port " +
-                              s["bottleneck"]["port"].dump());
+        line("max queue",
+             FormatBytes(s["bottleneck"]["bytes"]) + " at " +
+                 s["bottleneck"]["node"].get<std::string>() + " port " +
+                 s["bottleneck"]["port"].dump());
     }
     char buf[128];
     std::snprintf(buf, sizeof buf, "%.3f us", s["last_finish_ns"].get<double>() / 1e3);
     line("last flow finished at", buf);
-    std::snprintf(buf, sizeof buf, "%.3f s, %.2f M events/s, %.2f M packet-hops/s",
-                  s["wall_s"].get<double>(), s["events_per_s"].get<double>() / 1e6,
+    std::snprintf(buf,
+                  sizeof buf,
+                  "%.3f s, %.2f M events/s, %.2f M packet-hops/s",
+                  s["wall_s"].get<double>(),
+                  s["events_per_s"].get<double>() / 1e6,
                   s["packet_hops_per_s"].get<double>() / 1e6);
     line("wall time", buf);
     if (s.contains("distributed"))
     {
         const auto& d = s["distributed"];
-        std::snprintf(buf, sizeof buf, "%s ranks, %s cut links, lookahead %s ns",
-                      d["ranks"].dump().c_str(), d["cut_links"].dump().c_str(),
+        std::snprintf(buf,
+                      sizeof buf,
+                      "%s ranks, %s cut links, lookahead %s ns",
+                      d["ranks"].dump().c_str(),
+                      d["cut_links"].dump().c_str(),
                       d["lookahead_ns"].dump().c_str());
         line("distributed", buf);
     }
@@ -210,7 +218,9 @@ RunMain(int argc, char** argv)
                 sync = value("--mpi-sync");
                 if (sync != "granted-time" && sync != "null-message")
                 {
-                    throw ConfigError("command line", 0, "--mpi-sync",
+                    throw ConfigError("command line",
+                                      0,
+                                      "--mpi-sync",
                                       "'" + sync + "': expected granted-time or null-message");
                 }
             }
@@ -239,7 +249,9 @@ RunMain(int argc, char** argv)
             const char* n = std::getenv("OMPI_COMM_WORLD_SIZE");
             if (n && std::string(n) != "1")
             {
-                throw ConfigError("command line", 0, "--partition",
+                throw ConfigError("command line",
+                                  0,
+                                  "--partition",
                                   "started by mpirun with " + std::string(n) +
                                       " ranks: say how to cut the fabric (--partition "
                                       "auto|pods|FILE)");
@@ -254,7 +266,9 @@ RunMain(int argc, char** argv)
             {
                 if (!RankExchange::Available())
                 {
-                    throw ConfigError("command line", 0, "--partition",
+                    throw ConfigError("command line",
+                                      0,
+                                      "--partition",
                                       "this fabric-run was built against an ns-3 without MPI: "
                                       "build it with ./fabric build --ns3=source");
                 }
@@ -323,7 +337,7 @@ RunMain(int argc, char** argv)
             if (e.Line() == 0 && e.File() == scenario && e.Key().rfind(key, 0) == 0)
             {
                 ErrorStream() << "fabric-run: error: --set " << e.Key() << ": " << e.Message()
-                          << "\n";
+                              << "\n";
                 return EXIT_CONFIG_ERROR;
             }
         }

@@ -13,7 +13,9 @@ namespace
 {
 
 void
-AddAttribute(YamlFields& f, const std::string& key, const std::string& attribute,
+AddAttribute(YamlFields& f,
+             const std::string& key,
+             const std::string& attribute,
              std::vector<std::pair<std::string, std::string>>& attributes)
 {
     std::string normalized;
@@ -30,8 +32,9 @@ RankIndex(YamlFields& f, const std::string& key, uint64_t value, uint32_t ranks)
 {
     if (value >= ranks)
     {
-        throw f.Error(key, "rank " + std::to_string(value) + " out of range (the job has " +
-                               std::to_string(ranks) + " ranks)");
+        throw f.Error(key,
+                      "rank " + std::to_string(value) + " out of range (the job has " +
+                          std::to_string(ranks) + " ranks)");
     }
     return static_cast<uint32_t>(value);
 }
@@ -66,13 +69,18 @@ ParseCollective(YamlFields& c,
         throw c.Error("algorithm", "collectives run over reliable transfers: set transport: roce");
     }
     cfg.algorithm = c.String("algorithm", "ring");
-    static const char* kAlgorithms[] = {"ring", "interleaved-ring", "hierarchical", "direct",
+    static const char* kAlgorithms[] = {"ring",
+                                        "interleaved-ring",
+                                        "hierarchical",
+                                        "direct",
                                         "sharp"};
     if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), cfg.algorithm) ==
         std::end(kAlgorithms))
     {
-        throw c.Error("algorithm", "expected ring, interleaved-ring, hierarchical, direct or "
-                                   "sharp, got '" + cfg.algorithm + "'");
+        throw c.Error("algorithm",
+                      "expected ring, interleaved-ring, hierarchical, direct or "
+                      "sharp, got '" +
+                          cfg.algorithm + "'");
     }
     cfg.sharp = cfg.algorithm == "sharp";
     cfg.messageBytes = c.Bytes("message");
@@ -90,8 +98,9 @@ ParseCollective(YamlFields& c,
         {
             if (h >= hosts.size())
             {
-                throw c.Error("placement", "host " + std::to_string(h) + " out of range (" +
-                                               std::to_string(hosts.size()) + " hosts)");
+                throw c.Error("placement",
+                              "host " + std::to_string(h) + " out of range (" +
+                                  std::to_string(hosts.size()) + " hosts)");
             }
             if (std::find(cfg.hostOfRank.begin(), cfg.hostOfRank.end(), h) != cfg.hostOfRank.end())
             {
@@ -105,8 +114,9 @@ ParseCollective(YamlFields& c,
         uint64_t ranks = c.Uint("ranks", hosts.size());
         if (ranks > hosts.size())
         {
-            throw c.Error("ranks", std::to_string(ranks) + " ranks but only " +
-                                       std::to_string(hosts.size()) + " hosts");
+            throw c.Error("ranks",
+                          std::to_string(ranks) + " ranks but only " +
+                              std::to_string(hosts.size()) + " hosts");
         }
         for (uint32_t r = 0; r < ranks; ++r)
         {
@@ -147,8 +157,8 @@ ParseCollective(YamlFields& c,
         {
             offset = "1";
         }
-        else if (pairing == "(i+" + std::to_string(G / 2) + ")%" + std::to_string(G) + "+" +
-                                std::to_string(G))
+        else if (pairing ==
+                 "(i+" + std::to_string(G / 2) + ")%" + std::to_string(G) + "+" + std::to_string(G))
         {
             offset = std::to_string(G / 2);
         }
@@ -158,10 +168,10 @@ ParseCollective(YamlFields& c,
         }
         else
         {
-            throw c.Error("pairing", "expected i+" + std::to_string(G) + ", i+" +
-                                         std::to_string(G + 1) + ", (i+" + std::to_string(G / 2) +
-                                         ")%" + std::to_string(G) + "+" + std::to_string(G) +
-                                         " or a rail offset, got '" + pairing + "'");
+            throw c.Error("pairing",
+                          "expected i+" + std::to_string(G) + ", i+" + std::to_string(G + 1) +
+                              ", (i+" + std::to_string(G / 2) + ")%" + std::to_string(G) + "+" +
+                              std::to_string(G) + " or a rail offset, got '" + pairing + "'");
         }
         attributes.emplace_back("ns3::HierarchicalAllReduce::PairingOffset", offset);
     }
@@ -207,7 +217,8 @@ ParseCollective(YamlFields& c,
         }
         for (size_t i = 0; i < list.size(); ++i)
         {
-            YamlFields e(list[i], c.File(),
+            YamlFields e(list[i],
+                         c.File(),
                          c.KeyPath("nic_failures") + "[" + std::to_string(i) + "]");
             NicFailure f;
             f.rank = RankIndex(e, "rank", e.Uint("rank"), p);
@@ -216,9 +227,9 @@ ParseCollective(YamlFields& c,
                 uint32_t hr = RankIndex(e, "helpers", h, p);
                 if (hr == f.rank || cfg.serverOfRank[hr] != cfg.serverOfRank[f.rank])
                 {
-                    throw e.Error("helpers", "rank " + std::to_string(hr) +
-                                                 " is not another GPU of rank " +
-                                                 std::to_string(f.rank) + "'s server");
+                    throw e.Error("helpers",
+                                  "rank " + std::to_string(hr) + " is not another GPU of rank " +
+                                      std::to_string(f.rank) + "'s server");
                 }
                 f.helpers.push_back(hr);
             }

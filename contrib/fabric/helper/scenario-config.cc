@@ -1,14 +1,13 @@
 #include "scenario-config.h"
-#include "ub-config.h"
 
 #include "attribute-values.h"
-#include "hpcc-import.h"
 #include "config-error.h"
+#include "hpcc-import.h"
+#include "link/frame-codec.h"
 #include "topology-reader.h"
+#include "ub-config.h"
 #include "units.h"
 #include "yaml-fields.h"
-
-#include "link/frame-codec.h"
 
 #include "ns3/config.h"
 
@@ -36,8 +35,6 @@ BytesValue(uint64_t bytes)
     return std::to_string(bytes) + "B";
 }
 
-
-
 /// Resolves a host given as an index ("3") or a node name ("h3").
 uint32_t
 ResolveHost(YamlFields& f, const std::string& key, const TopologySpec& topo)
@@ -50,8 +47,9 @@ ResolveHost(YamlFields& f, const std::string& key, const TopologySpec& topo)
         uint64_t i = std::stoull(v);
         if (i >= hosts.size())
         {
-            throw f.Error(key, "host index " + v + " out of range (topology has " +
-                                   std::to_string(hosts.size()) + " hosts)");
+            throw f.Error(key,
+                          "host index " + v + " out of range (topology has " +
+                              std::to_string(hosts.size()) + " hosts)");
         }
         return static_cast<uint32_t>(i);
     }
@@ -96,8 +94,11 @@ ResolvePath(const std::string& scenarioFile, const std::string& sourceRoot, cons
 }
 
 TopologySpec
-ReadScenarioTopology(YamlFields& root, const std::string& file, const std::string& sourceRoot,
-                     const LinkDefaults& defaults, uint32_t incastHosts,
+ReadScenarioTopology(YamlFields& root,
+                     const std::string& file,
+                     const std::string& sourceRoot,
+                     const LinkDefaults& defaults,
+                     uint32_t incastHosts,
                      std::optional<HpccTopology>* hpcc)
 {
     YAML::Node node = root.Node("topology");
@@ -122,12 +123,15 @@ ReadScenarioTopology(YamlFields& root, const std::string& file, const std::strin
         std::string found = ResolvePath(file, sourceRoot, path);
         if (found.empty())
         {
-            throw ConfigError(file, YamlLine(node), "topology",
+            throw ConfigError(file,
+                              YamlLine(node),
+                              "topology",
                               "topology file '" + path + "' not found");
         }
         return ReadTopologyFile(found, defaults);
     }
-    if (node.IsMap() && node["hosts"] && node["hosts"].IsScalar() && node["hosts"].Scalar() == "auto")
+    if (node.IsMap() && node["hosts"] && node["hosts"].IsScalar() &&
+        node["hosts"].Scalar() == "auto")
     {
         // "hosts: auto" sizes a star for the incast: the receiver plus every sender. Written
         // into the document (not a clone, which would lose every line number for messages).
@@ -139,7 +143,9 @@ ReadScenarioTopology(YamlFields& root, const std::string& file, const std::strin
 } // namespace
 
 void
-AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& key,
+AddAttributeFromKey(ScenarioConfig& cfg,
+                    YamlFields& fields,
+                    const std::string& key,
                     const std::string& attribute)
 {
     std::string normalized;
@@ -222,8 +228,11 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
         if (part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
             std::stoul(part) >= node.size())
         {
-            throw ConfigError("--set", 0, key, "'" + part + "' is not an index of that list (0.." +
-                                                   std::to_string(node.size() - 1) + ")");
+            throw ConfigError("--set",
+                              0,
+                              key,
+                              "'" + part + "' is not an index of that list (0.." +
+                                  std::to_string(node.size() - 1) + ")");
         }
         return static_cast<int64_t>(std::stoul(part));
     };
@@ -335,8 +344,12 @@ LoadScenario(const std::string& path,
     std::string type = work.String("type", "incast");
     uint64_t senders = work.Uint("senders", 8);
     std::optional<HpccTopology> hpcc;
-    cfg.topology = ReadScenarioTopology(root, path, sourceRoot, linkDefaults,
-                                        static_cast<uint32_t>(senders + 1), &hpcc);
+    cfg.topology = ReadScenarioTopology(root,
+                                        path,
+                                        sourceRoot,
+                                        linkDefaults,
+                                        static_cast<uint32_t>(senders + 1),
+                                        &hpcc);
     const uint32_t nHosts = static_cast<uint32_t>(cfg.topology.Hosts().size());
 
     YamlFields host = root.Child("host");
@@ -400,13 +413,15 @@ LoadScenario(const std::string& path,
     {
         throw pfc.Error("dynamic_alpha", "must be >= 0 (0 = static thresholds)");
     }
-    cfg.attributes.emplace_back("ns3::SharedBufferMmu::DynamicThreshold", alpha > 0 ? "true" : "false");
+    cfg.attributes.emplace_back("ns3::SharedBufferMmu::DynamicThreshold",
+                                alpha > 0 ? "true" : "false");
     if (alpha > 0)
     {
         cfg.attributes.emplace_back("ns3::SharedBufferMmu::Alpha", std::to_string(alpha));
     }
-    cfg.attributes.emplace_back("ns3::SharedBufferMmu::XonOffset",
-                                BytesValue(pfc.Bytes("xon_offset", 2 * (cfg.payloadMtu + kRoceFrameOverhead))));
+    cfg.attributes.emplace_back(
+        "ns3::SharedBufferMmu::XonOffset",
+        BytesValue(pfc.Bytes("xon_offset", 2 * (cfg.payloadMtu + kRoceFrameOverhead))));
     uint64_t quanta = pfc.Uint("pause_quanta", 0xFFFF);
     if (quanta == 0 || quanta > 0xFFFF)
     {
@@ -425,7 +440,8 @@ LoadScenario(const std::string& path,
             fastest = std::max(fastest, l.rate);
             longest = std::max(longest, l.delay);
         }
-        headroomBytes = OneHopHeadroomBytes(fastest, longest,
+        headroomBytes = OneHopHeadroomBytes(fastest,
+                                            longest,
                                             cfg.payloadMtu + kRoceFrameOverhead,
                                             static_cast<uint32_t>(wireOverhead));
     }
@@ -469,7 +485,8 @@ LoadScenario(const std::string& path,
         if (reserve >= bufferBytes)
         {
             throw sw.Error("buffer",
-                           std::to_string(bufferBytes) + " B cannot hold the PFC headroom reserve of " +
+                           std::to_string(bufferBytes) +
+                               " B cannot hold the PFC headroom reserve of " +
                                std::to_string(reserve) + " B (" + std::to_string(maxPorts) +
                                " ports x " + std::to_string(__builtin_popcount(losslessMask)) +
                                " lossless priorities x " + std::to_string(headroomBytes) +
@@ -604,9 +621,10 @@ LoadScenario(const std::string& path,
         }
         if (senders >= nHosts)
         {
-            throw work.Error("senders", "need 1.." + std::to_string(nHosts - 1) +
-                                            " senders (the topology has " + std::to_string(nHosts) +
-                                            " hosts, one of them the receiver)");
+            throw work.Error("senders",
+                             "need 1.." + std::to_string(nHosts - 1) +
+                                 " senders (the topology has " + std::to_string(nHosts) +
+                                 " hosts, one of them the receiver)");
         }
         if (bytes == 0)
         {
@@ -618,7 +636,8 @@ LoadScenario(const std::string& path,
             {
                 continue;
             }
-            cfg.flows.push_back(FlowSpec{h, receiver, bytes, jittered(start), rate, prio, ecnCapable, verb});
+            cfg.flows.push_back(
+                FlowSpec{h, receiver, bytes, jittered(start), rate, prio, ecnCapable, verb});
             ++n;
         }
     }
@@ -650,7 +669,8 @@ LoadScenario(const std::string& path,
         }());
         for (uint32_t i = 0; i < nHosts; ++i)
         {
-            cfg.flows.push_back(FlowSpec{i, perm[i], bytes, jittered(start), rate, prio, ecnCapable, verb});
+            cfg.flows.push_back(
+                FlowSpec{i, perm[i], bytes, jittered(start), rate, prio, ecnCapable, verb});
         }
     }
     else if (type == "all-to-all")
@@ -666,7 +686,8 @@ LoadScenario(const std::string& path,
             {
                 if (s != d)
                 {
-                    cfg.flows.push_back(FlowSpec{s, d, bytes, jittered(start), rate, prio, ecnCapable, verb});
+                    cfg.flows.push_back(
+                        FlowSpec{s, d, bytes, jittered(start), rate, prio, ecnCapable, verb});
                 }
             }
         }
@@ -728,8 +749,9 @@ LoadScenario(const std::string& path,
                 }
                 for (size_t j = 0; j < sched.size(); ++j)
                 {
-                    YamlFields e(sched[j], path, f.KeyPath("rate_schedule") + "[" +
-                                                     std::to_string(j) + "]");
+                    YamlFields e(sched[j],
+                                 path,
+                                 f.KeyPath("rate_schedule") + "[" + std::to_string(j) + "]");
                     Time at = e.Duration("at");
                     if (!fs.rateSchedule.empty() && at < fs.rateSchedule.back().first)
                     {
@@ -745,9 +767,11 @@ LoadScenario(const std::string& path,
             {
                 throw f.Error("on_time", "must be within (0, period]");
             }
-            if (cfg.transport == "roce" && (fs.period.IsStrictlyPositive() || !fs.rateSchedule.empty()))
+            if (cfg.transport == "roce" &&
+                (fs.period.IsStrictlyPositive() || !fs.rateSchedule.empty()))
             {
-                throw f.Error("period", "periodic and scripted-rate flows are raw flows (transport: raw)");
+                throw f.Error("period",
+                              "periodic and scripted-rate flows are raw flows (transport: raw)");
             }
             fs.verb = verb;
             if (f.Has("verb") && !ParseRdmaVerb(f.String("verb"), &fs.verb))
@@ -778,8 +802,9 @@ LoadScenario(const std::string& path,
     }
     else
     {
-        throw work.Error("type", "unknown workload '" + type +
-                                     "' (incast, permutation, all-to-all, flows, hpcc, collective)");
+        throw work.Error("type",
+                         "unknown workload '" + type +
+                             "' (incast, permutation, all-to-all, flows, hpcc, collective)");
     }
     if (work.Has("lose"))
     {
@@ -912,7 +937,8 @@ LoadScenario(const std::string& path,
                 StormEvent storm;
                 storm.at = e.Duration("at");
                 storm.stop = e.Has("pfc_storm_stop");
-                storm.host = ResolveHost(e, storm.stop ? "pfc_storm_stop" : "pfc_storm", cfg.topology);
+                storm.host =
+                    ResolveHost(e, storm.stop ? "pfc_storm_stop" : "pfc_storm", cfg.topology);
                 storm.priority = ReadPriority(e, "priority", 3);
                 e.RejectUnknownKeys();
                 cfg.stormEvents.push_back(storm);
@@ -980,7 +1006,9 @@ LoadScenario(const std::string& path,
         {
             throw simulator.Error("bucket_width", "must be positive");
         }
-        AddAttributeFromKey(cfg, simulator, "bucket_width",
+        AddAttributeFromKey(cfg,
+                            simulator,
+                            "bucket_width",
                             "ns3::FabricWheelScheduler::BucketWidth");
     }
     if (simulator.Has("buckets"))
@@ -1094,7 +1122,8 @@ ScenarioKeysHelp()
   simulator.buckets          wheel: number of buckets, a power of two (default 512); later
                              events wait in a heap
   attributes                 {"ns3::Type::Attribute": value} set before the fabric is built
-)" + UbKeysHelp() + CollectiveKeysHelp();
+)" + UbKeysHelp() +
+           CollectiveKeysHelp();
 }
 
 } // namespace ns3

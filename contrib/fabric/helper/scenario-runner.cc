@@ -4,18 +4,17 @@
 #include "collective-setup.h"
 #include "config-error.h"
 #include "deadlock-detector.h"
+#include "fabric-builder.h"
+#include "fabric-version.h"
+#include "host/host-transport.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
-#include "run-totals.h"
-#include "fabric-builder.h"
-#include "fabric-version.h"
 #include "run-recorder.h"
-#include "ub-recorder.h"
-
-#include "host/host-transport.h"
-#include "ub/ub-nic.h"
+#include "run-totals.h"
 #include "trace/csv-writer.h"
+#include "ub-recorder.h"
+#include "ub/ub-nic.h"
 
 #include "ns3/config.h"
 #include "ns3/object-factory.h"
@@ -86,7 +85,10 @@ ApplyAttributes(const ScenarioConfig& cfg)
         if (!NormalizeAttributeValue(name, value, &normalized, &error) ||
             !Config::SetDefaultFailSafe(name, StringValue(normalized)))
         {
-            throw ConfigError(cfg.file, 0, name, error.empty() ? "cannot set '" + value + "'" : error);
+            throw ConfigError(cfg.file,
+                              0,
+                              name,
+                              error.empty() ? "cannot set '" + value + "'" : error);
         }
     }
 }
@@ -133,8 +135,8 @@ WriteFlows(const FabricNetwork& net,
         const FlowRecord& f = table->Get(i);
         auto& row = out.Row();
         row << i << ',' << net.NodeName(net.NodeOfHost(f.src)) << ','
-            << net.NodeName(net.NodeOfHost(f.dst)) << ',' << unsigned(f.priority) << ','
-            << f.bytes << ',' << f.start.GetNanoSeconds() << ',';
+            << net.NodeName(net.NodeOfHost(f.dst)) << ',' << unsigned(f.priority) << ',' << f.bytes
+            << ',' << f.start.GetNanoSeconds() << ',';
         if (f.finished)
         {
             row << f.finish.GetNanoSeconds() << ',' << (f.finish - f.start).GetNanoSeconds();
@@ -184,7 +186,9 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     {
         if (cfg.transport == "raw")
         {
-            throw ConfigError(cfg.file, 0, "transport",
+            throw ConfigError(cfg.file,
+                              0,
+                              "transport",
                               "a distributed run needs a transport (roce or ub): a raw flow "
                               "ends when its bytes are delivered or dropped anywhere in the "
                               "fabric, which no single rank sees");
@@ -202,8 +206,11 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     FabricNetwork net;
     try
     {
-        net = plan ? FabricNetwork::Build(cfg.topology, cfg.hashSalt, 0,
-                                          plan->partition.rankOfNode, plan->rank)
+        net = plan ? FabricNetwork::Build(cfg.topology,
+                                          cfg.hashSalt,
+                                          0,
+                                          plan->partition.rankOfNode,
+                                          plan->rank)
                    : FabricNetwork::Build(cfg.topology, cfg.hashSalt, 0);
     }
     catch (const std::invalid_argument& e)
@@ -406,8 +413,8 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         totals = merged.totals;
         runSeconds = merged.wallSeconds;
         simEnd = merged.simEnd;
-        s["distributed"] = DescribeDistributedRun(cfg.topology, *plan, merged,
-                                                  parts->GetDrainDelay());
+        s["distributed"] =
+            DescribeDistributedRun(cfg.topology, *plan, merged, parts->GetDrainDelay());
         s["distributed"]["notice_delay_ps"] = parts->GetMaxNoticeDelay().GetPicoSeconds();
     }
     outcome.conservation = BalanceFlows(*table, totals.inFlight);
@@ -496,16 +503,19 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     else if (!cons.Ok() || !totals.transportProblems.empty())
     {
         outcome.exitCode = EXIT_CONSERVATION_FAILED;
-        outcome.message = !cons.Ok() ? "conservation violated: " +
-                                           std::to_string(cons.unbalancedFlows) +
-                                           " flows where sent != delivered + dropped + in flight"
-                                     : "queue-pair state inconsistent: " +
-                                           totals.transportProblems;
+        outcome.message = !cons.Ok()
+                              ? "conservation violated: " + std::to_string(cons.unbalancedFlows) +
+                                    " flows where sent != delivered + dropped + in flight"
+                              : "queue-pair state inconsistent: " + totals.transportProblems;
     }
     if (collective)
     {
-        std::string wrong = FinishCollective(*collective, cfg.collective, totals.collective,
-                                             plan != nullptr, outDir, s);
+        std::string wrong = FinishCollective(*collective,
+                                             cfg.collective,
+                                             totals.collective,
+                                             plan != nullptr,
+                                             outDir,
+                                             s);
         if (!wrong.empty() && outcome.exitCode == EXIT_OK)
         {
             outcome.exitCode = EXIT_CONSERVATION_FAILED;

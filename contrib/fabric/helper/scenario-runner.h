@@ -6,7 +6,6 @@
 #include "scenario-config.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace ns3

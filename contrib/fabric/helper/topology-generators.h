@@ -173,8 +173,8 @@ struct RailParams
     /// bottleneck, not independent ports). Rails: controlNicPorts leaves per group.
     std::string serverType = "dgx";
     uint32_t controlGpus = 4;
-    DataRate controlPeerRate{"256Gbps"};  ///< 32 GB/s, PCIe Gen4 x16
-    DataRate controlSlotRate{"256Gbps"};  ///< 32 GB/s shared slot
+    DataRate controlPeerRate{"256Gbps"};    ///< 32 GB/s, PCIe Gen4 x16
+    DataRate controlSlotRate{"256Gbps"};    ///< 32 GB/s shared slot
     DataRate controlNicPortRate{"200Gbps"}; ///< 25 GB/s per port
     uint32_t controlNicPorts = 2;
 };

@@ -25,8 +25,11 @@ const std::pair<const char*, const char*> kUbKeys[] = {
 
 /// {Attribute: value} pairs of section \p key for ns-3 type \p typeName.
 void
-AddTypeAttributes(ScenarioConfig& cfg, YamlFields& root, const YAML::Node& doc,
-                  const std::string& key, const std::string& typeName)
+AddTypeAttributes(ScenarioConfig& cfg,
+                  YamlFields& root,
+                  const YAML::Node& doc,
+                  const std::string& key,
+                  const std::string& typeName)
 {
     if (!root.Has(key))
     {
@@ -42,7 +45,9 @@ AddTypeAttributes(ScenarioConfig& cfg, YamlFields& root, const YAML::Node& doc,
 } // namespace
 
 void
-ParseUbTransport(YamlFields& root, const YAML::Node& doc, const std::string& cc,
+ParseUbTransport(YamlFields& root,
+                 const YAML::Node& doc,
+                 const std::string& cc,
                  ScenarioConfig& cfg)
 {
     if (cfg.transport == "ub" && cc != "caqm" && cc != "none")
@@ -145,22 +150,25 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
             }
             if (id >= earlier.size())
             {
-                throw f.Error("after", "flow " + std::to_string(id) +
-                                           " is not an earlier flow of this list");
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " is not an earlier flow of this list");
             }
             // A Jetty orders its own requests; a predecessor posted later could hold back a
             // request that already holds a request slot (no progress).
             const FlowSpec& pred = earlier[id];
             if (pred.src != fs.src)
             {
-                throw f.Error("after", "flow " + std::to_string(id) +
-                                           " has another source: ordering is among one host's requests");
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " has another source: ordering is among one host's requests");
             }
             if (pred.start > fs.start)
             {
-                throw f.Error("after", "flow " + std::to_string(id) +
-                                           " starts later than this one: a request waits only for "
-                                           "requests posted before it");
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " starts later than this one: a request waits only for "
+                                  "requests posted before it");
             }
             fs.after.push_back(static_cast<uint32_t>(id));
         }

@@ -14,7 +14,9 @@ namespace ns3
  * file can compare transports. Adds attributes to \p cfg; throws ConfigError naming file, line
  * and key.
  */
-void ParseUbTransport(YamlFields& root, const YAML::Node& doc, const std::string& cc,
+void ParseUbTransport(YamlFields& root,
+                      const YAML::Node& doc,
+                      const std::string& cc,
                       ScenarioConfig& cfg);
 
 /// Reads the UB request fields of one flow entry (endpoint, order, after) into \p fs (whose

@@ -6,12 +6,11 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
+#include <yaml-cpp/yaml.h>
 
 namespace ns3
 {
@@ -60,7 +59,11 @@ class YamlFields
     /// A ConfigError about \p key of this mapping (line of the key's value when present).
     ConfigError Error(const std::string& key, const std::string& message) const;
 
-    const std::string& File() const { return m_file; }
+    const std::string& File() const
+    {
+        return m_file;
+    }
+
     std::string KeyPath(const std::string& key) const;
     int LineOf(const std::string& key) const;
 

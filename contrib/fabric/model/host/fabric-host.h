@@ -2,14 +2,13 @@
 #define FABRIC_HOST_H
 
 #include "flow-table.h"
-
 #include "link/fabric-net-device.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <vector>
 
@@ -60,27 +59,58 @@ class FabricHost : public Object, public FabricPortOwner
     static TypeId GetTypeId();
     FabricHost();
 
-    void SetHostIndex(uint32_t index) { m_hostIndex = index; }
-    uint32_t GetHostIndex() const { return m_hostIndex; }
-    void SetFlowTable(Ptr<FlowTable> table) { m_flows = table; }
+    void SetHostIndex(uint32_t index)
+    {
+        m_hostIndex = index;
+    }
+
+    uint32_t GetHostIndex() const
+    {
+        return m_hostIndex;
+    }
+
+    void SetFlowTable(Ptr<FlowTable> table)
+    {
+        m_flows = table;
+    }
+
     uint32_t AddPort(Ptr<FabricNetDevice> device);
-    uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
-    Ptr<FabricNetDevice> GetPort(uint32_t i) const { return m_ports[i].device; }
+
+    uint32_t GetNPorts() const
+    {
+        return static_cast<uint32_t>(m_ports.size());
+    }
+
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const
+    {
+        return m_ports[i].device;
+    }
+
     /// Equal-cost egress ports per destination host (same scheme as FabricSwitch).
     void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
 
     /// The port a flow to \p dstHost with this entropy leaves by (multi-port hosts hash the
     /// entropy over the equal-cost ports, as a multi-port NIC would).
     uint32_t EgressPortFor(uint32_t dstHost, uint16_t entropy) const;
-    Ptr<FlowTable> GetFlowTable() const { return m_flows; }
+
+    Ptr<FlowTable> GetFlowTable() const
+    {
+        return m_flows;
+    }
 
     /// Schedules a flow already added to the FlowTable (this host is its source).
     void StartFlowAt(uint32_t flowId);
+
     /// Hands the ports to a transport: it supplies their frames and takes what arrives.
-    void SetClient(HostPortClient* client) { m_client = client; }
+    void SetClient(HostPortClient* client)
+    {
+        m_client = client;
+    }
+
     /// Offers port \p portIndex its next frame if one is eligible now; otherwise arms a wake-up
     /// (transports call it when they have something new to send).
     void ServePort(uint32_t portIndex);
+
     /// Whether \p port is paused for \p priority; if so, lowers \p wake to the pause's end.
     static bool IsPaused(const FabricNetDevice& port, uint8_t priority, Time* wake)
     {
@@ -91,9 +121,16 @@ class FabricHost : public Object, public FabricPortOwner
         *wake = std::min(*wake, port.GetPausedUntil(priority));
         return true;
     }
-    uint32_t GetPayloadMtu() const { return m_mtu; }
 
-    uint64_t GetUnroutableFrames() const { return m_misdelivered; }
+    uint32_t GetPayloadMtu() const
+    {
+        return m_mtu;
+    }
+
+    uint64_t GetUnroutableFrames() const
+    {
+        return m_misdelivered;
+    }
 
   protected:
     void DoDispose() override;
@@ -106,6 +143,7 @@ class FabricHost : public Object, public FabricPortOwner
         uint32_t psn;
         Time nextSend; ///< pacing: earliest time of the next frame
     };
+
     struct Port
     {
         Ptr<FabricNetDevice> device;
@@ -114,7 +152,12 @@ class FabricHost : public Object, public FabricPortOwner
     };
 
     void StartFlow(uint32_t flowId);
-    bool PullsWhenIdle() const override { return true; }
+
+    bool PullsWhenIdle() const override
+    {
+        return true;
+    }
+
     void PortIdle(FabricNetDevice* device) override;
     /// The raw flows' turn on an idle port (HostPortClient::OfferFrame for the host's own).
     bool OfferRawFrame(uint32_t portIndex, Time now, Time* wake);

@@ -72,8 +72,8 @@ FabricChannel::TransmitRemote(const Ptr<Packet>& frame,
                               uint32_t flowId,
                               uint32_t payload)
 {
-    const Ptr<FabricNetDevice>& peer = (PeekPointer(m_devices[0]) == sender) ? m_devices[1]
-                                                                             : m_devices[0];
+    const Ptr<FabricNetDevice>& peer =
+        (PeekPointer(m_devices[0]) == sender) ? m_devices[1] : m_devices[0];
     m_remoteSender(frame,
                    Simulator::Now() + txTime + m_delay,
                    peer->GetNode()->GetId(),

@@ -32,6 +32,7 @@ class FabricChannel : public Channel
     /// \p txTime + delay. The cable is FIFO per direction, so the arrival event carries only
     /// the direction and the frame waits here.
     void Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time txTime);
+
     /// Frames \p sender has put on the cable that have not arrived yet, oldest first.
     const std::deque<WireFrame>& GetOnWire(const FabricNetDevice* sender) const
     {
@@ -45,10 +46,17 @@ class FabricChannel : public Channel
     /// frames \p local sends go through \p sender instead of the local event queue.
     void SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender);
     /// Same as Transmit, for a device whose peer is remote.
-    void TransmitRemote(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime,
-                        uint32_t flowId, uint32_t payload);
+    void TransmitRemote(const Ptr<Packet>& frame,
+                        const FabricNetDevice* sender,
+                        Time txTime,
+                        uint32_t flowId,
+                        uint32_t payload);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
-    Time GetDelay() const { return m_delay; }
+
+    Time GetDelay() const
+    {
+        return m_delay;
+    }
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -62,6 +70,7 @@ class FabricChannel : public Channel
     {
         return PeekPointer(m_devices[0]) == sender ? 1 : 0;
     }
+
     /// The oldest frame of direction \p to has arrived at device \p to.
     void Arrive(int to);
 

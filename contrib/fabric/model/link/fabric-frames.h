@@ -28,9 +28,9 @@ Time BitsAtRate(uint64_t bits, DataRate rate, bool roundUp);
 struct QueuedFrame
 {
     FrameRef frame;
-    uint32_t bytes = 0;          ///< frame bytes (buffer occupancy)
-    uint32_t payloadBytes = 0;   ///< application bytes, for per-flow conservation
-    uint32_t flowId = kNoFlow;   ///< flow the payload belongs to
+    uint32_t bytes = 0;               ///< frame bytes (buffer occupancy)
+    uint32_t payloadBytes = 0;        ///< application bytes, for per-flow conservation
+    uint32_t flowId = kNoFlow;        ///< flow the payload belongs to
     uint16_t inPort = kNoIngressPort; ///< switch ingress port, for MMU release
     uint8_t priority = 0;             ///< egress queue
     uint8_t ingressPriority = 0;      ///< class charged at ingress (differs with hop classes)

@@ -1,7 +1,6 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
-
 #include "wire/pfc-pause-header.h"
 
 #include "ns3/double.h"
@@ -293,8 +292,8 @@ FabricNetDevice::StormRefresh()
         }
     }
     // Refresh well before 65535 quanta expire, as a stuck NIC's pause generator does.
-    m_stormEvent = Simulator::Schedule(GetPauseQuantum() * 0x7FFF, &FabricNetDevice::StormRefresh,
-                                       this);
+    m_stormEvent =
+        Simulator::Schedule(GetPauseQuantum() * 0x7FFF, &FabricNetDevice::StormRefresh, this);
 }
 
 void
@@ -443,8 +442,7 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
             m_remoteOnWire.pop_front();
         }
         m_remoteOnWire.push_back(RemoteWireFrame{arrival, wire.flowId, wire.payloadBytes});
-        m_channel->TransmitRemote(wire.frame.Get(), this, txTime, wire.flowId,
-                                  wire.payloadBytes);
+        m_channel->TransmitRemote(wire.frame.Get(), this, txTime, wire.flowId, wire.payloadBytes);
     }
     else
     {
@@ -461,8 +459,8 @@ FabricNetDevice::ScheduleComplete(Time delay)
 {
     ++m_completeGeneration;
     m_completePending = true;
-    m_completeEvent = Simulator::Schedule(delay, &FabricNetDevice::TransmitComplete, this,
-                                          m_completeGeneration);
+    m_completeEvent =
+        Simulator::Schedule(delay, &FabricNetDevice::TransmitComplete, this, m_completeGeneration);
 }
 
 void
@@ -492,7 +490,8 @@ FabricNetDevice::ScheduleResumeCheck()
     {
         return;
     }
-    if (m_resumeEvent.IsRunning() && m_resumeEvent.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
+    if (m_resumeEvent.IsRunning() &&
+        m_resumeEvent.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
     {
         return;
     }

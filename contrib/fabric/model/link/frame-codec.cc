@@ -2,8 +2,8 @@
 
 #include "wire/aeth-header.h"
 #include "wire/bth-header.h"
-#include "wire/reth-header.h"
 #include "wire/icrc-trailer.h"
+#include "wire/reth-header.h"
 #include "wire/roce-frame-header.h"
 #include "wire/ub-header.h"
 

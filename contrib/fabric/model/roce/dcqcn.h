@@ -1,11 +1,12 @@
 #ifndef FABRIC_DCQCN_H
 #define FABRIC_DCQCN_H
 
+#include "roce-congestion-control.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
-#include "roce-congestion-control.h"
 
 #include <cstdint>
 #include <string>

@@ -164,7 +164,8 @@ RdmaNic::InitialPsn(uint32_t qp)
 void
 RdmaNic::Install(Ptr<FabricHost> host)
 {
-    m_launcher.Configure(m_requestInterval, m_maxInflightRequests,
+    m_launcher.Configure(m_requestInterval,
+                         m_maxInflightRequests,
                          MakeCallback(&RdmaNic::Launch, this));
     m_host = host;
     m_flows = host->GetFlowTable();
@@ -553,8 +554,7 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
         return;
     }
     const FrameInfo& info = received.info; // parsed once, where the frame was first queued
-    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex ||
-        !m_flows->Contains(info.destQp))
+    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
     {
         return;
     }
@@ -582,8 +582,14 @@ RdmaNic::SendReadRequest(uint32_t flowId, uint32_t index)
 {
     const FlowRecord& f = m_flows->Get(flowId);
     uint64_t remaining = f.bytes - std::min<uint64_t>(f.bytes, uint64_t(index) * m_mtu);
-    SendControl(PortToward(f.dst, f.entropy), f.dst, flowId, RoceOpcode::RDMA_READ_REQUEST,
-                InitialPsn(flowId) + index, 0, static_cast<uint32_t>(remaining), f.priority);
+    SendControl(PortToward(f.dst, f.entropy),
+                f.dst,
+                flowId,
+                RoceOpcode::RDMA_READ_REQUEST,
+                InitialPsn(flowId) + index,
+                0,
+                static_cast<uint32_t>(remaining),
+                f.priority);
     ReceiverQp& rq = m_receivers[flowId];
     rq.readTimeout.Cancel();
     rq.readTimeout = Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, flowId);
@@ -655,8 +661,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     const bool read = f.verb == RdmaVerb::READ;
     uint32_t port = PortToward(peer, f.entropy);
     uint8_t ackPrio = f.priority;
-    if (m_receiveSlots > 0 && f.verb == RdmaVerb::SEND && !rq.holdsSlot &&
-        rq.expected < rq.packets)
+    if (m_receiveSlots > 0 && f.verb == RdmaVerb::SEND && !rq.holdsSlot && rq.expected < rq.packets)
     {
         // A SEND needs a posted receive buffer before any of it can be accepted.
         if (index != rq.expected || m_slotsInUse >= m_receiveSlots)
@@ -666,8 +671,14 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             {
                 rq.rnrSent = true;
                 ++m_rnrNaks;
-                SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, info.psn,
-                            AethHeader::MakeRnrNakSyndrome(0x0E), 0, ackPrio);
+                SendControl(port,
+                            peer,
+                            info.destQp,
+                            RoceOpcode::ACKNOWLEDGE,
+                            info.psn,
+                            AethHeader::MakeRnrNakSyndrome(0x0E),
+                            0,
+                            ackPrio);
             }
             return;
         }
@@ -733,9 +744,14 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         if (rq.unacked >= m_ackInterval || info.ackRequest || rq.expected == rq.packets)
         {
             rq.unacked = 0;
-            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE,
-                        (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(),
-                        0, ackPrio);
+            SendControl(port,
+                        peer,
+                        info.destQp,
+                        RoceOpcode::ACKNOWLEDGE,
+                        (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
+                        AethHeader::MakeAckSyndrome(),
+                        0,
+                        ackPrio);
         }
         return;
     }
@@ -764,17 +780,27 @@ RdmaNic::ReceiveData(const FrameInfo& info)
                 m_flows->Discarded(info.destQp, payload);
             }
             // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
-            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
+            SendControl(port,
+                        peer,
+                        info.destQp,
+                        RoceOpcode::ACKNOWLEDGE,
+                        expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
-                        info.psn, ackPrio);
+                        info.psn,
+                        ackPrio);
             return;
         }
         m_flows->Discarded(info.destQp, payload);
         if (!rq.nakSent)
         {
             rq.nakSent = true; // one NAK per gap
-            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
-                        AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR), 0,
+            SendControl(port,
+                        peer,
+                        info.destQp,
+                        RoceOpcode::ACKNOWLEDGE,
+                        expectedPsn,
+                        AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
+                        0,
                         ackPrio);
         }
         return;
@@ -782,8 +808,13 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
     // ACK can move on.
     m_flows->Discarded(info.destQp, payload);
-    SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE,
-                (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(), 0,
+    SendControl(port,
+                peer,
+                info.destQp,
+                RoceOpcode::ACKNOWLEDGE,
+                (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
+                AethHeader::MakeAckSyndrome(),
+                0,
                 ackPrio);
 }
 

@@ -1,7 +1,6 @@
 #include "ecn-mark-stage.h"
 
 #include "fabric-switch.h"
-
 #include "link/fabric-net-device.h"
 
 #include "ns3/log.h"
@@ -15,11 +14,10 @@ NS_OBJECT_ENSURE_REGISTERED(EcnMarkStage);
 TypeId
 EcnMarkStage::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::EcnMarkStage")
-            .SetParent<EgressStage>()
-            .SetGroupName("Fabric")
-            .AddConstructor<EcnMarkStage>();
+    static TypeId tid = TypeId("ns3::EcnMarkStage")
+                            .SetParent<EgressStage>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<EcnMarkStage>();
     return tid;
 }
 
@@ -29,8 +27,7 @@ EcnMarkStage::EcnMarkStage()
 }
 
 void
-EcnMarkStage::Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pmax,
-                        MarkPoint point)
+EcnMarkStage::Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pmax, MarkPoint point)
 {
     m_enabled = enabled;
     m_kmin = kmin;
@@ -55,10 +52,10 @@ EcnMarkStage::Install(const FabricSwitch& sw)
     {
         double per100G = static_cast<double>(sw.GetPort(i)->GetDataRate().GetBitRate()) / 100e9;
         EcnCurve& c = m_curves[i];
-        c.kmin = m_kmin.GetValue() ? m_kmin.GetValue()
-                                   : static_cast<uint64_t>(100 * 1024 * per100G);
-        c.kmax = m_kmax.GetValue() ? m_kmax.GetValue()
-                                   : static_cast<uint64_t>(400 * 1024 * per100G);
+        c.kmin =
+            m_kmin.GetValue() ? m_kmin.GetValue() : static_cast<uint64_t>(100 * 1024 * per100G);
+        c.kmax =
+            m_kmax.GetValue() ? m_kmax.GetValue() : static_cast<uint64_t>(400 * 1024 * per100G);
         c.pmax = m_pmax;
         NS_LOG_INFO("port " << i << " kmin " << c.kmin << " kmax " << c.kmax << " pmax " << c.pmax);
     }
@@ -74,13 +71,13 @@ EcnMarkStage::AssignStreams(int64_t stream)
 void
 EcnMarkStage::OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes)
 {
-    MaybeMark(port.GetIfIndex(), item, queueBytes);
+    MaybeMark(port.GetPortIndex(), item, queueBytes);
 }
 
 void
 EcnMarkStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
-    MaybeMark(port.GetIfIndex(), item, port.GetQueueBytes(item.priority));
+    MaybeMark(port.GetPortIndex(), item, port.GetQueueBytes(item.priority));
 }
 
 void

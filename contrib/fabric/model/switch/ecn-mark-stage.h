@@ -37,17 +37,38 @@ class EcnMarkStage : public EgressStage
     void Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pmax, MarkPoint point);
 
     void Install(const FabricSwitch& sw) override;
-    bool RunsOnEnqueue() const override { return m_enabled && m_markPoint == MARK_ON_ENQUEUE; }
-    bool RunsOnDequeue() const override { return m_enabled && m_markPoint == MARK_ON_DEQUEUE; }
+
+    bool RunsOnEnqueue() const override
+    {
+        return m_enabled && m_markPoint == MARK_ON_ENQUEUE;
+    }
+
+    bool RunsOnDequeue() const override
+    {
+        return m_enabled && m_markPoint == MARK_ON_DEQUEUE;
+    }
+
     void OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes) override;
     void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+
     /// One stream, taken even when marking is off, so that turning ECN off does not move the
     /// streams of everything built after the switch.
-    int64_t GetStreamCount() const override { return 1; }
+    int64_t GetStreamCount() const override
+    {
+        return 1;
+    }
+
     int64_t AssignStreams(int64_t stream) override;
 
-    EcnCurve GetCurve(uint32_t port) const { return m_curves[port]; }
-    uint64_t GetMarkedFrames() const { return m_marked; }
+    EcnCurve GetCurve(uint32_t port) const
+    {
+        return m_curves[port];
+    }
+
+    uint64_t GetMarkedFrames() const
+    {
+        return m_marked;
+    }
 
   protected:
     void DoDispose() override;

@@ -191,8 +191,9 @@ CreateStage(const std::string& name, const std::string& attribute)
     ObjectFactory factory;
     factory.SetTypeId(tid);
     Ptr<T> stage = DynamicCast<T>(factory.Create());
-    NS_ABORT_MSG_IF(!stage, "FabricSwitch::" << attribute << ": '" << name << "' is not a "
-                                              << T::GetTypeId().GetName());
+    NS_ABORT_MSG_IF(!stage,
+                    "FabricSwitch::" << attribute << ": '" << name << "' is not a "
+                                     << T::GetTypeId().GetName());
     return stage;
 }
 } // namespace
@@ -206,6 +207,7 @@ FabricSwitch::BuildPipeline()
     }
     m_pipelineBuilt = true;
     m_loadBalancer = CreateStage<SwitchLoadBalancer>(m_loadBalancerType.GetName(), "LoadBalancer");
+    m_ecmp = m_loadBalancer->GetInstanceTypeId() == EcmpLoadBalancer::GetTypeId();
     // ECN first: it takes the switch's first random stream whether or not it marks.
     m_ecnStage = CreateObject<EcnMarkStage>();
     std::vector<Ptr<EgressStage>> stages{m_ecnStage};
@@ -257,8 +259,8 @@ FabricSwitch::DoInitialize()
     m_watchdog.assign(static_cast<size_t>(n) * kFabricPriorities, WatchdogState());
     if (m_watchdogEnabled)
     {
-        m_watchdogEvent = Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck,
-                                              this);
+        m_watchdogEvent =
+            Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck, this);
     }
     m_maxQueueBytes.assign(n, 0);
     if (!m_loadBalancer->IsInitialized())
@@ -283,7 +285,8 @@ FabricSwitch::DoInitialize()
 }
 
 void
-FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups)
+FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost,
+                        std::vector<std::vector<uint16_t>> groups)
 {
     m_groupOfHost = std::move(groupOfHost);
     m_groups = std::move(groups);
@@ -333,6 +336,11 @@ FabricSwitch::Route(const FrameInfo& info)
     if (group.size() == 1)
     {
         return group[0];
+    }
+    if (m_ecmp)
+    {
+        // The default strategy without a virtual call: it runs at every hop of every frame.
+        return group[FabricFlowHash(info, m_hashSalt) % group.size()];
     }
     return m_loadBalancer->SelectPort(info, group);
 }
@@ -531,7 +539,8 @@ FabricSwitch::WatchdogDeadline(uint32_t port, uint8_t q)
     Ptr<FabricNetDevice> dev = m_ports[port];
     WatchdogState& w = m_watchdog[port * kFabricPriorities + q];
     bool samePause = dev->IsPaused(q) && dev->GetPausedSince(q) == w.pausedSince;
-    if (w.triggered || !samePause || dev->GetQueueBytes(q) == 0 || dev->GetTxBytes(q) != w.txAtPause)
+    if (w.triggered || !samePause || dev->GetQueueBytes(q) == 0 ||
+        dev->GetTxBytes(q) != w.txAtPause)
     {
         return;
     }

@@ -3,11 +3,10 @@
 
 #include "ecmp-load-balancer.h"
 #include "ecn-mark-stage.h"
-#include "shared-buffer-mmu.h"
-#include "switch-stages.h"
-
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
+#include "shared-buffer-mmu.h"
+#include "switch-stages.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -48,11 +47,13 @@ class FabricSwitch : public Object, public FabricPortOwner
         DROP_LINK_DOWN = 3,
         DROP_PFC_WATCHDOG = 4
     };
+
     enum WatchdogAction
     {
         WATCHDOG_DROP,   ///< drop what is queued and arrives for the stormed queue, ignore pauses
         WATCHDOG_FORWARD ///< ignore pauses: keep sending (the stuck receiver drops it)
     };
+
     typedef void (*WatchdogTracedCallback)(uint32_t port, uint8_t priority, bool triggered);
 
     typedef void (*DropTracedCallback)(uint32_t flowId, uint32_t payloadBytes, uint8_t reason);
@@ -72,18 +73,40 @@ class FabricSwitch : public Object, public FabricPortOwner
     /// How many streams AssignStreams takes (a switch another rank simulates still counts).
     int64_t GetStreamCount();
 
-    uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
-    Ptr<FabricNetDevice> GetPort(uint32_t i) const { return m_ports[i]; }
+    uint32_t GetNPorts() const
+    {
+        return static_cast<uint32_t>(m_ports.size());
+    }
+
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const
+    {
+        return m_ports[i];
+    }
+
     /// Whether port \p i leads to a host (C-AQM treats such ports apart).
     bool IsPortTowardHost(uint32_t i) const;
-    uint32_t GetHashSalt() const { return m_hashSalt; }
-    Ptr<SharedBufferMmu> GetMmu() const { return m_mmu; }
+
+    uint32_t GetHashSalt() const
+    {
+        return m_hashSalt;
+    }
+
+    Ptr<SharedBufferMmu> GetMmu() const
+    {
+        return m_mmu;
+    }
+
     /// The egress port a frame with this header would take (for tests and path tracing).
     uint32_t SelectEgressPort(const FrameInfo& info);
-    EcnCurve GetEcnCurve(uint32_t port) const { return m_ecnStage->GetCurve(port); }
+
+    EcnCurve GetEcnCurve(uint32_t port) const
+    {
+        return m_ecnStage->GetCurve(port);
+    }
 
     /// Appends an egress stage (after those the attributes chose); call before Initialize().
     void AddEgressStage(Ptr<EgressStage> stage);
+
     /// The first egress stage of type T, or null.
     template <class T>
     Ptr<T> GetEgressStage() const
@@ -97,7 +120,12 @@ class FabricSwitch : public Object, public FabricPortOwner
         }
         return nullptr;
     }
-    Ptr<SwitchLoadBalancer> GetLoadBalancer() const { return m_loadBalancer; }
+
+    Ptr<SwitchLoadBalancer> GetLoadBalancer() const
+    {
+        return m_loadBalancer;
+    }
+
     /// Registers an in-network service (an Object implementing SwitchReceiveHook).
     template <class T>
     void AddReceiveHook(Ptr<T> service)
@@ -105,6 +133,7 @@ class FabricSwitch : public Object, public FabricPortOwner
         m_receiveHookObjects.push_back(service);
         m_receiveHooks.push_back(PeekPointer(service));
     }
+
     /// The first receive hook of type T, or null.
     template <class T>
     Ptr<T> GetReceiveHook() const
@@ -120,14 +149,45 @@ class FabricSwitch : public Object, public FabricPortOwner
     }
 
     // Counters
-    uint64_t GetDroppedBytes() const { return m_droppedBytes; }
-    uint64_t GetDroppedFrames() const { return m_droppedFrames; }
-    uint64_t GetHeadroomViolationBytes() const { return m_headroomViolationBytes; }
-    uint64_t GetHeadroomViolationFrames() const { return m_headroomViolationFrames; }
-    uint64_t GetEcnMarkedFrames() const { return m_ecnStage->GetMarkedFrames(); }
-    uint64_t GetMaxQueueBytes(uint32_t port) const { return m_maxQueueBytes[port]; }
-    uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
-    uint64_t GetWatchdogTriggers() const { return m_watchdogTriggers; }
+    uint64_t GetDroppedBytes() const
+    {
+        return m_droppedBytes;
+    }
+
+    uint64_t GetDroppedFrames() const
+    {
+        return m_droppedFrames;
+    }
+
+    uint64_t GetHeadroomViolationBytes() const
+    {
+        return m_headroomViolationBytes;
+    }
+
+    uint64_t GetHeadroomViolationFrames() const
+    {
+        return m_headroomViolationFrames;
+    }
+
+    uint64_t GetEcnMarkedFrames() const
+    {
+        return m_ecnStage->GetMarkedFrames();
+    }
+
+    uint64_t GetMaxQueueBytes(uint32_t port) const
+    {
+        return m_maxQueueBytes[port];
+    }
+
+    uint64_t GetMaxBufferUsed() const
+    {
+        return m_maxBufferUsed;
+    }
+
+    uint64_t GetWatchdogTriggers() const
+    {
+        return m_watchdogTriggers;
+    }
 
   protected:
     /// Sizes the MMU and per-port state and installs the stages: after the last AddPort
@@ -163,6 +223,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     std::vector<std::vector<uint16_t>> m_groups;
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<SwitchLoadBalancer> m_loadBalancer;
+    bool m_ecmp = false;          ///< m_loadBalancer is exactly EcmpLoadBalancer (Route inlines it)
     Ptr<EcnMarkStage> m_ecnStage; ///< always built (it owns the first random stream)
     std::vector<Ptr<EgressStage>> m_egressStages; ///< in order: ECN, C-AQM, the rest
     std::vector<EgressStage*> m_onEnqueue;        ///< the stages that act on enqueue
@@ -197,6 +258,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     Time m_watchdogDetection;
     Time m_watchdogRestore;
     WatchdogAction m_watchdogAction;
+
     struct WatchdogState
     {
         uint64_t txAtPause = 0; ///< bytes sent when the pending deadline was armed
@@ -204,6 +266,7 @@ class FabricSwitch : public Object, public FabricPortOwner
         bool triggered = false;
         EventId deadline;
     };
+
     std::vector<WatchdogState> m_watchdog; ///< per (port, priority)
     EventId m_watchdogEvent;
 

@@ -1,9 +1,8 @@
 #ifndef FABRIC_SHARP_AGGREGATOR_H
 #define FABRIC_SHARP_AGGREGATOR_H
 
-#include "switch-stages.h"
-
 #include "link/fabric-net-device.h"
+#include "switch-stages.h"
 #include "wire/sharp-header.h"
 
 #include "ns3/data-rate.h"
@@ -57,26 +56,60 @@ class SharpAggregator : public Object, public SwitchReceiveHook
     SharpAggregator();
 
     /// The switch's ports, by index (its device list).
-    void SetPorts(std::vector<Ptr<FabricNetDevice>> ports) { m_ports = std::move(ports); }
+    void SetPorts(std::vector<Ptr<FabricNetDevice>> ports)
+    {
+        m_ports = std::move(ports);
+    }
+
     /// This switch's place in the tree of \p group: children by port (with the member host
     /// index, or -1 for a child switch) and the parent port (-1 at the root).
-    void AddGroup(uint16_t group, const std::vector<uint32_t>& childPorts,
-                  const std::vector<int32_t>& childHosts, int32_t parentPort);
+    void AddGroup(uint16_t group,
+                  const std::vector<uint32_t>& childPorts,
+                  const std::vector<int32_t>& childHosts,
+                  int32_t parentPort);
     /// A SHARP frame arrived on \p device.
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
+
     // SwitchReceiveHook: UDP 4793 frames.
-    bool Claims(const FrameInfo& info) const override { return info.dstPort == kSharpUdpPort; }
+    bool Claims(const FrameInfo& info) const override
+    {
+        return info.dstPort == kSharpUdpPort;
+    }
+
     void Receive(FabricNetDevice* port, WireFrame& frame) override
     {
         Receive(Ptr<FabricNetDevice>(port), frame.frame.Get());
     }
 
-    uint64_t GetPeakBufferBytes() const { return m_peakUsed; }
-    uint64_t GetContributions() const { return m_contributions; }
-    uint64_t GetHeldFrames() const { return m_heldFrames; }
-    uint64_t GetPeakHeldFrames() const { return m_peakHeld; }
-    uint64_t GetResultsSent() const { return m_resultsSent; }
-    uint64_t GetDuplicates() const { return m_duplicates; }
+    uint64_t GetPeakBufferBytes() const
+    {
+        return m_peakUsed;
+    }
+
+    uint64_t GetContributions() const
+    {
+        return m_contributions;
+    }
+
+    uint64_t GetHeldFrames() const
+    {
+        return m_heldFrames;
+    }
+
+    uint64_t GetPeakHeldFrames() const
+    {
+        return m_peakHeld;
+    }
+
+    uint64_t GetResultsSent() const
+    {
+        return m_resultsSent;
+    }
+
+    uint64_t GetDuplicates() const
+    {
+        return m_duplicates;
+    }
 
   protected:
     void DoDispose() override;
@@ -89,6 +122,7 @@ class SharpAggregator : public Object, public SwitchReceiveHook
         std::map<uint32_t, uint32_t> childOfPort;
         int32_t parent = -1;
     };
+
     struct Slot
     {
         std::vector<float> sum;
@@ -101,6 +135,7 @@ class SharpAggregator : public Object, public SwitchReceiveHook
         bool haveResult = false;
         std::vector<float> result;
     };
+
     typedef std::tuple<uint16_t, uint32_t, uint32_t> Key;
 
     void Process(uint32_t port, SharpHeader h, uint32_t payloadBytes);

@@ -207,7 +207,7 @@ CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
         return;
     }
     UbCci in = UbCci::Decode(info.cci);
-    UbCci out = OnDequeue(port.GetIfIndex(), in, port.GetTotalQueueBytes(), item.bytes);
+    UbCci out = OnDequeue(port.GetPortIndex(), in, port.GetTotalQueueBytes(), item.bytes);
     uint16_t field = out.Encode();
     if (field != info.cci)
     {
@@ -240,8 +240,8 @@ CaqmSwitch::Update(PortState& p, uint64_t queueBytes)
     double sent = previousWasLast ? double(p.sentBytes) : 0.0;
     double granted = previousWasLast ? p.granted : 0.0;
     double capacity = m_updatePeriod.GetSeconds() * p.rate.GetBitRate() / 8.0;
-    p.credit = m_lambda * (capacity - sent + double(m_targetQueue.GetValue()) -
-                           double(queueBytes) - granted);
+    p.credit = m_lambda *
+               (capacity - sent + double(m_targetQueue.GetValue()) - double(queueBytes) - granted);
     p.sentBytes = 0;
     p.granted = 0;
     p.deficit = 0;

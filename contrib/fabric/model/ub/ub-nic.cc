@@ -145,7 +145,8 @@ UbNic::DoDispose()
 void
 UbNic::Install(Ptr<FabricHost> host)
 {
-    m_launcher.Configure(m_requestInterval, m_maxInflightRequests,
+    m_launcher.Configure(m_requestInterval,
+                         m_maxInflightRequests,
                          MakeCallback(&UbNic::Launch, this));
     m_host = host;
     m_flows = host->GetFlowTable();
@@ -379,8 +380,7 @@ UbNic::NextPsn(TxChannel& ch)
         uint32_t i = psn - ch.una;
         if (i < ch.packets.size() && ch.packets[i].lost && !ch.packets[i].acked)
         {
-            return ch.packets[i].frameBytes + ch.inflight <= ch.cc->GetWindow() ? int64_t(psn)
-                                                                                  : -1;
+            return ch.packets[i].frameBytes + ch.inflight <= ch.cc->GetWindow() ? int64_t(psn) : -1;
         }
         ch.resend.pop_front(); // acknowledged meanwhile
     }
@@ -486,8 +486,13 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
 }
 
 void
-UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
-                   uint32_t payload, uint8_t flags, uint16_t cci)
+UbNic::EnqueueData(const TxChannel& ch,
+                   uint32_t flowId,
+                   uint32_t index,
+                   uint32_t psn,
+                   uint32_t payload,
+                   uint8_t flags,
+                   uint16_t cci)
 {
     Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
     UbFrameHeader h;
@@ -777,8 +782,9 @@ UbNic::Execute(uint32_t flowId)
     for (uint32_t other : waiting)
     {
         const RxMessage& o = m_rxMessages[other];
-        bool ready = std::all_of(o.waitFor.begin(), o.waitFor.end(),
-                                 [this](uint32_t p) { return m_executed.count(p) > 0; });
+        bool ready = std::all_of(o.waitFor.begin(), o.waitFor.end(), [this](uint32_t p) {
+            return m_executed.count(p) > 0;
+        });
         if (ready && !o.executed)
         {
             Execute(other);
@@ -1013,8 +1019,13 @@ UbNic::SendProbe(TxChannel& ch, uint32_t flowId)
     f.sentBytes += payload;
     f.retransmittedBytes += payload;
     ++m_resentPackets;
-    EnqueueData(ch, flowId, index, m.lastPsn, payload,
-                UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend, 0);
+    EnqueueData(ch,
+                flowId,
+                index,
+                m.lastPsn,
+                payload,
+                UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend,
+                0);
 }
 
 void
