@@ -54,7 +54,8 @@ export CCACHE_DIR="$work/ccache"
 # a user's tree); this tree belongs to whoever runs the test, root included.
 [ "${USER:-}" = root ] && export USER=ns3-fabric-test
 
-# Debug profile: the quickest to compile from cold, and ns-3's asserts and logs are compiled in.
+# Debug profile: -O0 compiles quickly from cold, and ns-3's asserts and logs are compiled in
+# (with -Werror, as ns-3 sets whenever a profile is given).
 configure=(configure -d debug --enable-modules=fabric --disable-examples --disable-tests
   --disable-python-bindings)
 # Configure again only when the options changed: ./ns3 build re-runs CMake by itself when a
