@@ -126,9 +126,9 @@ TEST_F(FabricRunHashTest, MurmurHash3ReferenceValues)
 
 TEST_F(FabricRunHashTest, ValuesOfTheReplacedPythonImplementation)
 {
-    // Computed by tools/fabricvalidate/ecmphash.py, an independent implementation whose uplink
-    // predictions the validation case ecmp-collisions matched against simulated links.csv
-    // before --hash replaced it.
+    // Computed by the validation's former Python implementation of the hash, written from
+    // FabricFlowHash's description, whose uplink predictions the validation case
+    // ecmp-collisions matched against simulated links.csv before --hash replaced it.
     auto a = Answers("7 10.0.0.4 10.0.0.41 50000 4791 17\n"
                      "12345 10.0.0.1 10.0.4.0 49152 4791 17\n"
                      "0 10.0.0.2 10.0.0.3 65535 4791 17\n"
