@@ -36,9 +36,10 @@ Converter = Callable[[str], object]
 class RunDirError(ValueError):
     """A file of a run directory is missing or unusable; str() says which and why."""
 
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
+    def __init__(self, path: str, message: str, line: Optional[int] = None):
+        super().__init__(f"{path}{'' if line is None else f':{line}'}: {message}")
         self.path = path
+        self.line = line
         self.reason = message
 
 
@@ -59,8 +60,8 @@ class MissingColumn(RunDirError):
 
 class BadValue(RunDirError):
     def __init__(self, path: str, line: int, column: str, text: str):
-        super().__init__(f"{path}:{line}", f"column '{column}': bad value {text!r}")
-        self.line, self.column, self.text = line, column, text
+        super().__init__(path, f"column '{column}': bad value {text!r}", line)
+        self.column, self.text = column, text
 
 
 class BadSummary(RunDirError):
