@@ -3,11 +3,13 @@
 //   fabric-run SCENARIO.yaml [--set key=value ...] [--attr ns3::Type::Attr=value ...]
 //              [--out DIR] [--seed N] [--quiet]
 //   fabric-run --help | --print-attributes[=all]
+//   fabric-run --hash [FILE]     (the switches' ECMP hash for queries; ecmp-hash-queries.h)
 //
 // Exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock detected.
 
 #include "attribute-values.h"
 #include "config-error.h"
+#include "ecmp-hash-queries.h"
 #include "rank-exchange.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -32,6 +35,8 @@ namespace
 
 const char* kUsage =
     R"(usage: fabric-run SCENARIO.yaml [options]
+       fabric-run --hash [FILE]
+
 
 Runs one scenario and writes queues.csv, pfc.csv, flows.csv, links.csv, rates.csv and
 summary.json (and pcaps if trace.pcap is set) into the output directory.
@@ -46,6 +51,8 @@ options:
                        on one process: the same results a K-rank run merges (docs/distributed.md)
   --mpi-sync KIND      granted-time (default: DistributedSimulatorImpl) or null-message
   --print-attributes   list the fabric's ns-3 attributes with defaults (=all: every ns-3 type)
+  --hash [FILE]        instead of a run: the switches' ECMP hash for queries read from FILE or
+                       standard input (--hash --help describes them)
   --help               this text and every scenario key
 
 exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock
@@ -132,6 +139,40 @@ PrintSummary(const RunOutcome& o)
     }
 }
 
+/// fabric-run --hash [FILE]: \p args are the arguments after --hash.
+int
+AnswerHashQueries(const std::vector<std::string>& args)
+{
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))
+    {
+        std::cout << kEcmpHashUsage;
+        return EXIT_OK;
+    }
+    if (args.size() > 1 || (args.size() == 1 && args[0].rfind("--", 0) == 0))
+    {
+        throw ConfigError("command line", 0, "--hash", "takes one query FILE at most (or stdin)");
+    }
+    // Nothing else reads or writes here: buffered streams, and no flush of the answers before
+    // every line read (cin is tied to cout), for batches of millions of queries.
+    std::ios::sync_with_stdio(false);
+    std::cin.tie(nullptr);
+    if (args.empty() || args[0] == "-")
+    {
+        AnswerEcmpHashQueries(std::cin, "stdin", std::cout);
+    }
+    else
+    {
+        std::ifstream file(args[0]);
+        if (!file)
+        {
+            throw ConfigError(args[0], 0, "", "cannot open");
+        }
+        AnswerEcmpHashQueries(file, args[0], std::cout);
+    }
+    std::cout.flush();
+    return EXIT_OK;
+}
+
 } // namespace
 
 /// Where errors go: stderr, except on the ranks other than 0 of an mpirun (every rank meets the
@@ -162,6 +203,10 @@ RunMain(int argc, char** argv)
     bool quiet = false;
     try
     {
+        if (!args.empty() && args[0] == "--hash")
+        {
+            return AnswerHashQueries({args.begin() + 1, args.end()});
+        }
         for (size_t i = 0; i < args.size(); ++i)
         {
             const std::string& a = args[i];

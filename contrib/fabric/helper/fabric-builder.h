@@ -166,6 +166,11 @@ class FabricNetwork
     uint32_t m_rank = 0;
 };
 
+/// HashSalt of the switch at spec index \p node in a fabric built with \p hashSalt (the
+/// scenario's switch.hash_salt): distinct per switch and independent of the seed, so that the
+/// tiers do not hash alike (no polarization).
+uint32_t SwitchHashSalt(uint32_t hashSalt, uint32_t node);
+
 } // namespace ns3
 
 #endif

@@ -59,10 +59,6 @@ YamlToJson(const YAML::Node& node)
     }
 }
 
-namespace
-{
-
-/// UDP source port of flow \p id for run seed \p seed: 49152 + a 14-bit hash of both.
 uint16_t
 FlowEntropy(uint32_t id, uint64_t seed)
 {
@@ -74,6 +70,9 @@ FlowEntropy(uint32_t id, uint64_t seed)
     h ^= h >> 33;
     return static_cast<uint16_t>(49152 + h % 16384);
 }
+
+namespace
+{
 
 void
 ApplyAttributes(const ScenarioConfig& cfg)
