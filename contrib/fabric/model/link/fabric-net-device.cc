@@ -102,6 +102,8 @@ FabricNetDevice::DoDispose()
         q.clear();
     }
     m_control.clear();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
     m_completeEvent.Cancel();
     m_completePending = false;
     m_resumeEvent.Cancel();
@@ -355,7 +357,13 @@ FabricNetDevice::TakeHead(uint8_t p)
 void
 FabricNetDevice::SetLinkUp(bool up)
 {
+    NS_LOG_FUNCTION(this << up);
+    bool changed = up != m_linkUp;
     m_linkUp = up;
+    if (changed)
+    {
+        m_linkChangeCallbacks();
+    }
     if (up)
     {
         TryTransmit();
@@ -561,6 +569,38 @@ FabricNetDevice::Deliver(WireFrame& wire)
     if (m_owner)
     {
         m_owner->FrameReceived(this, wire);
+        return;
+    }
+    DeliverUp(wire);
+}
+
+void
+FabricNetDevice::DeliverUp(const WireFrame& wire)
+{
+    if (m_rxCallback.IsNull() && m_promiscCallback.IsNull())
+    {
+        return;
+    }
+    Ptr<Packet> packet = wire.frame->Copy();
+    EthernetHeader eth(false);
+    if (packet->RemoveHeader(eth) == 0)
+    {
+        return;
+    }
+    Mac48Address to = eth.GetDestination();
+    NetDevice::PacketType type = to == m_address    ? NetDevice::PACKET_HOST
+                                 : to.IsBroadcast() ? NetDevice::PACKET_BROADCAST
+                                 : to.IsGroup()     ? NetDevice::PACKET_MULTICAST
+                                                    : NetDevice::PACKET_OTHERHOST;
+    NS_LOG_LOGIC("up: " << packet->GetSize() << " B, protocol 0x" << std::hex << eth.GetLengthType()
+                        << std::dec << " from " << eth.GetSource());
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, eth.GetLengthType(), eth.GetSource(), to, type);
+    }
+    if (type != NetDevice::PACKET_OTHERHOST && !m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, eth.GetLengthType(), eth.GetSource());
     }
 }
 
@@ -679,6 +719,7 @@ FabricNetDevice::IsLinkUp() const
 void
 FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
 }
 
 bool
@@ -774,6 +815,7 @@ FabricNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 void
 FabricNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
 {
+    m_promiscCallback = cb;
 }
 
 bool

@@ -37,7 +37,9 @@ namespace ns3
  *
  * The owner (a switch or host NIC, FabricPortOwner) is told of frames received, a frame leaving
  * an egress queue (for buffer accounting), frames lost, and the port going idle with nothing to
- * send (so a host NIC can pull its next packet instead of flooding the queue).
+ * send (so a host NIC can pull its next packet instead of flooding the queue). A device with no
+ * owner is a plain ns-3 NetDevice: Send() queues a frame, and what arrives goes up through the
+ * receive callbacks (Node::AddDevice sets them) with the EtherType as protocol.
  */
 class FabricNetDevice : public NetDevice
 {
@@ -343,6 +345,10 @@ class FabricNetDevice : public NetDevice
     FabricPortOwner* m_owner = nullptr;
     bool m_ownerPulls = false; ///< m_owner->PullsWhenIdle(), asked once
     NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscCallback;
+    TracedCallback<> m_linkChangeCallbacks; ///< AddLinkChangeCallback: on every change
+    /// A frame for a device without a fabric owner: up through ns-3's receive callbacks.
+    void DeliverUp(const WireFrame& wire);
 
     TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
