@@ -9,8 +9,8 @@
 
 #include "../fabric-sim-util.h"
 
-#include "collective-config.h"
 #include "collective-setup.h"
+#include "config-collective.h"
 #include "config-error.h"
 #include "yaml-fields.h"
 

@@ -4,8 +4,8 @@
 
 #include "../fabric-sim-util.h"
 
-#include "collective-config.h"
 #include "collective-setup.h"
+#include "config-collective.h"
 #include "topology-generators.h"
 #include "yaml-fields.h"
 

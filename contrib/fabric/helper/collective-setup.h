@@ -1,7 +1,7 @@
 #ifndef FABRIC_COLLECTIVE_SETUP_H
 #define FABRIC_COLLECTIVE_SETUP_H
 
-#include "collective-config.h"
+#include "config-collective.h"
 #include "fabric-builder.h"
 
 #include "collective/collective-engine.h"
