@@ -25,8 +25,9 @@
  * is removed again (with --qdisc it stays, its limit raised to the same size). Multipath: ns-3's
  * only ECMP is Ipv4GlobalRouting::RandomEcmpRouting (per packet, random), on by default for
  * clos2 (the fabric hashes per flow); --routing=nix uses nix-vector routing instead (one cached
- * path per destination, so no multipath, but no linear route-table scan per packet). The run ends when every datagram has arrived (like the
- * fabric, which stops when every flow has finished) or at --stopTime.
+ * path per destination, so no multipath, but no linear route-table scan per packet). The run ends
+ * when every datagram has arrived (like the fabric, which stops when every flow has finished) or at
+ * --stopTime.
  *
  * Prints one JSON line: events (Simulator::GetEventCount()), packet_hops (PhyTxEnd on every
  * device: frames transmitted on a link), sim_time_ns, wall_s (Simulator::Run() only), build_s
@@ -43,8 +44,6 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -52,6 +51,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <utility>
 #include <vector>
 
@@ -372,7 +372,8 @@ main(int argc, char* argv[])
     getrusage(RUSAGE_SELF, &usage);
 
     std::ostringstream out;
-    out << "{\"baseline\": \"ns-3 " << "3.37 PointToPoint + InternetStack + UDP\""
+    out << "{\"baseline\": \"ns-3 "
+        << "3.37 PointToPoint + InternetStack + UDP\""
         << ", \"topology\": " << JsonString(topology) << ", \"workload\": " << JsonString(workload)
         << ", \"hosts\": " << hosts << ", \"switches\": " << nSwitches << ", \"links\": " << links
         << ", \"flows\": " << flows.size() << ", \"bytes_per_flow\": " << bytes
@@ -380,8 +381,8 @@ main(int argc, char* argv[])
         << ", \"delay\": " << JsonString(delay) << ", \"qdisc\": " << (qdisc ? "true" : "false")
         << ", \"routing\": " << JsonString(routing)
         << ", \"ecmp\": " << (ecmp && routing == "global" ? "true" : "false")
-        << ", \"seed\": " << seed
-        << ", \"packets_sent\": " << g_expectedPackets << ", \"packets_received\": " << g_rxPackets
+        << ", \"seed\": " << seed << ", \"packets_sent\": " << g_expectedPackets
+        << ", \"packets_received\": " << g_rxPackets
         << ", \"lossless\": " << (g_rxPackets == g_expectedPackets ? "true" : "false")
         << ", \"events\": " << events << ", \"packet_hops\": " << g_hops
         << ", \"sim_time_ns\": " << simNs << ", \"wall_s\": " << runSeconds

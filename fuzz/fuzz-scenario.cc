@@ -13,7 +13,8 @@
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    static const std::string path = "/tmp/fabric-fuzz-scenario-" + std::to_string(getpid()) + ".yaml";
+    static const std::string path =
+        "/tmp/fabric-fuzz-scenario-" + std::to_string(getpid()) + ".yaml";
     {
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -5,9 +5,8 @@
 // attribute defaults set for this test only, add raw flows, run, and inspect the model objects.
 
 #include "fabric-builder.h"
-#include "topology-generators.h"
-
 #include "link/frame-codec.h"
+#include "topology-generators.h"
 
 #include "ns3/config.h"
 #include "ns3/rng-seed-manager.h"
@@ -15,7 +14,6 @@
 #include "ns3/string.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,11 +33,13 @@ class SimTest : public ::testing::Test
         RngSeedManager::SetSeed(1);
         RngSeedManager::SetRun(1);
     }
+
     void TearDown() override
     {
         Simulator::Destroy();
         Config::Reset();
     }
+
     static void Set(const std::string& name, const std::string& value)
     {
         Config::SetDefault(name, StringValue(value));
@@ -48,8 +48,13 @@ class SimTest : public ::testing::Test
 
 /// Adds a raw line-rate flow of \p bytes from host \p src to host \p dst starting at \p start.
 inline uint32_t
-AddFlow(FabricNetwork& net, uint32_t src, uint32_t dst, uint64_t bytes, Time start = Time(0),
-        uint8_t priority = 3, uint16_t entropy = 0)
+AddFlow(FabricNetwork& net,
+        uint32_t src,
+        uint32_t dst,
+        uint64_t bytes,
+        Time start = Time(0),
+        uint8_t priority = 3,
+        uint16_t entropy = 0)
 {
     FlowRecord rec;
     rec.src = src;

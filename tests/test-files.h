@@ -3,11 +3,10 @@
 
 // File and process helpers shared by the suites that run fabric-run and read its traces.
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <sstream>
 #include <string>
@@ -109,8 +108,7 @@ ReadCsv(const std::string& path)
         ADD_FAILURE() << path << " is empty or missing";
         return csv;
     }
-    auto split = [](const std::string& l)
-    {
+    auto split = [](const std::string& l) {
         std::vector<std::string> cells;
         std::stringstream ss(l);
         for (std::string c; std::getline(ss, c, ',');)

@@ -30,8 +30,6 @@ namespace fs = std::filesystem;
 const std::string kSourceDir = FABRIC_SOURCE_DIR;
 const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
 
-
-
 /// How fabric-run ended and what it printed (stdout and stderr interleaved).
 struct RunResult
 {
@@ -293,8 +291,9 @@ TEST_F(FabricRunTest, BadSetWithoutValue)
 TEST_F(FabricRunTest, BadSetIntoScalar)
 {
     // seed is a number; it cannot hold a key.
-    ExpectBadInput(
-        {"examples/incast.yaml", "--set", "seed.x=1"}, "--set: seed.x: ", "not a mapping");
+    ExpectBadInput({"examples/incast.yaml", "--set", "seed.x=1"},
+                   "--set: seed.x: ",
+                   "not a mapping");
 }
 
 TEST_F(FabricRunTest, BadSetValueIsNotBlamedOnTheFile)
@@ -403,7 +402,8 @@ TEST_F(FabricRunTest, EverySchedulerGivesTheSameRun)
     for (const auto& extra : variants)
     {
         std::string out = m_tmp.Path() + "/sched-" + std::to_string(outs.size());
-        std::vector<std::string> args = {"examples/incast.yaml", "--set",
+        std::vector<std::string> args = {"examples/incast.yaml",
+                                         "--set",
                                          "workload.bytes_per_sender=256KiB"};
         args.insert(args.end(), extra.begin(), extra.end());
         args.insert(args.end(), {"--out", out, "--quiet"});
@@ -429,15 +429,18 @@ TEST_F(FabricRunTest, EverySchedulerGivesTheSameRun)
 TEST_F(FabricRunTest, BadSchedulerName)
 {
     ExpectBadInput({"examples/incast.yaml", "--set", "simulator.scheduler=splay"},
-                   "simulator.scheduler", "expected wheel, heap, map or calendar");
+                   "simulator.scheduler",
+                   "expected wheel, heap, map or calendar");
 }
 
 TEST_F(FabricRunTest, BadWheelBuckets)
 {
     ExpectBadInput({"examples/incast.yaml", "--set", "simulator.buckets=1000"},
-                   "simulator.buckets", "power of two");
+                   "simulator.buckets",
+                   "power of two");
     ExpectBadInput({"examples/incast.yaml", "--set", "simulator.bucket_width=0ns"},
-                   "simulator.bucket_width", "must be positive");
+                   "simulator.bucket_width",
+                   "must be positive");
 }
 
 // --- distributed runs (single process; mpirun runs are in tests/tools) ---------------------
@@ -447,8 +450,8 @@ TEST_F(FabricRunTest, PartitionedRunOnOneProcessMatchesThePlainRunAndEndsTwoDrai
     std::string plain = m_tmp.Path() + "/plain";
     std::string parted = m_tmp.Path() + "/parted";
     RunResult a = Run({"examples/distributed-clos.yaml", "--out", plain, "--quiet"});
-    RunResult b = Run({"examples/distributed-clos.yaml", "--partition", "auto", "--out", parted,
-                       "--quiet"});
+    RunResult b =
+        Run({"examples/distributed-clos.yaml", "--partition", "auto", "--out", parted, "--quiet"});
     ASSERT_EQ(a.status, 0) << a.output;
     ASSERT_EQ(b.status, 0) << b.output;
     // The same simulation: per-flow results identical.
@@ -472,22 +475,30 @@ TEST_F(FabricRunTest, PartitionedRunOnOneProcessMatchesThePlainRunAndEndsTwoDrai
 
 TEST_F(FabricRunTest, BadPartitionRawTransport)
 {
-    ExpectBadInput({"examples/distributed-clos.yaml", "--partition", "auto", "--set",
-                    "transport=raw", "--set", "cc=none"},
-                   "transport", "needs a transport");
+    ExpectBadInput({"examples/distributed-clos.yaml",
+                    "--partition",
+                    "auto",
+                    "--set",
+                    "transport=raw",
+                    "--set",
+                    "cc=none"},
+                   "transport",
+                   "needs a transport");
 }
 
 TEST_F(FabricRunTest, BadPartitionFileMissing)
 {
     ExpectBadInput({"examples/distributed-clos.yaml", "--partition", "no-such-partition.txt"},
-                   "no-such-partition.txt", "partition");
+                   "no-such-partition.txt",
+                   "partition");
 }
 
 TEST_F(FabricRunTest, BadMpiSync)
 {
-    ExpectBadInput({"examples/distributed-clos.yaml", "--partition", "auto", "--mpi-sync",
-                    "optimistic"},
-                   "--mpi-sync", "granted-time or null-message");
+    ExpectBadInput(
+        {"examples/distributed-clos.yaml", "--partition", "auto", "--mpi-sync", "optimistic"},
+        "--mpi-sync",
+        "granted-time or null-message");
 }
 
 } // namespace

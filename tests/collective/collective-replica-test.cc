@@ -9,12 +9,10 @@
 //   - only transfers completed on this process's network are announced.
 
 #include "../fabric-sim-util.h"
-
 #include "collective/collective-engine.h"
 #include "host/flow-table.h"
 
 #include <gtest/gtest.h>
-
 #include <vector>
 
 namespace ns3
@@ -27,12 +25,17 @@ namespace
 class RecordingSharp : public CollectiveSharpService
 {
   public:
-    void Send(uint16_t, uint32_t, uint32_t rank, uint64_t, const std::vector<float>& values,
+    void Send(uint16_t,
+              uint32_t,
+              uint32_t rank,
+              uint64_t,
+              const std::vector<float>& values,
               DoneCallback done) override
     {
         sends.emplace_back(rank, Simulator::Now());
         Simulator::Schedule(MicroSeconds(1), [done, values]() { done(values); });
     }
+
     std::vector<std::pair<uint32_t, Time>> sends;
 };
 
@@ -153,7 +156,7 @@ TEST_F(CollectiveReplicaTest, AnnouncementOvertakingItsInputWaitsForIt)
     const auto& s = engine->States();
     ASSERT_TRUE(engine->IsComplete());
     EXPECT_EQ(s[1].end, MicroSeconds(6));
-    EXPECT_EQ(s[1].binding, 0); // its start waited for transfer 0
+    EXPECT_EQ(s[1].binding, 0);             // its start waited for transfer 0
     EXPECT_EQ(engine->Values(1)[0], 42.0f); // COPY of the reduced result after the REDUCE
     EXPECT_EQ(engine->CompletionTime(), MicroSeconds(6));
 }

@@ -1,4 +1,4 @@
-// Collectives on the rail-optimized cluster (DOMAIN.md §5), in-process simulations:
+// Collectives on the rail cluster (docs/models.md#hierarchical-allreduce), in-process simulations:
 //   - every algorithm's per-rank and inter-server payload bytes equal the closed forms derived
 //     here from p, S, G and M;
 //   - every algorithm leaves every rank with the exact sum of all ranks' values;
@@ -8,23 +8,20 @@
 //   - bad collective sections are ConfigErrors naming file, line and key.
 
 #include "../fabric-sim-util.h"
-
 #include "collective-setup.h"
-#include "config-collective.h"
-#include "config-error.h"
-#include "yaml-fields.h"
-
 #include "collective/collective-engine.h"
 #include "collective/sharp-service.h"
+#include "config-collective.h"
+#include "config-error.h"
+#include "host/host-transport.h"
 #include "switch/fabric-switch.h"
 #include "switch/sharp-aggregator.h"
-#include "host/host-transport.h"
+#include "yaml-fields.h"
 
 #include "ns3/object-factory.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -82,9 +79,10 @@ class CollectiveTest : public test::SimTest
         run.bytes = CountCollectiveBytes(*run.engine, net);
         for (uint32_t n = 0; n < spec.nodes.size(); ++n)
         {
-            if (net.GetSwitch(n) && net.GetSwitch(n)->GetSharpAggregator())
+            if (net.GetSwitch(n) && net.GetSwitch(n)->GetReceiveHook<SharpAggregator>())
             {
-                run.aggregators[spec.nodes[n].name] = net.GetSwitch(n)->GetSharpAggregator();
+                run.aggregators[spec.nodes[n].name] =
+                    net.GetSwitch(n)->GetReceiveHook<SharpAggregator>();
             }
         }
         run.sharp = DynamicCast<SharpService>(run.engine->GetSharpService());
@@ -137,8 +135,9 @@ TEST_F(CollectiveTest, RingSendsTwoPMinusOneOverPTimesMPerRank)
     {
         SCOPED_TRACE(algo);
         Simulator::Destroy();
-        CollectiveRun run = Run(Rail(S, G), std::string("{algorithm: ") + algo +
-                                                ", message: " + std::to_string(M) + "B}");
+        CollectiveRun run =
+            Run(Rail(S, G),
+                std::string("{algorithm: ") + algo + ", message: " + std::to_string(M) + "B}");
         ExpectExactSum(run);
         for (uint32_t r = 0; r < p; ++r)
         {
@@ -203,9 +202,9 @@ TEST_F(CollectiveTest, PairingIPlus8KeepsSpinesIdleAndIPlus9SendsEverythingThrou
         SCOPED_TRACE(pairing);
         Simulator::Destroy();
         Config::Reset();
-        CollectiveRun run = Run(Rail(2, G), std::string("{algorithm: hierarchical, pairing: '") +
-                                                pairing + "', message: " + std::to_string(M) +
-                                                "B}");
+        CollectiveRun run = Run(Rail(2, G),
+                                std::string("{algorithm: hierarchical, pairing: '") + pairing +
+                                    "', message: " + std::to_string(M) + "B}");
         ExpectExactSum(run);
         const uint64_t inter = run.bytes.interServerPayload;
         ASSERT_EQ(inter, 2 * G * (M / G) / 2 * 2); // p ranks x 2(S-1)/S x M/G, S = 2
@@ -232,7 +231,8 @@ TEST_F(CollectiveTest, FailedNicCarriesNothingAndItsHelpersCarryItsShare)
     Simulator::Destroy();
     Config::Reset();
     CollectiveRun failed =
-        Run(Rail(2, G), base + ", nic_failures: [{rank: 11, helpers: [10, 12], shares: [0.5, 0.5]}]}");
+        Run(Rail(2, G),
+            base + ", nic_failures: [{rank: 11, helpers: [10, 12], shares: [0.5, 0.5]}]}");
     ExpectExactSum(failed);
     // gpu1_3's NIC sends nothing (its share left over NVLink); every other NIC is busy.
     EXPECT_EQ(failed.bytes.nicTxBytes.at("gpu1_3"), 0u);
@@ -241,8 +241,10 @@ TEST_F(CollectiveTest, FailedNicCarriesNothingAndItsHelpersCarryItsShare)
     // received at 10 and 12's NICs instead, so the total inter-server payload is unchanged.
     const uint64_t share = healthy.bytes.interServerPerRank[11];
     EXPECT_EQ(failed.bytes.interServerPerRank[11], 0u);
-    EXPECT_EQ(failed.bytes.interServerPerRank[10], healthy.bytes.interServerPerRank[10] + share / 2);
-    EXPECT_EQ(failed.bytes.interServerPerRank[12], healthy.bytes.interServerPerRank[12] + share / 2);
+    EXPECT_EQ(failed.bytes.interServerPerRank[10],
+              healthy.bytes.interServerPerRank[10] + share / 2);
+    EXPECT_EQ(failed.bytes.interServerPerRank[12],
+              healthy.bytes.interServerPerRank[12] + share / 2);
     EXPECT_EQ(failed.bytes.interServerPayload, healthy.bytes.interServerPayload);
     // ... and receives nothing: rank 3's bytes for rank 11 arrive at the helpers' NICs.
     EXPECT_EQ(failed.bytes.nicRxBytes.at("gpu1_3"), 0u);
@@ -299,7 +301,7 @@ TEST_F(CollectiveTest, SharpSendsEachChunkOncePerNicAndEveryRankGetsTheExactSum)
 {
     const uint32_t S = 2;
     const uint32_t G = 4;
-    const uint32_t P = 4096; // SharpHostAgent::PacketPayload
+    const uint32_t P = 4096;          // SharpHostAgent::PacketPayload
     const uint64_t M = 10 * P + 1000; // a short last packet
     const uint64_t packets = (M + P - 1) / P;
     CollectiveRun run = Run(Rail(S, G), "{algorithm: sharp, message: " + std::to_string(M) + "B}");
@@ -335,8 +337,9 @@ TEST_F(CollectiveTest, SharpWithNvlinkStagesIsExactAndReducesPerRail)
     const uint32_t S = 3;
     const uint32_t G = 4;
     const uint64_t M = G * 3 * 4096;
-    CollectiveRun run = Run(Rail(S, G), "{algorithm: sharp, message: " + std::to_string(M) +
-                                            "B, sharp: {nvlink_stages: true}}");
+    CollectiveRun run = Run(Rail(S, G),
+                            "{algorithm: sharp, message: " + std::to_string(M) +
+                                "B, sharp: {nvlink_stages: true}}");
     ExpectExactSum(run);
     for (uint32_t r = 0; r < S * G; ++r)
     {
@@ -372,7 +375,8 @@ TEST_F(CollectiveTest, SharpFullBufferHoldsContributionsAndTheSwitchCanBeTheBott
     const uint64_t M = 64 * 4096;
     // Two packets of buffer per switch: contributions wait (lossless) and still sum exactly.
     Set("ns3::SharpAggregator::BufferSize", "8192B");
-    CollectiveRun small = Run(Rail(S, 1), "{algorithm: sharp, message: " + std::to_string(M) + "B}");
+    CollectiveRun small =
+        Run(Rail(S, 1), "{algorithm: sharp, message: " + std::to_string(M) + "B}");
     ExpectExactSum(small);
     ASSERT_EQ(small.aggregators.size(), 1u); // one rail: its leaf is the whole tree
     Ptr<SharpAggregator> leaf = small.aggregators.begin()->second;
@@ -417,10 +421,15 @@ TEST_F(CollectiveTest, BadSectionsAreConfigErrorsWithFileLineAndKey)
     expectError("message: 1MiB\npairing: i+7\n", "collective.pairing", 2);
     expectError("message: 1MiB\nlaunch_cost: fast\n", "collective.launch_cost", 2);
     expectError("message: 1MiB\nnic_failures:\n  - {rank: 11, helpers: [2]}\n",
-                "collective.nic_failures[0].helpers", 3);
-    expectError("message: 1MiB\nnic_failures:\n  - {rank: 11, helpers: [10, 12], shares: [0.5, 0.6]}\n",
-                "collective.nic_failures[0].shares", 3);
-    expectError("message: 1MiB\nreadiness: [{rank: 16, at: 1us}]\n", "collective.readiness[0].rank", 2);
+                "collective.nic_failures[0].helpers",
+                3);
+    expectError(
+        "message: 1MiB\nnic_failures:\n  - {rank: 11, helpers: [10, 12], shares: [0.5, 0.6]}\n",
+        "collective.nic_failures[0].shares",
+        3);
+    expectError("message: 1MiB\nreadiness: [{rank: 16, at: 1us}]\n",
+                "collective.readiness[0].rank",
+                2);
     expectError("message: 1MiB\nalgoritm: ring\n", "collective.algoritm", 2);
     EXPECT_THROW(parse("message: 1MiB\n", "raw"), ConfigError);
     // A good one: attributes in ns-3 form.
@@ -431,7 +440,8 @@ TEST_F(CollectiveTest, BadSectionsAreConfigErrorsWithFileLineAndKey)
     EXPECT_EQ(ok.gpusPerServer, 8u);
     EXPECT_EQ(ok.serverOfRank[9], 1u);
     EXPECT_EQ(ok.localOfRank[9], 1u);
-    EXPECT_NE(std::find(attrs.begin(), attrs.end(),
+    EXPECT_NE(std::find(attrs.begin(),
+                        attrs.end(),
                         std::make_pair(std::string("ns3::HierarchicalAllReduce::PairingOffset"),
                                        std::string("1"))),
               attrs.end());

@@ -1,15 +1,13 @@
-// The rail generator's server models (DOMAIN.md §1): PCIe between GPU and NIC (64 GB/s) as its
-// own link, and the "control" server whose four GPUs share one 32 GB/s PCIe slot to a dual-port
-// NIC — a shared bottleneck, checked by a collective that cannot beat slot bytes / 32 GB/s.
+// The rail generator's server models (docs/models.md#shared-interface): PCIe between GPU and NIC
+// (64 GB/s) as its own link, and the "control" server whose four GPUs share one 32 GB/s PCIe slot
+// to a dual-port NIC — a shared bottleneck, checked: a collective cannot beat slot bytes / 32 GB/s.
 
 #include "../fabric-sim-util.h"
-
 #include "collective-setup.h"
 #include "config-collective.h"
+#include "host/host-transport.h"
 #include "topology-generators.h"
 #include "yaml-fields.h"
-
-#include "host/host-transport.h"
 
 #include "ns3/object-factory.h"
 
@@ -145,7 +143,8 @@ TEST_F(CollectiveControlServer, InterServerTrafficIsBoundByTheSharedSlot)
     double bound = fromServer0 / 32e9;
     EXPECT_GE(engine->CompletionTime().GetSeconds(), bound);
     // The two NIC ports of server 0 together sent (at least) those bytes.
-    EXPECT_GE(bytes.nicTxBytes.at("srv0-nic->g0-rail0") + bytes.nicTxBytes.at("srv0-nic->g0-rail1"), fromServer0);
+    EXPECT_GE(bytes.nicTxBytes.at("srv0-nic->g0-rail0") + bytes.nicTxBytes.at("srv0-nic->g0-rail1"),
+              fromServer0);
 }
 
 } // namespace

@@ -5,7 +5,6 @@
 // interface index at the given arrival time.
 
 #include "../fabric-sim-util.h"
-
 #include "conservation.h"
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
@@ -31,22 +30,31 @@ struct Link : public FabricPortOwner
 {
     Ptr<FabricNetDevice> a;
     Ptr<FabricNetDevice> b;
-    std::vector<Time> arrivals;      ///< data at b
-    std::vector<Time> pausesAtA;     ///< PFC frames received by a
+    std::vector<Time> arrivals;  ///< data at b
+    std::vector<Time> pausesAtA; ///< PFC frames received by a
 
-    void FrameReceived(FabricNetDevice*, FrameRef&) override
+    void FrameReceived(FabricNetDevice*, WireFrame&) override
     {
         arrivals.push_back(Simulator::Now());
     }
 };
 
 void
-Loopback(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t ifIndex, uint32_t flowId,
+Loopback(Ptr<Packet> frame,
+         Time rxTime,
+         uint32_t node,
+         uint32_t ifIndex,
+         uint32_t flowId,
          uint32_t payload)
 {
-    Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(NodeList::GetNode(node)->GetDevice(ifIndex));
-    Simulator::ScheduleWithContext(node, rxTime - Simulator::Now(),
-                                   &FabricNetDevice::ReceiveFromRemote, dev, frame, flowId,
+    Ptr<FabricNetDevice> dev =
+        DynamicCast<FabricNetDevice>(NodeList::GetNode(node)->GetDevice(ifIndex));
+    Simulator::ScheduleWithContext(node,
+                                   rxTime - Simulator::Now(),
+                                   &FabricNetDevice::ReceiveFromRemote,
+                                   dev,
+                                   frame,
+                                   flowId,
                                    payload);
 }
 

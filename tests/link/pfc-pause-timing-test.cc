@@ -3,7 +3,6 @@
 // priorities keep flowing. Two devices on one cable, frames enqueued by hand.
 
 #include "../fabric-sim-util.h"
-
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
 
@@ -23,11 +22,9 @@ struct Pair : public FabricPortOwner
     Ptr<FabricNetDevice> b;
     std::vector<std::pair<Time, uint8_t>> arrivals; ///< at b: time, priority
 
-    void FrameReceived(FabricNetDevice*, FrameRef& frame) override
+    void FrameReceived(FabricNetDevice*, WireFrame& frame) override
     {
-        FrameInfo info;
-        ParseFrame(frame.Get(), &info);
-        arrivals.emplace_back(Simulator::Now(), info.priority);
+        arrivals.emplace_back(Simulator::Now(), frame.info.priority);
     }
 };
 

@@ -6,7 +6,6 @@
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-
 #include "config-error.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
@@ -65,8 +64,8 @@ Draw(uint32_t seed)
     }
     else
     {
-        y << "topology: {generator: star, hosts: " << hosts << ", rate: "
-          << pick("100Gbps", "400Gbps") << ", cable: " << uniform(1, 300) << "m}\n";
+        y << "topology: {generator: star, hosts: " << hosts
+          << ", rate: " << pick("100Gbps", "400Gbps") << ", cable: " << uniform(1, 300) << "m}\n";
     }
     y << "host: {mtu: " << mtu << "}\n";
     y << "link: {loss_rate: " << (cableLoss ? 0.002 : 0.0) << "}\n";
@@ -156,7 +155,8 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             uint64_t accounted = flows.U(i, "delivered_bytes") + flows.U(i, "dropped_bytes") +
                                  flows.U(i, "discarded_bytes") + flows.U(i, "in_flight_bytes");
             EXPECT_EQ(sent, accounted) << "flow " << i;
-            EXPECT_EQ(flows.rows[i].at("stuck_reason").empty(), !flows.rows[i].at("finish_ns").empty())
+            EXPECT_EQ(flows.rows[i].at("stuck_reason").empty(),
+                      !flows.rows[i].at("finish_ns").empty())
                 << "an unfinished flow says why; a finished one does not";
             if (s.reliable)
             {

@@ -1,7 +1,6 @@
 // DCQCN end to end: ECN marks at the switch, CNPs from receivers, rate cuts at senders.
 
 #include "../fabric-sim-util.h"
-
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
@@ -52,18 +51,22 @@ class DcqcnScenario : public SimTest
   protected:
     RunOutcome RunScenario(const std::string& name)
     {
-        m_dir = fs::temp_directory_path() / ("fabric-dcqcn-" + name + "-" + std::to_string(getpid()));
+        m_dir =
+            fs::temp_directory_path() / ("fabric-dcqcn-" + name + "-" + std::to_string(getpid()));
         fs::create_directories(m_dir);
-        ScenarioConfig cfg = LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/" +
-                                              name + ".yaml",
-                                          {}, FABRIC_SOURCE_DIR);
+        ScenarioConfig cfg =
+            LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/" + name + ".yaml",
+                         {},
+                         FABRIC_SOURCE_DIR);
         return ScenarioRunner::Run(cfg, m_dir.string());
     }
+
     void TearDown() override
     {
         fs::remove_all(m_dir);
         SimTest::TearDown();
     }
+
     fs::path m_dir;
 };
 

@@ -5,6 +5,9 @@
 // of R_HAI, a wrong stage) is off by megabits or more. Most tests use R_AI = 1 Gbps and
 // R_HAI = 5 Gbps so that the sequences are short decimal numbers of Gbps.
 
+#include "roce/dcqcn.h"
+#include "roce/roce-congestion-control.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -14,8 +17,6 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "roce/dcqcn.h"
-#include "roce/roce-congestion-control.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -390,8 +391,8 @@ TEST_F(Dcqcn, MinRateClampUnderRepeatedCnps)
     cc->Start(DataRate("400Gbps"));
     // alpha stays 1 ((1-g) 1 + g = 1), so every CNP halves: 200, 100, 50, 25, 12.5, then
     // 6.25 < 10 is clamped to 10, and 10 stays 10.
-    const double rc[] = {
-        Gbps(200), Gbps(100), Gbps(50), Gbps(25), Gbps(12.5), Gbps(10), Gbps(10), Gbps(10)};
+    const double rc[] =
+        {Gbps(200), Gbps(100), Gbps(50), Gbps(25), Gbps(12.5), Gbps(10), Gbps(10), Gbps(10)};
     double before = Gbps(400);
     for (double expected : rc)
     {

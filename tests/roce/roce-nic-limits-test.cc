@@ -2,7 +2,6 @@
 // launch per RequestInterval, and at most MaxInflightRequests messages outstanding.
 
 #include "../fabric-sim-util.h"
-
 #include "conservation.h"
 #include "roce/rdma-nic.h"
 
@@ -28,7 +27,11 @@ class RoceNicLimits : public SimTest
         }
         return nics;
     }
-    uint32_t Post(FabricNetwork& net, std::vector<Ptr<RdmaNic>>& nics, uint32_t src, uint32_t dst,
+
+    uint32_t Post(FabricNetwork& net,
+                  std::vector<Ptr<RdmaNic>>& nics,
+                  uint32_t src,
+                  uint32_t dst,
                   uint64_t bytes)
     {
         FlowRecord r;
@@ -53,7 +56,8 @@ TEST_F(RoceNicLimits, AtMostOneCnpPerQpPerInterval)
     Set("ns3::SharedBufferMmu::BufferSize", "64MiB");
     Set("ns3::SharedBufferMmu::XoffThreshold", "16MiB");
     Set("ns3::SharedBufferMmu::XonThreshold", "8MiB");
-    FabricNetwork net = FabricNetwork::Build(MakeStar(3, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(3, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     auto nics = Install(net);
     std::vector<Time> firstRx(2);
     uint32_t a = Post(net, nics, 1, 0, 16 << 20);
@@ -75,7 +79,8 @@ TEST_F(RoceNicLimits, AtMostOneCnpPerQpPerInterval)
 TEST_F(RoceNicLimits, LaunchesAreSpacedByTheRequestInterval)
 {
     Set("ns3::RdmaNic::RequestInterval", "18600ps");
-    FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     auto nics = Install(net);
     for (int i = 0; i < 50; ++i)
     {
@@ -93,7 +98,8 @@ TEST_F(RoceNicLimits, InflightSlotsBoundOutstandingMessages)
     // With 4 slots, message k (k >= 4) launches only when message k - 4 has been acknowledged.
     Set("ns3::RdmaNic::MaxInflightRequests", "4");
     Set("ns3::RdmaNic::RequestInterval", "0ps");
-    FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     auto nics = Install(net);
     for (int i = 0; i < 16; ++i)
     {
@@ -137,7 +143,8 @@ TEST_F(SlowReceiver, SlotsFillRnrBackpressureAndCompletionRateBound)
     Set("ns3::RdmaNic::ReceiveSlots", "2");
     Set("ns3::RdmaNic::CompletionProcessingTime", "5us");
     Set("ns3::RdmaNic::RnrDelay", "2us");
-    FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     std::vector<Ptr<RdmaNic>> nics;
     for (uint32_t h = 0; h < 2; ++h)
     {

@@ -3,7 +3,6 @@
 // the head-of-line blocking Unified Bus's per-request ordering avoids.
 
 #include "../fabric-sim-util.h"
-
 #include "roce/rdma-nic.h"
 
 namespace ns3
@@ -21,6 +20,7 @@ class RoceOrderedMessages : public SimTest
         FlowRecord a;
         FlowRecord b;
     };
+
     /// A (64 packets, its last one lost once: only a timeout recovers a tail loss) then B
     /// (4 packets), both h1 -> h0.
     Outcome Run(bool ordered)
@@ -28,8 +28,8 @@ class RoceOrderedMessages : public SimTest
         Set("ns3::RdmaNic::OrderedMessages", ordered ? "true" : "false");
         Set("ns3::RdmaNic::Recovery", "sr");
         Set("ns3::RdmaNic::Mtu", "4096");
-        FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)),
-                                                 0, 0);
+        FabricNetwork net =
+            FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
         std::vector<Ptr<RdmaNic>> nics;
         for (uint32_t h = 0; h < 2; ++h)
         {

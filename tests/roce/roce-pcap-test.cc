@@ -4,7 +4,6 @@
 // and MAC Control PFC frames as many as pfc.csv logged.
 
 #include "../test-files.h"
-
 #include "roce/rdma-nic.h"
 
 #include <filesystem>
@@ -59,7 +58,8 @@ TEST(RocePcap, TsharkDecodesOpcodesQpnsPsnsCnpsAndPfc)
     {
         GTEST_SKIP() << "tshark is not installed (./fabric test installs it)";
     }
-    std::string out = (fs::temp_directory_path() / ("fabric-roce-pcap-" + std::to_string(getpid()))).string();
+    std::string out =
+        (fs::temp_directory_path() / ("fabric-roce-pcap-" + std::to_string(getpid()))).string();
     fs::remove_all(out);
     std::string cmd = "cd " + ShellQuote(FABRIC_SOURCE_DIR) + " && exec " +
                       ShellQuote(std::string(FABRIC_BUILD_DIR) + "/fabric-run") +
@@ -73,9 +73,10 @@ TEST(RocePcap, TsharkDecodesOpcodesQpnsPsnsCnpsAndPfc)
 
     // sw0 port 0 faces the receiver h0: data leaves there, ACKs and CNPs arrive there.
     std::string toReceiver = out + "/sw0-0.pcap";
-    auto data = Tshark(toReceiver, "infiniband.bth.opcode <= 10 && ip.dst == 10.0.0.1",
-                       {"infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
-                        "ip.dsfield.ecn"});
+    auto data = Tshark(
+        toReceiver,
+        "infiniband.bth.opcode <= 10 && ip.dst == 10.0.0.1",
+        {"infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn", "ip.dsfield.ecn"});
     std::map<uint32_t, std::vector<uint32_t>> psns;
     std::map<uint32_t, std::vector<uint32_t>> opcodes;
     uint64_t ce = 0;
@@ -130,7 +131,8 @@ TEST(RocePcap, TsharkDecodesOpcodesQpnsPsnsCnpsAndPfc)
     uint64_t pfcReceivedBySw0 = 0;
     for (const auto& r : pfc.rows)
     {
-        pfcReceivedBySw0 += r.at("node") == "sw0" && r.at("event").find("RECEIVED") != std::string::npos;
+        pfcReceivedBySw0 +=
+            r.at("node") == "sw0" && r.at("event").find("RECEIVED") != std::string::npos;
     }
     EXPECT_GT(pfcLogged, 0u) << "the scenario must pause";
     // sw0's pcaps hold the frames it sent and those it received.

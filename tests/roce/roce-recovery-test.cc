@@ -8,7 +8,6 @@
 // been sent once already.
 
 #include "../fabric-sim-util.h"
-
 #include "conservation.h"
 #include "roce/rdma-nic.h"
 
@@ -34,8 +33,11 @@ class RoceRecovery : public SimTest
         bool conserved;
     };
 
-    Result Run(const std::string& recovery, uint32_t packets, std::vector<uint32_t> lost,
-               uint32_t flowsBefore = 0, RdmaVerb verb = RdmaVerb::WRITE)
+    Result Run(const std::string& recovery,
+               uint32_t packets,
+               std::vector<uint32_t> lost,
+               uint32_t flowsBefore = 0,
+               RdmaVerb verb = RdmaVerb::WRITE)
     {
         Set("ns3::RdmaNic::Recovery", recovery);
         Set("ns3::RdmaNic::Mtu", std::to_string(kMtu));

@@ -1,7 +1,6 @@
 // HPCC/ConWeave inputs through a scenario file: topology: {hpcc: ...} and workload type hpcc.
 
 #include "../fabric-sim-util.h"
-
 #include "config-error.h"
 #include "scenario-config.h"
 
@@ -16,9 +15,10 @@ namespace
 
 TEST(HpccScenario, FatTreeExampleLoadsTopologyFlowsAndLinkLossRates)
 {
-    ScenarioConfig cfg = LoadScenario(std::string(FABRIC_SOURCE_DIR) +
-                                          "/examples/hpcc/hpcc-fat-k4.yaml",
-                                      {}, FABRIC_SOURCE_DIR);
+    ScenarioConfig cfg =
+        LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/examples/hpcc/hpcc-fat-k4.yaml",
+                     {},
+                     FABRIC_SOURCE_DIR);
     EXPECT_EQ(cfg.topology.Hosts().size(), 16u);
     EXPECT_EQ(cfg.topology.Switches().size(), 20u);
     for (const TopologyLink& l : cfg.topology.links)

@@ -6,14 +6,12 @@
 //   - forwarding tables exist only where they are used, and route like the full build's.
 
 #include "../fabric-sim-util.h"
-
 #include "fabric-builder.h"
-#include "topology-generators.h"
-#include "topology-partition.h"
-
 #include "host/fabric-host.h"
 #include "link/frame-codec.h"
 #include "switch/fabric-switch.h"
+#include "topology-generators.h"
+#include "topology-partition.h"
 
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
@@ -84,8 +82,8 @@ TEST_F(PartialBuildTest, BuildsOwnNodesAndTheFarEndsOfCutCables)
     for (uint32_t li = 0; li < spec.links.size(); ++li)
     {
         auto [a, b] = net.LinkEnds(li);
-        const bool cut = std::find(part.cutLinks.begin(), part.cutLinks.end(), li) !=
-                         part.cutLinks.end();
+        const bool cut =
+            std::find(part.cutLinks.begin(), part.cutLinks.end(), li) != part.cutLinks.end();
         const bool mine = net.IsLocal(a.node) || net.IsLocal(b.node);
         for (const PortRef& end : {a, b})
         {

@@ -3,7 +3,6 @@
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
@@ -24,28 +23,36 @@ class QueueTrace : public SimTest
   protected:
     RunOutcome Run(const std::vector<std::string>& overrides)
     {
-        m_dir = (fs::temp_directory_path() / ("fabric-qtrace-" + std::to_string(getpid()))).string();
+        m_dir =
+            (fs::temp_directory_path() / ("fabric-qtrace-" + std::to_string(getpid()))).string();
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
-        std::vector<std::string> o = {"transport=raw", "cc=none", "workload.senders=4",
+        std::vector<std::string> o = {"transport=raw",
+                                      "cc=none",
+                                      "workload.senders=4",
                                       "workload.bytes_per_sender=256KiB"};
         o.insert(o.end(), overrides.begin(), overrides.end());
         ScenarioConfig cfg = LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/examples/incast.yaml",
-                                          o, FABRIC_SOURCE_DIR);
+                                          o,
+                                          FABRIC_SOURCE_DIR);
         return ScenarioRunner::Run(cfg, m_dir);
     }
+
     void TearDown() override
     {
         fs::remove_all(m_dir);
         SimTest::TearDown();
     }
+
     std::string m_dir;
 };
 
 TEST_F(QueueTrace, OnChangeWritesOneRowPerEnqueueAndDequeue)
 {
-    RunOutcome o = Run({"trace.queue_mode=change", "trace.queue_nodes=[sw0]",
-                        "trace.queue_ports=[0]", "trace.queue_priorities=[3]"});
+    RunOutcome o = Run({"trace.queue_mode=change",
+                        "trace.queue_nodes=[sw0]",
+                        "trace.queue_ports=[0]",
+                        "trace.queue_priorities=[3]"});
     ASSERT_EQ(o.exitCode, 0) << o.message;
     Csv q = ReadCsv(m_dir + "/queues.csv");
     Csv links = ReadCsv(m_dir + "/links.csv");

@@ -169,7 +169,8 @@ TEST(ApplyOverride, OverridesReachTheAttributes)
 
 TEST(LoadScenario, HostsAutoSizesStarToSendersPlusOne)
 {
-    ScenarioConfig cfg = Load("examples/incast.yaml", {"workload.senders=5", "workload.bytes_per_sender=1MiB"});
+    ScenarioConfig cfg =
+        Load("examples/incast.yaml", {"workload.senders=5", "workload.bytes_per_sender=1MiB"});
     EXPECT_EQ(cfg.topology.Hosts().size(), 6u);
     EXPECT_EQ(cfg.topology.Switches().size(), 1u);
     EXPECT_EQ(cfg.topology.links.size(), 6u);
@@ -307,6 +308,7 @@ TEST(LoadScenario, ErrorsCarryFileLineAndKey)
         int line;
         const char* key;
     };
+
     for (const Case& c : {Case{"scenario-bad-unit-buffer.yaml", 8, "switch.buffer"},
                           Case{"scenario-priority-9.yaml", 13, "workload.priority"},
                           Case{"scenario-xon-above-xoff.yaml", 12, "switch.pfc.xon"},

@@ -5,7 +5,6 @@
 // defaults as it found them.
 
 #include "../test-files.h"
-
 #include "attribute-values.h"
 #include "config-error.h"
 #include "config-sections.h"
@@ -75,7 +74,8 @@ class ScenarioKeys : public ::testing::Test
     }
 
     /// Loads \p yaml and returns what it wrote on stderr.
-    std::string LoadCapturingNotices(const std::string& name, const std::string& yaml,
+    std::string LoadCapturingNotices(const std::string& name,
+                                     const std::string& yaml,
                                      ScenarioConfig* cfg)
     {
         std::string path = Write(name, yaml);
@@ -349,8 +349,9 @@ TEST_F(ScenarioKeys, HelpListsEveryKeyWithItsDefault)
         }
     }
     // The defaults shown are the attributes' current ones, in the units of a scenario file.
-    EXPECT_TRUE(Contains(Unwrapped(help), "[bytes|infinite; default 32MiB; "
-                                          "ns3::SharedBufferMmu::BufferSize]"));
+    EXPECT_TRUE(Contains(Unwrapped(help),
+                         "[bytes|infinite; default 32MiB; "
+                         "ns3::SharedBufferMmu::BufferSize]"));
     Config::SetDefault("ns3::SharedBufferMmu::BufferSize", QueueSizeValue(QueueSize("4MiB")));
     Config::SetDefault("ns3::RdmaNic::RtoLow", TimeValue(MicroSeconds(70)));
     help = Unwrapped(ScenarioKeysHelp());
@@ -399,13 +400,17 @@ TEST_F(ScenarioKeys, DeprecatedDcqcnSpellingLoadsWithANotice)
     const std::string head = std::string(kMinimal) + "transport: roce\ncc: dcqcn\n";
     ScenarioConfig old;
     std::string notices = LoadCapturingNotices(
-        "old.yaml", head + "dcqcn:\n  RateAI: 80Mbps\n  ByteCounter: 1100000B\n  G: 0.125\n", &old);
+        "old.yaml",
+        head + "dcqcn:\n  RateAI: 80Mbps\n  ByteCounter: 1100000B\n  G: 0.125\n",
+        &old);
     // Lines 6..8 of old.yaml hold the three keys.
     std::string file = m_dir.Path() + "/old.yaml";
-    EXPECT_TRUE(Contains(notices, file + ":6: dcqcn.RateAI: deprecated spelling, write "
-                                         "dcqcn.rate_ai\n"));
-    EXPECT_TRUE(Contains(notices, file + ":7: dcqcn.ByteCounter: deprecated spelling, write "
-                                         "dcqcn.byte_counter\n"));
+    EXPECT_TRUE(Contains(notices,
+                         file + ":6: dcqcn.RateAI: deprecated spelling, write "
+                                "dcqcn.rate_ai\n"));
+    EXPECT_TRUE(Contains(notices,
+                         file + ":7: dcqcn.ByteCounter: deprecated spelling, write "
+                                "dcqcn.byte_counter\n"));
     EXPECT_TRUE(Contains(notices, file + ":8: dcqcn.G: deprecated spelling, write dcqcn.g\n"));
     EXPECT_EQ(std::count(notices.begin(), notices.end(), '\n'), 3) << notices;
 
@@ -420,8 +425,7 @@ TEST_F(ScenarioKeys, DeprecatedDcqcnSpellingLoadsWithANotice)
     const std::string dcqcn = "ns3::DcqcnCongestionControl::";
     EXPECT_EQ(DefaultAfterSetting(dcqcn + "RateAI", LastValue(current, dcqcn + "RateAI")),
               "80000000bps");
-    EXPECT_EQ(DefaultAfterSetting(dcqcn + "ByteCounter",
-                                     LastValue(current, dcqcn + "ByteCounter")),
+    EXPECT_EQ(DefaultAfterSetting(dcqcn + "ByteCounter", LastValue(current, dcqcn + "ByteCounter")),
               "1100000B");
     EXPECT_EQ(DefaultAfterSetting(dcqcn + "G", LastValue(current, dcqcn + "G")), "0.125");
 }
@@ -432,13 +436,14 @@ TEST_F(ScenarioKeys, DeprecatedCaqmSpellingLoadsAndBothSpellingsAreAnError)
     ScenarioConfig old;
     std::string notices =
         LoadCapturingNotices("old.yaml", head + "caqm_switch: {TargetQueue: 20KiB}\n", &old);
-    EXPECT_TRUE(Contains(notices, "caqm_switch.TargetQueue: deprecated spelling, write "
-                                  "caqm_switch.target_queue"));
+    EXPECT_TRUE(Contains(notices,
+                         "caqm_switch.TargetQueue: deprecated spelling, write "
+                         "caqm_switch.target_queue"));
     ScenarioConfig current = LoadText("new.yaml", head + "caqm_switch: {target_queue: 20KiB}\n");
     EXPECT_EQ(LastValue(old, "ns3::CaqmSwitch::TargetQueue"),
               LastValue(current, "ns3::CaqmSwitch::TargetQueue"));
     EXPECT_EQ(DefaultAfterSetting("ns3::CaqmSwitch::TargetQueue",
-                                     LastValue(current, "ns3::CaqmSwitch::TargetQueue")),
+                                  LastValue(current, "ns3::CaqmSwitch::TargetQueue")),
               "20480B");
     try
     {

@@ -430,8 +430,7 @@ TEST_F(ScenarioRunTest, SwitchPcapsHoldTheRoceAndPfcFramesLinksCount)
 
     Csv links = ReadCsv(dir + "/links.csv");
     Csv pfc = ReadCsv(dir + "/pfc.csv");
-    auto txFrames = [&](const std::string& node, uint32_t port) -> uint64_t
-    {
+    auto txFrames = [&](const std::string& node, uint32_t port) -> uint64_t {
         for (size_t i = 0; i < links.rows.size(); ++i)
         {
             if (links.rows[i].at("node") == node && links.U(i, "port") == port)

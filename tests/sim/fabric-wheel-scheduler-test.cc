@@ -14,9 +14,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 #include <tuple>
@@ -71,8 +70,8 @@ class Twin
 {
   public:
     explicit Twin(Ptr<FabricWheelScheduler> wheel)
-        : m_wheel(wheel)
-        , m_ref(CreateObject<PriorityQueueScheduler>())
+        : m_wheel(wheel),
+          m_ref(CreateObject<PriorityQueueScheduler>())
     {
     }
 
@@ -205,8 +204,9 @@ uint64_t
 DrawTs(std::mt19937_64& rng, uint64_t now, uint64_t buckets, uint64_t width, uint64_t recentTs)
 {
     const uint64_t horizon = buckets * width;
-    auto uniform = [&rng](uint64_t lo, uint64_t hi)
-    { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+    auto uniform = [&rng](uint64_t lo, uint64_t hi) {
+        return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+    };
     uint32_t kind = std::uniform_int_distribution<uint32_t>(0, 99)(rng);
     if (kind < 20)
     {
@@ -243,8 +243,8 @@ struct Geometry
     }
 };
 
-const std::vector<Geometry> kGeometries = {
-    {1, 1}, {2, 1}, {4, 16}, {16, 4}, {64, 1}, {128, 8}, {4096, 256}, {512, 2048}};
+const std::vector<Geometry> kGeometries =
+    {{1, 1}, {2, 1}, {4, 16}, {16, 4}, {64, 1}, {128, 8}, {4096, 256}, {512, 2048}};
 
 TEST(FabricWheelScheduler, TypeIdAndAttributes)
 {
@@ -283,8 +283,7 @@ TEST(FabricWheelScheduler, PopsByTimeThenUid)
     EXPECT_EQ(t.m_wheel->GetOverflowEvents(), 2u);
 
     std::vector<std::pair<uint64_t, uint32_t>> order;
-    auto pop = [&]()
-    {
+    auto pop = [&]() {
         Event ev;
         bool ok = t.Pop(&ev);
         EXPECT_TRUE(ok);
@@ -386,8 +385,9 @@ TEST(FabricWheelScheduler, RemoveInWheelAndOverflow)
             }
             else
             {
-                Event victim = t.m_live[std::uniform_int_distribution<std::size_t>(
-                    0, t.m_live.size() - 1)(rng)];
+                Event victim =
+                    t.m_live[std::uniform_int_distribution<std::size_t>(0,
+                                                                        t.m_live.size() - 1)(rng)];
                 (t.Remove(victim) ? fromHeap : fromWheel)++;
                 if (!t.m_ref->IsEmpty())
                 {
@@ -680,8 +680,7 @@ TEST(FabricWheelScheduler, HoldModelMatchesPriorityQueue)
     }
     const uint32_t kPending = 4000;
     const uint32_t kOps = 1000000;
-    auto run = [&](Ptr<Scheduler> s)
-    {
+    auto run = [&](Ptr<Scheduler> s) {
         uint32_t uid = 0;
         for (uint32_t i = 0; i < kPending; ++i)
         {

@@ -2,14 +2,12 @@
 // different salts choose independently (no polarization across tiers).
 
 #include "../fabric-sim-util.h"
-
 #include "switch/fabric-switch.h"
 #include "wire/bth-header.h"
 
 #include "ns3/uinteger.h"
 
 #include <boost/math/distributions/chi_squared.hpp>
-
 #include <random>
 
 namespace ns3

@@ -1,7 +1,6 @@
 // ECN marking follows the RED curve: 0 below Kmin, linear to Pmax at Kmax, 1 above.
 
 #include "../fabric-sim-util.h"
-
 #include "switch/ecn-marker.h"
 
 #include <cmath>
@@ -44,12 +43,16 @@ TEST_F(EcnMarking, MarkedFramesMatchCurveOverManyPackets)
     Set("ns3::FabricSwitch::EcnKmax", std::to_string(kmax) + "B");
     Set("ns3::FabricSwitch::EcnPmax", std::to_string(pmax));
     Set("ns3::FabricHost::Mtu", std::to_string(payload));
-    FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     AddFlow(net, 1, 0, uint64_t(frames) * payload);
     for (int i = 0; i < 3; ++i)
     {
-        Simulator::Schedule(MicroSeconds(40 * i), &FabricNetDevice::SendPause,
-                            net.GetHost(0)->GetPort(0), 3, uint16_t(0xFFFF));
+        Simulator::Schedule(MicroSeconds(40 * i),
+                            &FabricNetDevice::SendPause,
+                            net.GetHost(0)->GetPort(0),
+                            3,
+                            uint16_t(0xFFFF));
     }
     Simulator::Stop(MicroSeconds(100));
     Simulator::Run();
@@ -66,7 +69,8 @@ TEST_F(EcnMarking, MarkedFramesMatchCurveOverManyPackets)
         var += p * (1 - p);
     }
     double marked = static_cast<double>(sw->GetEcnMarkedFrames());
-    EXPECT_NEAR(marked, mean, 4 * std::sqrt(var)) << "expected " << mean << " +- " << std::sqrt(var);
+    EXPECT_NEAR(marked, mean, 4 * std::sqrt(var))
+        << "expected " << mean << " +- " << std::sqrt(var);
     // Frames beyond Kmax are always marked; with 3000 frames, 399 of them.
     EXPECT_GE(marked, frames - std::ceil(double(kmax) / frame));
 }
@@ -77,7 +81,8 @@ TEST_F(EcnMarking, NotEcnCapableFramesAreNeverMarked)
     Set("ns3::SharedBufferMmu::BufferSize", "4294967295B");
     Set("ns3::FabricSwitch::EcnKmin", "1B");
     Set("ns3::FabricSwitch::EcnKmax", "2B");
-    FabricNetwork net = FabricNetwork::Build(MakeStar(3, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(3, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     uint32_t id = AddFlow(net, 1, 0, 1 << 20);
     net.GetFlowTable()->Get(id).ecnCapable = false;
     AddFlow(net, 2, 0, 1 << 20);

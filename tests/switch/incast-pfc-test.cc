@@ -1,12 +1,11 @@
 // Incast through one shared-buffer switch, checked against the one-hop PFC model and the
-// queue-filling model of DOMAIN.md §2.
+// queue-filling model of docs/models.md#incast-fill.
 //
 // Link: 400 Gb/s, 30 m of cable (150 ns), 4096 B payload → 4154 B frames, 24 B of preamble,
 // FCS and inter-frame gap: one frame takes T_f = 4178·8/400e9 = 83.56 ns, a PFC frame
 // T_p = 84·8/400e9 = 1.68 ns.
 
 #include "../fabric-sim-util.h"
-
 #include "scenario-config.h"
 
 #include "ns3/uinteger.h"
@@ -78,7 +77,6 @@ class IncastPfc : public SimTest
     }
 };
 
-
 TEST_F(IncastPfc, HeadroomFromOneHopBoundLosesNothingWhenNothingDrains)
 {
     const uint32_t senders = 8;
@@ -95,9 +93,11 @@ TEST_F(IncastPfc, HeadroomFromOneHopBoundLosesNothingWhenNothingDrains)
     for (uint32_t s = 1; s <= senders; ++s)
     {
         uint32_t port = net.PeerOf(net.NodeOfHost(s), 0).port;
-        EXPECT_EQ(sw->GetMmu()->GetIngressBytes(port, 3), shared + FramesInFlightAfterXoff() * uint64_t(kFrame))
+        EXPECT_EQ(sw->GetMmu()->GetIngressBytes(port, 3),
+                  shared + FramesInFlightAfterXoff() * uint64_t(kFrame))
             << "sender " << s;
-        EXPECT_EQ(sw->GetMmu()->GetHeadroomBytes(port, 3), FramesInFlightAfterXoff() * uint64_t(kFrame));
+        EXPECT_EQ(sw->GetMmu()->GetHeadroomBytes(port, 3),
+                  FramesInFlightAfterXoff() * uint64_t(kFrame));
     }
 }
 
@@ -174,9 +174,7 @@ INSTANTIATE_TEST_SUITE_P(DomainSizes,
                          ::testing::Values(IncastCase{8, "1MiB"},
                                            IncastCase{16, "1MiB"},
                                            IncastCase{64, "4MiB"}),
-                         [](const auto& info) {
-                             return "N" + std::to_string(info.param.senders);
-                         });
+                         [](const auto& info) { return "N" + std::to_string(info.param.senders); });
 
 TEST_F(IncastPfc, WithoutPfcQueueFillsFreeBufferAtSendersMinusOneTimesLineRate)
 {
@@ -195,14 +193,13 @@ TEST_F(IncastPfc, WithoutPfcQueueFillsFreeBufferAtSendersMinusOneTimesLineRate)
         }
         Ptr<FabricSwitch> sw = net.GetSwitch(net.Spec().Find("sw0").value());
         Time firstDrop = Time::Max();
-        sw->TraceConnectWithoutContext(
-            "Drop",
-            MakeCallback(+[](Time* t, uint32_t, uint32_t, uint8_t) {
-                if (*t == Time::Max())
-                {
-                    *t = Simulator::Now();
-                }
-            }).Bind(&firstDrop));
+        sw->TraceConnectWithoutContext("Drop",
+                                       MakeCallback(+[](Time* t, uint32_t, uint32_t, uint8_t) {
+                                           if (*t == Time::Max())
+                                           {
+                                               *t = Simulator::Now();
+                                           }
+                                       }).Bind(&firstDrop));
         Simulator::Stop(MicroSeconds(100));
         Simulator::Run();
 

@@ -3,7 +3,6 @@
 // either delivered or counted as dropped.
 
 #include "../fabric-sim-util.h"
-
 #include "conservation.h"
 
 namespace ns3

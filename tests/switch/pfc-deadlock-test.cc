@@ -3,7 +3,6 @@
 // every remaining chain drains into a host), so everything completes.
 
 #include "../fabric-sim-util.h"
-
 #include "deadlock-detector.h"
 #include "topology-reader.h"
 
@@ -17,7 +16,10 @@ namespace
 class PfcDeadlock : public SimTest
 {
   protected:
-    void RunRing(uint32_t flows, DeadlockDetector** out, FabricNetwork* net, bool hopClasses = false)
+    void RunRing(uint32_t flows,
+                 DeadlockDetector** out,
+                 FabricNetwork* net,
+                 bool hopClasses = false)
     {
         if (hopClasses)
         {
@@ -29,7 +31,9 @@ class PfcDeadlock : public SimTest
         Set("ns3::SharedBufferMmu::XonThreshold", "32KiB");
         Set("ns3::FabricSwitch::EcnEnabled", "false");
         *net = FabricNetwork::Build(
-            ReadTopologyFile(std::string(FABRIC_SOURCE_DIR) + "/topologies/ring5.yaml"), 0, 0);
+            ReadTopologyFile(std::string(FABRIC_SOURCE_DIR) + "/topologies/ring5.yaml"),
+            0,
+            0);
         for (uint32_t i = 0; i < flows; ++i)
         {
             AddFlow(*net, i, (i + 2) % 5, 4 << 20);

@@ -5,7 +5,6 @@
 // detection time, drops its frames and ignores its pauses; h1 resumes and the victim finishes.
 
 #include "../fabric-sim-util.h"
-
 #include "conservation.h"
 
 namespace ns3
@@ -35,7 +34,8 @@ class PfcStorm : public SimTest
         Set("ns3::FabricSwitch::PfcWatchdog", watchdog ? "true" : "false");
         Set("ns3::FabricSwitch::PfcWatchdogDetection", "100us");
         Set("ns3::FabricSwitch::PfcWatchdogRestore", "10ms");
-        FabricNetwork net = FabricNetwork::Build(MakeStar(4, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+        FabricNetwork net =
+            FabricNetwork::Build(MakeStar(4, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
         AddFlow(net, 1, 0, 8 << 20);
         AddFlow(net, 1, 3, 2 << 20, MicroSeconds(5));
         Result r;
@@ -48,8 +48,10 @@ class PfcStorm : public SimTest
                     r->triggers.emplace_back(Simulator::Now(), port);
                 }
             }).Bind(&r));
-        Simulator::Schedule(MicroSeconds(1), &FabricNetDevice::StartPfcStorm,
-                            net.GetHost(0)->GetPort(0), 3);
+        Simulator::Schedule(MicroSeconds(1),
+                            &FabricNetDevice::StartPfcStorm,
+                            net.GetHost(0)->GetPort(0),
+                            3);
         Simulator::Stop(MilliSeconds(2));
         Simulator::Run();
         r.toStuck = net.GetFlowTable()->Get(0);

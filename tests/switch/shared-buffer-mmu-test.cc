@@ -2,7 +2,6 @@
 // frame is dropped. Sizes are chosen so every expectation follows from the rules by hand.
 
 #include "../fabric-sim-util.h"
-
 #include "switch/shared-buffer-mmu.h"
 
 #include "ns3/boolean.h"

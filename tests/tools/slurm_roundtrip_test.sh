@@ -232,12 +232,13 @@ say "job $JOB: 4 points ran as array tasks ($((SECONDS - START)) s)"
 sweep --jobs 1 --quiet --out "$T2" >/dev/null 2>"$TMP/local.err" \
   || { cat "$TMP/local.err" >&2; fail "the local sweep failed"; }
 
-compare() {  # compare A B: the same rows but for the timing columns
-  python3 - "$1" "$2" <<'EOF'
+compare() {  # compare A B: the same rows but for the timing columns (run in tools/, the
+  # package's directory, so that `python3 -` imports it)
+  (cd "$ROOT/tools" && python3 - "$1" "$2") <<'EOF'
 import sys
-sys.path.insert(0, "tools")
-from fabricsweep import table
-header, rows = table.read_csv(sys.argv[1])
+from fabrictools import rundir
+from fabrictools.sweep import table
+header, rows = rundir.read_table(sys.argv[1])
 problems = table.differences(sys.argv[1], sys.argv[2])
 if len(rows) != 4 or any(r["status"] != "ok" for r in rows):
     problems.append(f"expected 4 ok rows, got {[(r['point'], r['status']) for r in rows]}")

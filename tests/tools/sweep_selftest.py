@@ -26,8 +26,7 @@ SWEEP = os.path.join(TOOLS_DIR, "sweep")
 PLOT = os.path.join(TOOLS_DIR, "plot")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
-sys.path.insert(0, TOOLS_DIR)
-from fabricsweep import grid  # noqa: E402
+from fabrictools.sweep import grid  # tests/tools/fabrictools links to the package
 
 # Scenario lines the fake understands: "fail: KEY=VALUE" (exit 1, no summary), "deadlock:
 # KEY=VALUE" (summary with a deadlock, exit 3), "hang: KEY=VALUE" (sleeps 60 s), "sleep: S"

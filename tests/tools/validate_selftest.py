@@ -25,11 +25,11 @@ import tempfile
 import unittest
 from contextlib import redirect_stdout, redirect_stderr
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-
-from fabricvalidate import ballsbins, cli, core, ecmphash, scenario, tandem, traces  # noqa: E402
-from fabricvalidate.cases import incast_fill  # noqa: E402
+# tests/tools/fabrictools links to the package
+from fabrictools import rundir
+from fabrictools.repo import ROOT
+from fabrictools.validate import ballsbins, cli, core, ecmp, scenario, tandem
+from fabrictools.validate.cases import incast_fill
 
 BUILD = os.environ.get("FABRIC_BUILD_DIR", os.path.join(ROOT, "build"))
 
@@ -93,9 +93,9 @@ class ValidateSelfTest(unittest.TestCase):
             w = csv.writer(f)
             for r in rows:
                 w.writerow(r[:4])  # drop the bytes column
-        params = traces.summary(broken)["parameters"]
+        params = rundir.read_summary(broken)["parameters"]
         case = core.CaseResult("incast-fill", "t", "", "")
-        with self.assertRaises(traces.TraceError) as ctx:
+        with self.assertRaises(rundir.MissingColumn) as ctx:
             incast_fill.analyze(case, "broken", broken, params)
         self.assertIn("bytes", str(ctx.exception))
         self.assertEqual(case.checks, [])
@@ -142,15 +142,29 @@ class ValidateSelfTest(unittest.TestCase):
         with self.assertRaises(scenario.ScenarioError):
             scenario.check_same(merged, ran, "mismatch")
 
-    def test_7_hash_primitives(self):
-        # MurmurHash3 fmix32 reference values.
-        self.assertEqual(ecmphash.mix32(0), 0)
-        self.assertEqual(ecmphash.mix32(1), 0x514E28B7)
+    def test_7_ecmp_queries_reach_the_simulator(self):
+        fabric_run = os.path.join(BUILD, "fabric-run")
+        # MurmurHash3 fmix32 reference value: the salt 0x9e3779b9 zeroes the first mix, a UB
+        # frame then mixes its entropy alone, so entropy 1 hashes to fmix32(1) = 0x514E28B7.
         # FlowEntropy(0, 1) in scenario-runner.cc: the MurmurHash3 fmix64 of 1 is
         # 0xb456bcfc34c2cb2c; 0xb456bcfc34c2cb2c % 16384 = 2860 -> port 52012. (The ECMP case
         # also checks end to end that these ports predict the simulator's uplinks.)
-        self.assertEqual(ecmphash.flow_entropy(0, 1), 52012)
-        self.assertEqual(ecmphash.host_ip(0), 0x0A000001)
+        queries = [ecmp.query(0x9E3779B9, "0.0.0.0", "0.0.0.0", 1, ecmp.UB_UDP_PORT, ub=True,
+                              group=16),
+                   ecmp.query(ecmp.switch_salt(0, 0), ecmp.host(0), ecmp.host(1),
+                              ecmp.flow_entropy(0, 1))]
+        memo = {}
+        ub, roce = ecmp.ask(fabric_run, queries, memo)
+        self.assertEqual((ub.hash, ub.index), (0x514E28B7, 0x514E28B7 % 16))
+        self.assertEqual(ub.src_port, 1)
+        self.assertIsNone(roce.index)
+        self.assertEqual(roce.src_port, 52012)
+        # switch:0:0 is 0·2654435761 + 0·40503 + 1 = 1; host:0 and host:1 are 10.0.0.1 and .2
+        self.assertEqual(roce.resolved, "1 10.0.0.1 10.0.0.2 52012 4791 17")
+        self.assertEqual(ecmp.ask("/nonexistent-fabric-run", queries, memo), [ub, roce])
+        with self.assertRaises(ecmp.EcmpQueryError) as err:
+            ecmp.ask(fabric_run, [queries[0], "1 2 3"])
+        self.assertIn("stdin:2: src_port: missing", str(err.exception))
 
     def test_8_tandem_fifo_and_reorder_by_hand(self):
         # 8 Gb/s = 1 byte per ns: a 100 B frame takes 100 ns, then 10 ns of cable. Two frames
@@ -167,9 +181,6 @@ class ValidateSelfTest(unittest.TestCase):
         peak_p, peak_b, series, done = tandem.reorder([5, 1, 2, 3], [10, 10, 10, 10])
         self.assertEqual((peak_p, peak_b, done), (3, 30, 5))
         self.assertEqual(series[-1], (5, 0, 0))
-        # UB spraying wraps within the dynamic port range (UbLoadBalancer::Port).
-        self.assertEqual(ecmphash.ub_spray_entropy(65535, 1), 49152)
-        self.assertEqual(ecmphash.ub_entropy_hash(0, 0), ecmphash.mix32(ecmphash.mix32(0x9E3779B9)))
 
 
 if __name__ == "__main__":

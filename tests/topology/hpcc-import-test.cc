@@ -3,7 +3,6 @@
 // and one test per malformed file in tests/data/hpcc/bad-*.txt (message names file, line, field).
 
 #include "../test-files.h"
-
 #include "hpcc-import.h"
 
 #include <gtest/gtest.h>
@@ -29,12 +28,14 @@ DataPath(const std::string& name)
     return RepoPath("tests/data/hpcc/" + name);
 }
 
-
 /// Asserts that \p read throws a ConfigError reading "<name>:<line>: <key>: ...<fragment>...".
-template<typename F>
+template <typename F>
 void
-ExpectError(
-    F read, const std::string& name, int line, const std::string& key, const std::string& fragment)
+ExpectError(F read,
+            const std::string& name,
+            int line,
+            const std::string& key,
+            const std::string& fragment)
 {
     SCOPED_TRACE(name);
     try
@@ -302,8 +303,10 @@ TEST(HpccImportBadTopology, NoHosts)
 
 TEST(HpccImportBadTopology, FewerLinksThanCounted)
 {
-    ExpectBadTopology(
-        "bad-topo-links-missing.txt", 1, "N_links", "says 6 links but the file has 5 link lines");
+    ExpectBadTopology("bad-topo-links-missing.txt",
+                      1,
+                      "N_links",
+                      "says 6 links but the file has 5 link lines");
 }
 
 TEST(HpccImportBadTopology, MoreLinksThanCounted)
@@ -318,8 +321,10 @@ TEST(HpccImportBadTopology, LinkColumns)
 
 TEST(HpccImportBadTopology, UnknownNode)
 {
-    ExpectBadTopology(
-        "bad-topo-unknown-node.txt", 6, "dst", "node 7 does not exist (N_nodes is 6: ids 0..5)");
+    ExpectBadTopology("bad-topo-unknown-node.txt",
+                      6,
+                      "dst",
+                      "node 7 does not exist (N_nodes is 6: ids 0..5)");
 }
 
 TEST(HpccImportBadTopology, SelfLink)
@@ -377,8 +382,10 @@ TEST(HpccImportBadFlows, MoreFlowsThanCounted)
 
 TEST(HpccImportBadFlows, FewerFlowsThanCounted)
 {
-    ExpectBadFlows(
-        "bad-flow-count-missing.txt", 1, "N_flows", "says 5 flows but the file has 2 flow lines");
+    ExpectBadFlows("bad-flow-count-missing.txt",
+                   1,
+                   "N_flows",
+                   "says 5 flows but the file has 2 flow lines");
 }
 
 TEST(HpccImportBadFlows, CountLineColumns)

@@ -1,5 +1,5 @@
-// Generated fabrics: counts from the formulas of DOMAIN.md §1, port budgets per switch, stable
-// names and order, and host-to-host reachability that never transits a host.
+// Generated fabrics: counts from the formulas of docs/models.md#clos-sizing, port budgets per
+// switch, stable names and order, and host-to-host reachability that never transits a host.
 
 #include "topology-generators.h"
 

@@ -199,7 +199,6 @@ const std::string::size_type npos = std::string::npos;
 class PartitionFileTest : public ::testing::Test
 {
   protected:
-
     std::string Write(const std::string& name, const std::string& text)
     {
         std::string path = (fs::path(m_tmp) / name).string();
@@ -631,8 +630,7 @@ TEST_F(PartitionFileTest, ZeroDelayCutFromFile)
     EXPECT_NE(e->Message().find("s0 - s1"), npos) << e->what();
 
     // Cutting a 100 ns host link instead is allowed.
-    TopologyPartition p =
-        PartitionTopology(spec, 2, Write("ok.part", "h0 0\ns0 1\nh1 1\ns1 1\n"));
+    TopologyPartition p = PartitionTopology(spec, 2, Write("ok.part", "h0 0\ns0 1\nh1 1\ns1 1\n"));
     EXPECT_EQ(p.cutLinks, std::vector<uint32_t>{0});
     EXPECT_EQ(p.lookahead, NanoSeconds(100));
 }

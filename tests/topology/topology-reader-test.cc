@@ -2,7 +2,6 @@
 // error case in tests/data/bad/topology-*.yaml (message names file, line and key).
 
 #include "../test-files.h"
-
 #include "topology-reader.h"
 
 #include <filesystem>
@@ -27,7 +26,6 @@ ReadShipped(const std::string& name, const LinkDefaults& defaults = LinkDefaults
 {
     return ReadTopologyFile(RepoPath("topologies/" + name), defaults);
 }
-
 
 /// The ConfigError of reading tests/data/bad/<name>, or a failure when there is none.
 struct Failure
@@ -273,7 +271,9 @@ TEST(TopologyReader, RailPcieAndControlServerKeys)
     // of the 2 x 4 GPUs adds one switch node and one link (GPU - NIC at the PCIe rate).
     TopologySpec s = ReadTopology(YAML::Load("{generator: rail, servers: 2, gpus_per_server: 4,\n"
                                              " pcie_rate: 64GB/s}"),
-                                  "inline.yaml", "", LinkDefaults());
+                                  "inline.yaml",
+                                  "",
+                                  LinkDefaults());
     EXPECT_EQ(s.Hosts().size(), 8u);
     uint32_t pcie = 0;
     for (const auto& l : s.links)
@@ -283,7 +283,9 @@ TEST(TopologyReader, RailPcieAndControlServerKeys)
     EXPECT_EQ(pcie, 8u);
     // Control servers: 4 GPUs each, and ONE slot link of 32 GB/s per server to its NIC.
     s = ReadTopology(YAML::Load("{generator: rail, servers: 2, server_type: control}"),
-                     "inline.yaml", "", LinkDefaults());
+                     "inline.yaml",
+                     "",
+                     LinkDefaults());
     EXPECT_EQ(s.Hosts().size(), 8u);
     uint32_t slots = 0;
     for (const auto& l : s.links)
@@ -292,7 +294,9 @@ TEST(TopologyReader, RailPcieAndControlServerKeys)
     }
     EXPECT_EQ(slots, 2u + 8u); // per server one slot, plus the 4 GPU peer links (also 32 GB/s)
     EXPECT_THROW(ReadTopology(YAML::Load("{generator: rail, servers: 2, server_type: hgx}"),
-                              "inline.yaml", "", LinkDefaults()),
+                              "inline.yaml",
+                              "",
+                              LinkDefaults()),
                  ConfigError);
 }
 

@@ -3,7 +3,6 @@
 // recycling the entropies that came back marked, and the flow shifts to the fast path.
 
 #include "ub-test-util.h"
-
 #include "ub/ub-load-balancer.h"
 
 namespace ns3
@@ -23,6 +22,7 @@ UbTo(uint32_t dstHost, uint16_t entropy)
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
     f.isUb = true;
+    f.entropyOnlyHash = true;
     return f;
 }
 
@@ -36,8 +36,8 @@ class UbAdaptive : public SimTest
 
     struct Result
     {
-        uint64_t fast = 0;        ///< data frames swA sent toward m1 (400 Gb/s path)
-        uint64_t slow = 0;        ///< toward m2 (100 Gb/s path)
+        uint64_t fast = 0;          ///< data frames swA sent toward m1 (400 Gb/s path)
+        uint64_t slow = 0;          ///< toward m2 (100 Gb/s path)
         uint32_t slowEntropies = 0; ///< of the E entropies, those swA hashes to m2
         FlowRecord flow;
     };
@@ -88,8 +88,10 @@ class UbAdaptive : public SimTest
             uint32_t port = swA->SelectEgressPort(UbTo(1, UbLoadBalancer::Port(kBase, i)));
             r.slowEntropies += net.PeerOf(2, port).node == 4;
         }
-        uint32_t id = PostUb(net, nics, {0, 1, uint64_t(kPackets) * kMtu, Time(0), 0,
-                                         UbOrder::NONE, {}, kBase});
+        uint32_t id =
+            PostUb(net,
+                   nics,
+                   {0, 1, uint64_t(kPackets) * kMtu, Time(0), 0, UbOrder::NONE, {}, kBase});
         Simulator::Stop(MilliSeconds(5));
         Simulator::Run();
         for (uint32_t port = 0; port < net.GetNPorts(2); ++port)

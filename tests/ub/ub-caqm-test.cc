@@ -1,10 +1,9 @@
-// C-AQM in an 8:1 incast (DOMAIN.md section 2, issue 4): the switch grants or refuses window
+// C-AQM in an 8:1 incast (docs/models.md#caqm): the switch grants or refuses window
 // increases and marks as packets leave, so the bottleneck queue stays within the initial burst
 // plus the target queue and PFC never fires; without congestion control the same incast fills
 // the buffer up to PFC's XOFF thresholds.
 
 #include "ub-test-util.h"
-
 #include "ub/caqm.h"
 
 #include "ns3/double.h"
@@ -77,7 +76,9 @@ class UbCaqmIncast : public SimTest
         }
         r.drops = fs->GetDroppedFrames();
         r.headroomViolations = fs->GetHeadroomViolationFrames();
-        r.marked = fs->GetCaqm() ? fs->GetCaqm()->GetMarkedPackets() : 0;
+        r.marked = fs->GetEgressStage<CaqmSwitch>()
+                       ? fs->GetEgressStage<CaqmSwitch>()->GetMarkedPackets()
+                       : 0;
         for (const FlowRecord& f : net.GetFlowTable()->All())
         {
             if (f.finished)

@@ -62,7 +62,7 @@ TEST_F(UbLossy, EveryRequestCompletesExactlyOnceDespiteRandomLoss)
             EXPECT_GE(f.finish, f.executed) << "flow " << id;
             dropped += f.droppedBytes;
         }
-        EXPECT_GT(dropped, 0u); // the cables did lose data
+        EXPECT_GT(dropped, 0u);                                   // the cables did lose data
         EXPECT_GE(ft->Get(ids[2]).executed, ft->Get(a).executed); // strict after A (and B)
         EXPECT_GE(ft->Get(ids[2]).executed, ft->Get(ids[1]).executed);
         EXPECT_GE(ft->Get(ids[3]).executed, ft->Get(a).executed); // after [A]
@@ -80,7 +80,6 @@ TEST_F(UbLossy, EveryRequestCompletesExactlyOnceDespiteRandomLoss)
     }
 }
 
-
 TEST_F(UbLossy, ClosWithSprayingOrderingAndEveryNicOption)
 {
     // 8 hosts on a k = 4 Clos (2 spines): h0 -> h4 with the ordering mix of the test above on
@@ -89,7 +88,8 @@ TEST_F(UbLossy, ClosWithSprayingOrderingAndEveryNicOption)
     const std::vector<std::string> configs = {
         "ns3::UbNic::LoadBalancer=ns3::UbObliviousSpray",
         "ns3::UbNic::LoadBalancer=ns3::UbAdaptiveSpray;ns3::FabricSwitch::Caqm=true",
-        "ns3::UbNic::AckInterval=4;ns3::UbNic::SackBits=8;ns3::UbNic::LoadBalancer=ns3::UbObliviousSpray",
+        "ns3::UbNic::AckInterval=4;ns3::UbNic::SackBits=8;ns3::UbNic::LoadBalancer=ns3::"
+        "UbObliviousSpray",
         "ns3::UbNic::OutOfOrderWindow=8;ns3::UbNic::ReorderBufferSize=16384B;"
         "ns3::UbNic::LoadBalancer=ns3::UbObliviousSpray",
         "ns3::UbNic::Sharing=groups;ns3::UbNic::Groups=2;ns3::UbNic::ReorderWindow=0ns",
@@ -124,8 +124,10 @@ TEST_F(UbLossy, ClosWithSprayingOrderingAndEveryNicOption)
             ids.push_back(PostUb(net, nics, {0, 4, 8 * 1024, Time(0), 2, UbOrder::AFTER, {a}}));
             for (uint32_t s = 1; s < 8; ++s)
             {
-                ids.push_back(PostUb(net, nics, {s, (s + 3) % 8, 256 * 1024, MicroSeconds(s),
-                                                 static_cast<uint16_t>(s % 3)}));
+                ids.push_back(PostUb(
+                    net,
+                    nics,
+                    {s, (s + 3) % 8, 256 * 1024, MicroSeconds(s), static_cast<uint16_t>(s % 3)}));
             }
             for (uint32_t s = 5; s < 8; ++s)
             {

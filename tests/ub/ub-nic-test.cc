@@ -1,9 +1,8 @@
 // UbNic request semantics: per-dependency ordering (no head-of-line blocking of unordered
-// requests), the transport state accounting of DOMAIN.md section 6 (Jetty 20 B, channel 56 B,
-// shared / private / groups), and the context cache (LRU) with its miss penalty.
+// requests), the transport state accounting of docs/models.md#transport-state (Jetty 20 B,
+// channel 56 B, shared / private / groups), and the context cache (LRU) with its miss penalty.
 
 #include "ub-test-util.h"
-
 #include "ub/context-cache.h"
 
 namespace ns3
@@ -91,7 +90,8 @@ TEST_F(UbOrdering, StrictWaitsOnlyForItsOwnJetty)
     EXPECT_LT(C.finish, MicroSeconds(5));
 }
 
-// --- Transport state size -------------------------------------------------------------------------
+// --- Transport state size
+// -------------------------------------------------------------------------
 
 class UbStateSize : public SimTest
 {
@@ -122,8 +122,12 @@ class UbStateSize : public SimTest
         }
         Simulator::Run();
         EXPECT_EQ(net.GetFlowTable()->GetFinishedCount(), L * P);
-        Result r{nics[0]->GetPeakStateBytes(), nics[0]->GetJettys(),
-                 nics[0]->GetSenderChannels(), nics[0]->GetReceiverChannels(), {}, {}};
+        Result r{nics[0]->GetPeakStateBytes(),
+                 nics[0]->GetJettys(),
+                 nics[0]->GetSenderChannels(),
+                 nics[0]->GetReceiverChannels(),
+                 {},
+                 {}};
         for (uint32_t p = 1; p <= P; ++p)
         {
             r.targetBytes.push_back(nics[p]->GetPeakStateBytes());
@@ -131,6 +135,7 @@ class UbStateSize : public SimTest
         }
         return r;
     }
+
     static constexpr uint64_t e = 20; // Jetty context
     static constexpr uint64_t t = 56; // transport channel context
 };
@@ -244,7 +249,7 @@ TEST(UbContextCache, UnlimitedCacheOnlyHasCompulsoryMisses)
 class UbContextMiss : public SimTest
 {
   protected:
-    static constexpr int64_t kD = 150000; // ps
+    static constexpr int64_t kD = 150000;        // ps
     static constexpr int64_t kPenalty = 1000000; // ps (1000 ns, the PCIe NIC figure)
     static constexpr uint32_t kRequests = 6;
 

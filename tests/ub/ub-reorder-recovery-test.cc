@@ -1,12 +1,11 @@
-// The receiver's reorder buffer on the DOMAIN.md section 4 two-path case, and selective resend
-// of one lost packet: fast (ReorderWindow) versus timeout (Rto), on timelines derived by hand.
+// The receiver's reorder buffer on the two-path case (docs/models.md#multipath), and selective
+// resend of one lost packet: fast (ReorderWindow) versus timeout (Rto), on hand-derived timelines.
 //
 // All links here run at 400 Gb/s with WireOverhead 0, so a frame of B stored bytes takes
 // T(B) = B * 8 / 400e9 s (B * 20 ps); a UB DATA frame of 4096 B payload is 4096 + 66 = 4162 B,
 // T = 83.24 ns. Switches are store-and-forward without processing delay.
 
 #include "ub-test-util.h"
-
 #include "ub/ub-load-balancer.h"
 
 #include <algorithm>
@@ -31,11 +30,14 @@ struct ReorderLog
         uint32_t packets;
         uint64_t bytes;
     };
+
     std::vector<Row> rows;
+
     void Add(uint32_t flow, uint32_t packets, uint64_t bytes)
     {
         rows.push_back({Simulator::Now(), flow, packets, bytes});
     }
+
     /// First time the held data went back to zero after something was held.
     Time FirstRelease() const
     {
@@ -62,6 +64,7 @@ UbTo(uint32_t dstHost, uint16_t entropy)
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
     f.isUb = true;
+    f.entropyOnlyHash = true;
     return f;
 }
 
@@ -81,8 +84,7 @@ class UbTwoPath : public SimTest
     /// h0 - swA = {m1 (d1), m2 (d2)} = swB - h1: the swA-m links carry the path delays, every
     /// other link has delay 0. 8 x 4 KiB sprayed over 2 entropies chosen so that packets
     /// alternate paths, even packets on the d1 path.
-    Result Run(Time d1, Time d2, const std::string& reorderBuffer = "0B",
-               uint64_t bytes = 8 * kMtu)
+    Result Run(Time d1, Time d2, const std::string& reorderBuffer = "0B", uint64_t bytes = 8 * kMtu)
     {
         Set("ns3::UbNic::ReorderBufferSize", reorderBuffer);
         Set("ns3::FabricNetDevice::WireOverhead", "0");
@@ -136,8 +138,10 @@ class UbTwoPath : public SimTest
         nics[1]->TraceConnectWithoutContext("ReorderBuffer", MakeCallback(&ReorderLog::Add, &log));
         uint32_t id = PostUb(net, nics, {0, 1, bytes, Time(0), 0, UbOrder::NONE, {}, base});
         Simulator::Run();
-        Result r{nics[1]->GetPeakReorderPackets(), nics[1]->GetPeakReorderBytes(),
-                 net.GetFlowTable()->Get(id), nics[0]->GetResentPackets()};
+        Result r{nics[1]->GetPeakReorderPackets(),
+                 nics[1]->GetPeakReorderBytes(),
+                 net.GetFlowTable()->Get(id),
+                 nics[0]->GetResentPackets()};
         EXPECT_TRUE(CheckConservation(net).Ok());
         return r;
     }
@@ -154,14 +158,19 @@ class UbTwoPath : public SimTest
     /// Peak of a per-request in-order reorder buffer fed in arrival order (packets, bytes),
     /// for a request of \p bytes (the last packet may be short; its frame is then shorter, but
     /// on these paths that never changes the arrival order).
-    static std::pair<uint32_t, uint64_t> HandPeak(uint32_t n, int64_t T, int64_t d1, int64_t d2,
+    static std::pair<uint32_t, uint64_t> HandPeak(uint32_t n,
+                                                  int64_t T,
+                                                  int64_t d1,
+                                                  int64_t d2,
                                                   uint64_t bytes = 0)
     {
         if (bytes == 0)
         {
             bytes = uint64_t(n) * kMtu;
         }
-        auto size = [&](uint32_t j) { return std::min<uint64_t>(kMtu, bytes - uint64_t(j) * kMtu); };
+        auto size = [&](uint32_t j) {
+            return std::min<uint64_t>(kMtu, bytes - uint64_t(j) * kMtu);
+        };
         uint64_t heldBytes = 0, peakBytes = 0;
         std::vector<uint32_t> order(n);
         for (uint32_t j = 0; j < n; ++j)
@@ -322,8 +331,10 @@ class UbResend : public SimTest
         uint32_t id = PostUb(net, nics, {0, 1, uint64_t(kPackets) * kMtu});
         nics[1]->LoseFirstTransmission(id, kLost);
         Simulator::Run();
-        return Result{net.GetFlowTable()->Get(id), log.FirstRelease(),
-                      nics[1]->GetPeakReorderPackets(), nics[0]->GetResentPackets(),
+        return Result{net.GetFlowTable()->Get(id),
+                      log.FirstRelease(),
+                      nics[1]->GetPeakReorderPackets(),
+                      nics[0]->GetResentPackets(),
                       CheckConservation(net).Ok()};
     }
 

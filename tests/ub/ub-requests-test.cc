@@ -1,9 +1,8 @@
-// UbNic request pipeline (DOMAIN.md section 6): launch interval (322 MHz: 6.2 ns), in-flight
-// request slots, the adaptive spraying policy's entropy recycling, and the cases the brief
-// found broken once (regression tests).
+// UbNic request pipeline (docs/models.md#concurrency-limits): launch interval (322 MHz: 6.2 ns),
+// in-flight request slots, the adaptive spraying policy's entropy recycling, and cases found
+// broken once (regression tests).
 
 #include "ub-test-util.h"
-
 #include "ub/ub-load-balancer.h"
 
 #include "ns3/uinteger.h"

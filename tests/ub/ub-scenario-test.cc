@@ -3,7 +3,6 @@
 // each a ConfigError naming the offending key.
 
 #include "../fabric-sim-util.h"
-
 #include "config-error.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
@@ -32,6 +31,7 @@ class UbScenario : public SimTest
                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::create_directories(m_dir);
     }
+
     void TearDown() override
     {
         std::error_code ec;
@@ -73,9 +73,10 @@ topology: {generator: star, hosts: 3}
 
 TEST_F(UbScenario, SmallRunIsConsistentAndTracesTheReorderBuffer)
 {
-    ScenarioConfig cfg = LoadScenario(std::string(FABRIC_SOURCE_DIR) +
-                                          "/tests/data/scenarios/ub-small.yaml",
-                                      {}, FABRIC_SOURCE_DIR);
+    ScenarioConfig cfg =
+        LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/ub-small.yaml",
+                     {},
+                     FABRIC_SOURCE_DIR);
     ASSERT_EQ(cfg.transport, "ub");
     ASSERT_EQ(cfg.flows.size(), 4u);
     EXPECT_EQ(cfg.flows[2].order, 1);
@@ -89,8 +90,11 @@ TEST_F(UbScenario, SmallRunIsConsistentAndTracesTheReorderBuffer)
     EXPECT_EQ(s["flows_finished"].get<uint32_t>(), 4u);
     ASSERT_TRUE(s.contains("ub")) << s.dump(1);
     const nlohmann::json& ub = s["ub"];
-    for (const char* k : {"reorder_peak_bytes_per_nic", "reorder_peak_packets_per_nic",
-                          "resent_packets", "context_misses", "sender_channels"})
+    for (const char* k : {"reorder_peak_bytes_per_nic",
+                          "reorder_peak_packets_per_nic",
+                          "resent_packets",
+                          "context_misses",
+                          "sender_channels"})
     {
         EXPECT_TRUE(ub.contains(k)) << k;
     }
@@ -133,15 +137,17 @@ TEST_F(UbScenario, SmallRunIsConsistentAndTracesTheReorderBuffer)
 
 TEST_F(UbScenario, CcMustBeCaqmOrNone)
 {
-    ExpectKeyError(std::string(kBase) + "transport: ub\ncc: dcqcn\n"
-                                        "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n",
+    ExpectKeyError(std::string(kBase) +
+                       "transport: ub\ncc: dcqcn\n"
+                       "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n",
                    "cc");
 }
 
 TEST_F(UbScenario, UnknownSprayPolicy)
 {
-    ExpectKeyError(std::string(kBase) + "transport: ub\nub:\n  spray: bogus\n"
-                                        "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n",
+    ExpectKeyError(std::string(kBase) +
+                       "transport: ub\nub:\n  spray: bogus\n"
+                       "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n",
                    "ub.spray");
 }
 
@@ -187,24 +193,25 @@ TEST_F(UbScenario, RequestFieldsNeedTransportUb)
 
 TEST_F(UbScenario, FixedWindowOnlyWithoutCaqm)
 {
-    ExpectKeyError(std::string(kBase) + "transport: ub\ncc: caqm\nub: {window: 64KiB}\n"
-                                        "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n",
+    ExpectKeyError(std::string(kBase) +
+                       "transport: ub\ncc: caqm\nub: {window: 64KiB}\n"
+                       "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n",
                    "ub.window");
 }
 
 TEST_F(UbScenario, JettysAssignEndpointsInTurn)
 {
     // workload.jettys: 2 — each host's flows are posted by Jetty 0, 1, 0, ... in turn.
-    ScenarioConfig cfg = LoadText("ok.yaml", std::string(kBase) +
-                                                 "transport: ub\n"
-                                                 "workload:\n"
-                                                 "  type: flows\n"
-                                                 "  jettys: 2\n"
-                                                 "  flows:\n"
-                                                 "    - {src: h1, dst: h0, bytes: 8KiB}\n"
-                                                 "    - {src: h1, dst: h2, bytes: 8KiB}\n"
-                                                 "    - {src: h2, dst: h0, bytes: 8KiB}\n"
-                                                 "    - {src: h1, dst: h0, bytes: 8KiB}\n");
+    ScenarioConfig cfg = LoadText("ok.yaml",
+                                  std::string(kBase) + "transport: ub\n"
+                                                       "workload:\n"
+                                                       "  type: flows\n"
+                                                       "  jettys: 2\n"
+                                                       "  flows:\n"
+                                                       "    - {src: h1, dst: h0, bytes: 8KiB}\n"
+                                                       "    - {src: h1, dst: h2, bytes: 8KiB}\n"
+                                                       "    - {src: h2, dst: h0, bytes: 8KiB}\n"
+                                                       "    - {src: h1, dst: h0, bytes: 8KiB}\n");
     ASSERT_EQ(cfg.flows.size(), 4u);
     EXPECT_EQ(cfg.flows[0].endpoint, 0);
     EXPECT_EQ(cfg.flows[1].endpoint, 1);

@@ -5,9 +5,8 @@
 // packet; UbFixedEntropy (ECMP) keeps Port(base, 0) = base. The per-uplink packet counts of a
 // sprayed flow therefore follow from SelectEgressPort over the E entropies alone.
 
-#include "ub-test-util.h"
-
 #include "switch/fabric-switch.h"
+#include "ub-test-util.h"
 #include "ub/ub-load-balancer.h"
 
 #include "ns3/uinteger.h"
@@ -32,6 +31,7 @@ UbInfo(uint32_t srcHost, uint32_t dstHost, uint16_t entropy)
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
     f.isUb = true;
+    f.entropyOnlyHash = true;
     f.opcode = UbOpcode::DATA;
     f.destQp = 17;
     f.psn = 1234;
@@ -80,9 +80,10 @@ TEST(UbEntropyHash, DependsOnlyOnSaltAndEntropy)
 
 TEST(UbEntropyHash, RoceFramesStillHashTheFiveTuple)
 {
-    // Contrast: without isUb the source IP is part of the hash.
+    // Contrast: without entropy-only hashing the source IP is part of the hash.
     FrameInfo base = UbInfo(3, 9, 50000);
     base.isUb = false;
+    base.entropyOnlyHash = false;
     base.dstPort = 4791;
     uint32_t h = FabricFlowHash(base, 1);
     uint32_t differ = 0;
@@ -147,8 +148,8 @@ class UbSpray : public SimTest
 
     struct Result
     {
-        std::map<uint32_t, uint64_t> txFrames; ///< leaf0 uplink port -> frames sent
-        std::map<uint32_t, uint64_t> expected; ///< leaf0 uplink port -> packets predicted
+        std::map<uint32_t, uint64_t> txFrames;    ///< leaf0 uplink port -> frames sent
+        std::map<uint32_t, uint64_t> expected;    ///< leaf0 uplink port -> packets predicted
         std::map<uint32_t, uint32_t> entropiesOn; ///< leaf0 uplink port -> entropies of E
         FlowRecord flow;
         uint64_t resent = 0;
@@ -204,7 +205,8 @@ class UbSpray : public SimTest
         Simulator::Run();
         for (uint32_t port : uplinks)
         {
-            // Only data frames leave leaf0 upwards: h1's ACKs come down through leaf1->spine->leaf0.
+            // Only data frames leave leaf0 upwards: h1's ACKs come down through
+            // leaf1->spine->leaf0.
             r.txFrames[port] = net.GetDevice(leaf0, port)->GetTxFrames();
             EXPECT_EQ(net.GetDevice(leaf0, port)->GetPfcFramesSent(), 0u);
         }

@@ -4,7 +4,6 @@
 // Expected values come from the layout documented in ub-header.h, not from the code's output.
 
 #include "../wire/wire-test-util.h"
-
 #include "link/frame-codec.h"
 #include "wire/icrc-trailer.h"
 #include "wire/ub-header.h"
@@ -87,14 +86,29 @@ TEST(UbWire, FrameHeaderRoundTripAndByteLayout)
     EXPECT_EQ(b[UbFrameHeader::kCciOffset], 0x17);
     EXPECT_EQ(b[UbFrameHeader::kCciOffset + 1], 0x34);
     EXPECT_EQ(std::vector<uint8_t>(b.begin() + 46, b.begin() + 62),
-              (std::vector<uint8_t>{0xA1, 0xB2, 0xC3, 0xD4, 0xFF, 0xFF, 0xFF, 0xFE, 0x01, 0x02,
-                                    0x03, 0x04, 0x00, 0x00, 0x00, 0x07}));
+              (std::vector<uint8_t>{0xA1,
+                                    0xB2,
+                                    0xC3,
+                                    0xD4,
+                                    0xFF,
+                                    0xFF,
+                                    0xFF,
+                                    0xFE,
+                                    0x01,
+                                    0x02,
+                                    0x03,
+                                    0x04,
+                                    0x00,
+                                    0x00,
+                                    0x00,
+                                    0x07}));
 }
 
 TEST(UbWire, OrderFlagKeepsTheOtherFlags)
 {
     UbFrameHeader h;
-    h.flags = UbFrameHeader::kFlagLast | UbFrameHeader::kFlagAckRequest | UbFrameHeader::kFlagResend;
+    h.flags =
+        UbFrameHeader::kFlagLast | UbFrameHeader::kFlagAckRequest | UbFrameHeader::kFlagResend;
     for (UbOrder o : {UbOrder::NONE, UbOrder::AFTER, UbOrder::STRICT, UbOrder::NONE})
     {
         h.SetOrder(o);
@@ -157,8 +171,8 @@ TEST(UbWire, CciBitLayoutOfModeZero)
     c.hint = 0xFF;
     uint16_t all = c.Encode();
     EXPECT_EQ(all, 0x1000 | 0x0400 | 0x0200 | 0x0100 | 0xFF);
-    EXPECT_EQ(all >> 13, 0);           // mode 000
-    EXPECT_EQ(all & 0x0800, 0);        // reserved bit stays 0
+    EXPECT_EQ(all >> 13, 0);    // mode 000
+    EXPECT_EQ(all & 0x0800, 0); // reserved bit stays 0
 
     UbCci d = UbCci::Decode(0x1000 | 0x0200 | 0x3C);
     EXPECT_TRUE(d.lastHop);
@@ -208,7 +222,7 @@ TEST(UbWire, SackBitmapEncodeReportsHoles)
     EXPECT_EQ(bm[0], 0x40 | 0x08); // i=1 -> 0x80>>1, i=4 -> 0x80>>4
     EXPECT_EQ(bm[1], 0x01);        // i=15 -> byte 1, 0x80>>7
 
-    EXPECT_TRUE(SackBitmap::Reports(100, bm, 99));   // below the cumulative point
+    EXPECT_TRUE(SackBitmap::Reports(100, bm, 99)); // below the cumulative point
     EXPECT_TRUE(SackBitmap::Reports(100, bm, 0));
     EXPECT_FALSE(SackBitmap::Reports(100, bm, 100)); // the cumulative PSN itself is missing
     EXPECT_FALSE(SackBitmap::Reports(100, bm, 101));
@@ -293,7 +307,7 @@ TEST(UbWire, ParseFrameReadsTheUbFields)
     EXPECT_EQ(info.frameBytes, payload + 66);
     EXPECT_EQ(info.opcode, UbOpcode::DATA);
     EXPECT_EQ(info.destQp, 0xA1B2C3D4u); // the message
-    EXPECT_EQ(info.psn, 0xFFFFFFFEu);     // full 32 bits
+    EXPECT_EQ(info.psn, 0xFFFFFFFEu);    // full 32 bits
     EXPECT_EQ(info.cci, 0x1734);
     EXPECT_EQ(info.ubFlags, h.flags);
     EXPECT_EQ(info.srcPort, 50123);
@@ -326,7 +340,8 @@ TEST(UbWireTshark, UbFrameDecodesAsEthernetIpv4UdpTo4792)
     {
         GTEST_SKIP() << kTshark << " not found; install Debian's tshark package";
     }
-    std::string pcap = ::testing::TempDir() + "fabric-ub-wire-" + std::to_string(getpid()) + ".pcap";
+    std::string pcap =
+        ::testing::TempDir() + "fabric-ub-wire-" + std::to_string(getpid()) + ".pcap";
     const uint32_t payload = 1000;
     std::vector<Ptr<Packet>> written = {BuildUbDataFrame(SampleData(payload), payload),
                                         BuildUbAckFrame(256)};

@@ -10,7 +10,6 @@
 #include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
-
 #include <vector>
 
 namespace ns3

@@ -3,14 +3,16 @@
 //   fabric-run SCENARIO.yaml [--set key=value ...] [--attr ns3::Type::Attr=value ...]
 //              [--out DIR] [--seed N] [--quiet]
 //   fabric-run --help | --print-attributes[=all]
+//   fabric-run --hash [FILE]     (the switches' ECMP hash for queries; ecmp-hash-queries.h)
 //
 // Exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock detected.
 
 #include "attribute-values.h"
 #include "config-error.h"
+#include "ecmp-hash-queries.h"
+#include "rank-exchange.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
-#include "rank-exchange.h"
 #include "topology-partition.h"
 #include "units.h"
 
@@ -18,10 +20,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <memory>
 #include <sstream>
-#include <filesystem>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,8 @@ namespace
 
 const char* kUsage =
     R"(usage: fabric-run SCENARIO.yaml [options]
+       fabric-run --hash [FILE]
+
 
 Runs one scenario and writes queues.csv, pfc.csv, flows.csv, links.csv, rates.csv and
 summary.json (and pcaps if trace.pcap is set) into the output directory.
@@ -46,6 +51,8 @@ options:
                        on one process: the same results a K-rank run merges (docs/distributed.md)
   --mpi-sync KIND      granted-time (default: DistributedSimulatorImpl) or null-message
   --print-attributes   list the fabric's ns-3 attributes with defaults (=all: every ns-3 type)
+  --hash [FILE]        instead of a run: the switches' ECMP hash for queries read from FILE or
+                       standard input (--hash --help describes them)
   --help               this text and every scenario key
 
 exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock
@@ -92,7 +99,8 @@ PrintSummary(const RunOutcome& o)
     auto line = [](const std::string& k, const std::string& v) {
         std::printf("  %-26s %s\n", k.c_str(), v.c_str());
     };
-    std::printf("scenario %s (seed %s)\n", s["scenario"].get<std::string>().c_str(),
+    std::printf("scenario %s (seed %s)\n",
+                s["scenario"].get<std::string>().c_str(),
                 s["seed"].dump().c_str());
     line("flows finished", s["flows_finished"].dump() + " / " + s["flows_total"].dump());
     line("bytes sent", FormatBytes(c["sent_bytes"]));
@@ -103,25 +111,66 @@ PrintSummary(const RunOutcome& o)
     line("conservation", s["conservation_ok"].get<bool>() ? "ok" : "VIOLATED");
     if (!s["bottleneck"].is_null())
     {
-        line("max queue", FormatBytes(s["bottleneck"]["bytes"]) + " at " +
-                              s["bottleneck"]["node"].get<std::string>() + " port " +
-                              s["bottleneck"]["port"].dump());
+        line("max queue",
+             FormatBytes(s["bottleneck"]["bytes"]) + " at " +
+                 s["bottleneck"]["node"].get<std::string>() + " port " +
+                 s["bottleneck"]["port"].dump());
     }
     char buf[128];
     std::snprintf(buf, sizeof buf, "%.3f us", s["last_finish_ns"].get<double>() / 1e3);
     line("last flow finished at", buf);
-    std::snprintf(buf, sizeof buf, "%.3f s, %.2f M events/s, %.2f M packet-hops/s",
-                  s["wall_s"].get<double>(), s["events_per_s"].get<double>() / 1e6,
+    std::snprintf(buf,
+                  sizeof buf,
+                  "%.3f s, %.2f M events/s, %.2f M packet-hops/s",
+                  s["wall_s"].get<double>(),
+                  s["events_per_s"].get<double>() / 1e6,
                   s["packet_hops_per_s"].get<double>() / 1e6);
     line("wall time", buf);
     if (s.contains("distributed"))
     {
         const auto& d = s["distributed"];
-        std::snprintf(buf, sizeof buf, "%s ranks, %s cut links, lookahead %s ns",
-                      d["ranks"].dump().c_str(), d["cut_links"].dump().c_str(),
+        std::snprintf(buf,
+                      sizeof buf,
+                      "%s ranks, %s cut links, lookahead %s ns",
+                      d["ranks"].dump().c_str(),
+                      d["cut_links"].dump().c_str(),
                       d["lookahead_ns"].dump().c_str());
         line("distributed", buf);
     }
+}
+
+/// fabric-run --hash [FILE]: \p args are the arguments after --hash.
+int
+AnswerHashQueries(const std::vector<std::string>& args)
+{
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))
+    {
+        std::cout << kEcmpHashUsage;
+        return EXIT_OK;
+    }
+    if (args.size() > 1 || (args.size() == 1 && args[0].rfind("--", 0) == 0))
+    {
+        throw ConfigError("command line", 0, "--hash", "takes one query FILE at most (or stdin)");
+    }
+    // Nothing else reads or writes here: buffered streams, and no flush of the answers before
+    // every line read (cin is tied to cout), for batches of millions of queries.
+    std::ios::sync_with_stdio(false);
+    std::cin.tie(nullptr);
+    if (args.empty() || args[0] == "-")
+    {
+        AnswerEcmpHashQueries(std::cin, "stdin", std::cout);
+    }
+    else
+    {
+        std::ifstream file(args[0]);
+        if (!file)
+        {
+            throw ConfigError(args[0], 0, "", "cannot open");
+        }
+        AnswerEcmpHashQueries(file, args[0], std::cout);
+    }
+    std::cout.flush();
+    return EXIT_OK;
 }
 
 } // namespace
@@ -154,6 +203,10 @@ RunMain(int argc, char** argv)
     bool quiet = false;
     try
     {
+        if (!args.empty() && args[0] == "--hash")
+        {
+            return AnswerHashQueries({args.begin() + 1, args.end()});
+        }
         for (size_t i = 0; i < args.size(); ++i)
         {
             const std::string& a = args[i];
@@ -210,7 +263,9 @@ RunMain(int argc, char** argv)
                 sync = value("--mpi-sync");
                 if (sync != "granted-time" && sync != "null-message")
                 {
-                    throw ConfigError("command line", 0, "--mpi-sync",
+                    throw ConfigError("command line",
+                                      0,
+                                      "--mpi-sync",
                                       "'" + sync + "': expected granted-time or null-message");
                 }
             }
@@ -239,7 +294,9 @@ RunMain(int argc, char** argv)
             const char* n = std::getenv("OMPI_COMM_WORLD_SIZE");
             if (n && std::string(n) != "1")
             {
-                throw ConfigError("command line", 0, "--partition",
+                throw ConfigError("command line",
+                                  0,
+                                  "--partition",
                                   "started by mpirun with " + std::string(n) +
                                       " ranks: say how to cut the fabric (--partition "
                                       "auto|pods|FILE)");
@@ -254,7 +311,9 @@ RunMain(int argc, char** argv)
             {
                 if (!RankExchange::Available())
                 {
-                    throw ConfigError("command line", 0, "--partition",
+                    throw ConfigError("command line",
+                                      0,
+                                      "--partition",
                                       "this fabric-run was built against an ns-3 without MPI: "
                                       "build it with ./fabric build --ns3=source");
                 }
@@ -323,7 +382,7 @@ RunMain(int argc, char** argv)
             if (e.Line() == 0 && e.File() == scenario && e.Key().rfind(key, 0) == 0)
             {
                 ErrorStream() << "fabric-run: error: --set " << e.Key() << ": " << e.Message()
-                          << "\n";
+                              << "\n";
                 return EXIT_CONFIG_ERROR;
             }
         }

@@ -1,10 +1,9 @@
 #include "collective-setup.h"
 
-#include "config-error.h"
-#include "partitioned-run.h"
-
 #include "collective/collective-algorithm.h"
 #include "collective/sharp-service.h"
+#include "config-error.h"
+#include "partitioned-run.h"
 #include "switch/fabric-switch.h"
 #include "switch/sharp-aggregator.h"
 
@@ -85,7 +84,7 @@ AggregatorOf(FabricNetwork& net, uint32_t node)
     {
         return nullptr;
     }
-    if (!sw->GetSharpAggregator())
+    if (!sw->GetReceiveHook<SharpAggregator>())
     {
         Ptr<SharpAggregator> agg = CreateObject<SharpAggregator>();
         std::vector<Ptr<FabricNetDevice>> ports;
@@ -94,9 +93,9 @@ AggregatorOf(FabricNetwork& net, uint32_t node)
             ports.push_back(sw->GetPort(i));
         }
         agg->SetPorts(ports);
-        sw->SetSharpAggregator(agg);
+        sw->AddReceiveHook(agg);
     }
-    return sw->GetSharpAggregator();
+    return sw->GetReceiveHook<SharpAggregator>();
 }
 
 /// Aggregation trees for every SHARP group of the plan: the members' NIC leaves aggregate
@@ -134,18 +133,21 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             int32_t nic = NicPort(net, node);
             if (nic < 0)
             {
-                throw ConfigError("collective", 0, "collective.algorithm",
+                throw ConfigError("collective",
+                                  0,
+                                  "collective.algorithm",
                                   "SHARP: host " + net.NodeName(node) + " has no NIC port");
             }
             PortRef leaf = net.PeerOf(node, static_cast<uint32_t>(nic));
             if (net.Spec().nodes[leaf.node].role != "leaf")
             {
-                throw ConfigError("collective", 0, "collective.algorithm",
+                throw ConfigError("collective",
+                                  0,
+                                  "collective.algorithm",
                                   "SHARP trees need each GPU's NIC link on its rail leaf (not "
                                   "with modelled PCIe or control servers)");
             }
-            leafChildren[leaf.node].emplace_back(leaf.port,
-                                                 static_cast<int32_t>(host));
+            leafChildren[leaf.node].emplace_back(leaf.port, static_cast<int32_t>(host));
             if (!added[r] && net.IsLocal(node))
             {
                 service->AddMember(r, host, net.GetDevice(node, static_cast<uint32_t>(nic)));
@@ -177,7 +179,9 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
             }
             if (candidates.empty())
             {
-                throw ConfigError("collective", 0, "collective.algorithm",
+                throw ConfigError("collective",
+                                  0,
+                                  "collective.algorithm",
                                   "SHARP: no switch is adjacent to every leaf of group " +
                                       std::to_string(group) + " (two-level trees only)");
             }
@@ -203,9 +207,7 @@ SetupSharp(const CollectivePlan& plan, const CollectiveConfig& cfg, FabricNetwor
                 ports.push_back(port);
                 hosts.push_back(host);
             }
-            int32_t parent =
-                root < 0 ? -1
-                         : PortToward(net, leaf, root);
+            int32_t parent = root < 0 ? -1 : PortToward(net, leaf, root);
             if (Ptr<SharpAggregator> agg = AggregatorOf(net, leaf))
             {
                 agg->AddGroup(group, ports, hosts, parent);
@@ -333,18 +335,18 @@ CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& n
         for (uint32_t n = 0; n < spec.nodes.size(); ++n)
         {
             Ptr<FabricSwitch> sw = net.GetSwitch(n);
-            if (sw && sw->GetSharpAggregator())
+            if (sw && sw->GetReceiveHook<SharpAggregator>())
             {
-                Ptr<SharpAggregator> a = sw->GetSharpAggregator();
+                Ptr<SharpAggregator> a = sw->GetReceiveHook<SharpAggregator>();
                 char key[16];
                 std::snprintf(key, sizeof key, "%08u", n);
                 aggs[key] = nlohmann::json({{"switch", net.NodeName(n)},
-                                {"contributions", a->GetContributions()},
-                                {"duplicates", a->GetDuplicates()},
-                                {"results_sent", a->GetResultsSent()},
-                                {"peak_buffer_bytes", a->GetPeakBufferBytes()},
-                                {"held_frames", a->GetHeldFrames()},
-                                {"peak_held_frames", a->GetPeakHeldFrames()}});
+                                            {"contributions", a->GetContributions()},
+                                            {"duplicates", a->GetDuplicates()},
+                                            {"results_sent", a->GetResultsSent()},
+                                            {"peak_buffer_bytes", a->GetPeakBufferBytes()},
+                                            {"held_frames", a->GetHeldFrames()},
+                                            {"peak_held_frames", a->GetPeakHeldFrames()}});
             }
         }
         sj["aggregators"] = aggs;
@@ -385,7 +387,8 @@ CollectiveBytesFrom(const CollectivePlan& plan, const nlohmann::json& counters)
     }
     b.nicTxBytes = counters.at("nic_tx_bytes").get<std::map<std::string, uint64_t>>();
     b.nicRxBytes = counters.at("nic_rx_bytes").get<std::map<std::string, uint64_t>>();
-    b.railTxBytes = counters.at("rail_leaf_to_host_tx_bytes").get<std::map<std::string, uint64_t>>();
+    b.railTxBytes =
+        counters.at("rail_leaf_to_host_tx_bytes").get<std::map<std::string, uint64_t>>();
     b.spineTxBytes = counters.at("spine_tx_bytes");
     return b;
 }
@@ -408,7 +411,8 @@ FinishCollective(const CollectiveEngine& engine,
     const CollectivePlan& plan = engine.Plan();
     const CollectiveJob& job = plan.Job();
     CollectiveBytes bytes = CollectiveBytesFrom(plan, counters);
-    std::string valueError = engine.ValuesChecked() || !engine.IsComplete() ? engine.CheckValues() : "";
+    std::string valueError =
+        engine.ValuesChecked() || !engine.IsComplete() ? engine.CheckValues() : "";
     nlohmann::json c;
     c["algorithm"] = cfg.algorithm;
     c["ranks"] = job.ranks;

@@ -1,14 +1,12 @@
 #ifndef FABRIC_COLLECTIVE_SETUP_H
 #define FABRIC_COLLECTIVE_SETUP_H
 
+#include "collective/collective-engine.h"
 #include "config-collective.h"
 #include "fabric-builder.h"
-
-#include "collective/collective-engine.h"
 #include "host/host-transport.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -33,15 +31,16 @@ CollectivePlan BuildCollectivePlan(const CollectiveConfig& cfg);
 /// Byte accounting of a finished run.
 struct CollectiveBytes
 {
-    uint64_t interServerPayload = 0;            ///< transfer bytes between servers
-    uint64_t intraServerPayload = 0;            ///< transfer bytes within a server (NVLink)
-    std::vector<uint64_t> sentPayloadPerRank;   ///< transfer bytes each rank sent
-    std::vector<uint64_t> interServerPerRank;   ///< of which between servers (its NIC)
-    std::map<std::string, uint64_t> nicTxBytes; ///< wire bytes each host's NIC port sent
-    std::map<std::string, uint64_t> nicRxBytes; ///< wire bytes each host's NIC port received
+    uint64_t interServerPayload = 0;             ///< transfer bytes between servers
+    uint64_t intraServerPayload = 0;             ///< transfer bytes within a server (NVLink)
+    std::vector<uint64_t> sentPayloadPerRank;    ///< transfer bytes each rank sent
+    std::vector<uint64_t> interServerPerRank;    ///< of which between servers (its NIC)
+    std::map<std::string, uint64_t> nicTxBytes;  ///< wire bytes each host's NIC port sent
+    std::map<std::string, uint64_t> nicRxBytes;  ///< wire bytes each host's NIC port received
     std::map<std::string, uint64_t> railTxBytes; ///< wire bytes each rail leaf sent to hosts
-    uint64_t spineTxBytes = 0;                  ///< wire bytes every spine port sent
+    uint64_t spineTxBytes = 0;                   ///< wire bytes every spine port sent
 };
+
 CollectiveBytes CountCollectiveBytes(const CollectiveEngine& engine, const FabricNetwork& net);
 
 /// What this process's devices, SHARP members and aggregators counted for the collective (only

@@ -19,8 +19,9 @@ RankIndex(YamlFields& f, const std::string& key, uint64_t value, uint32_t ranks)
 {
     if (value >= ranks)
     {
-        throw f.Error(key, "rank " + std::to_string(value) + " out of range (the job has " +
-                               std::to_string(ranks) + " ranks)");
+        throw f.Error(key,
+                      "rank " + std::to_string(value) + " out of range (the job has " +
+                          std::to_string(ranks) + " ranks)");
     }
     return static_cast<uint32_t>(value);
 }
@@ -67,8 +68,9 @@ ParseCollective(YamlFields& c,
         {
             if (h >= hosts.size())
             {
-                throw c.Error("placement", "host " + std::to_string(h) + " out of range (" +
-                                               std::to_string(hosts.size()) + " hosts)");
+                throw c.Error("placement",
+                              "host " + std::to_string(h) + " out of range (" +
+                                  std::to_string(hosts.size()) + " hosts)");
             }
             if (std::find(cfg.hostOfRank.begin(), cfg.hostOfRank.end(), h) != cfg.hostOfRank.end())
             {
@@ -82,8 +84,9 @@ ParseCollective(YamlFields& c,
         uint64_t ranks = c.Uint("ranks", hosts.size());
         if (ranks > hosts.size())
         {
-            throw c.Error("ranks", std::to_string(ranks) + " ranks but only " +
-                                       std::to_string(hosts.size()) + " hosts");
+            throw c.Error("ranks",
+                          std::to_string(ranks) + " ranks but only " +
+                              std::to_string(hosts.size()) + " hosts");
         }
         for (uint32_t r = 0; r < ranks; ++r)
         {
@@ -124,8 +127,8 @@ ParseCollective(YamlFields& c,
         {
             offset = "1";
         }
-        else if (pairing == "(i+" + std::to_string(G / 2) + ")%" + std::to_string(G) + "+" +
-                                std::to_string(G))
+        else if (pairing ==
+                 "(i+" + std::to_string(G / 2) + ")%" + std::to_string(G) + "+" + std::to_string(G))
         {
             offset = std::to_string(G / 2);
         }
@@ -135,10 +138,10 @@ ParseCollective(YamlFields& c,
         }
         else
         {
-            throw c.Error("pairing", "expected i+" + std::to_string(G) + ", i+" +
-                                         std::to_string(G + 1) + ", (i+" + std::to_string(G / 2) +
-                                         ")%" + std::to_string(G) + "+" + std::to_string(G) +
-                                         " or a rail offset, got '" + pairing + "'");
+            throw c.Error("pairing",
+                          "expected i+" + std::to_string(G) + ", i+" + std::to_string(G + 1) +
+                              ", (i+" + std::to_string(G / 2) + ")%" + std::to_string(G) + "+" +
+                              std::to_string(G) + " or a rail offset, got '" + pairing + "'");
         }
         attributes.emplace_back("ns3::HierarchicalAllReduce::PairingOffset", offset);
     }
@@ -175,7 +178,8 @@ ParseCollective(YamlFields& c,
         }
         for (size_t i = 0; i < list.size(); ++i)
         {
-            YamlFields e(list[i], c.File(),
+            YamlFields e(list[i],
+                         c.File(),
                          c.KeyPath("nic_failures") + "[" + std::to_string(i) + "]");
             NicFailure f;
             f.rank = RankIndex(e, "rank", e.Uint("rank"), p);
@@ -184,9 +188,9 @@ ParseCollective(YamlFields& c,
                 uint32_t hr = RankIndex(e, "helpers", h, p);
                 if (hr == f.rank || cfg.serverOfRank[hr] != cfg.serverOfRank[f.rank])
                 {
-                    throw e.Error("helpers", "rank " + std::to_string(hr) +
-                                                 " is not another GPU of rank " +
-                                                 std::to_string(f.rank) + "'s server");
+                    throw e.Error("helpers",
+                                  "rank " + std::to_string(hr) + " is not another GPU of rank " +
+                                      std::to_string(f.rank) + "'s server");
                 }
                 f.helpers.push_back(hr);
             }
@@ -249,7 +253,8 @@ CollectiveKeys()
     const std::string engine = "ns3::CollectiveEngine::";
     const std::string sharp = "collective.sharp.";
     return {
-        ScenarioKey("collective", KeyKind::Mapping,
+        ScenarioKey("collective",
+                    KeyKind::Mapping,
                     "the collective of workload.type collective (transport: roce)"),
         ScenarioKey("collective.algorithm", KeyKind::Choice, "the AllReduce algorithm")
             .Choices({"ring", "interleaved-ring", "hierarchical", "direct", "sharp"})
@@ -258,44 +263,55 @@ CollectiveKeys()
             .Check(Positive("must be positive")),
         ScenarioKey("collective.ranks", KeyKind::Count, "ranks, on hosts 0..ranks-1")
             .Rule("every host"),
-        ScenarioKey("collective.placement", KeyKind::List,
+        ScenarioKey("collective.placement",
+                    KeyKind::List,
                     "the host of each rank, instead of collective.ranks"),
-        ScenarioKey("collective.pairing", KeyKind::Text,
+        ScenarioKey("collective.pairing",
+                    KeyKind::Text,
                     "hierarchical: the partner on the next server, i+G (same rail), i+G+1, "
                     "(i+G/2)%G+G for G GPUs per server, or a rail offset")
             .Attribute("ns3::HierarchicalAllReduce::PairingOffset")
             .OnlyWhenGiven()
             .Unit("pairing or rail offset"),
-        ScenarioKey("collective.inter_server_only", KeyKind::Flag,
+        ScenarioKey("collective.inter_server_only",
+                    KeyKind::Flag,
                     "hierarchical: only the inter-server stage, on M/G per rank")
             .Attribute("ns3::HierarchicalAllReduce::InterServerOnly"),
         ScenarioKey("collective.launch_cost", KeyKind::Native, "per-round launch cost")
             .Attribute(engine + "LaunchCost"),
-        ScenarioKey("collective.update_time", KeyKind::Native,
+        ScenarioKey("collective.update_time",
+                    KeyKind::Native,
                     "optimizer update after the collective (step timeline)")
             .Attribute(engine + "UpdateTime"),
-        ScenarioKey("collective.value_elements", KeyKind::Native,
+        ScenarioKey("collective.value_elements",
+                    KeyKind::Native,
                     "float32 values per rank carried and checked for the exact sum (0 = off)")
             .Attribute(engine + "ValueElements"),
         ScenarioKey("collective.priority", KeyKind::Native, "traffic class of the collective")
             .Attribute(engine + "Priority"),
-        ScenarioKey("collective.readiness", KeyKind::List,
+        ScenarioKey("collective.readiness",
+                    KeyKind::List,
                     "[{rank, at}]: ranks that finish computing late (others at 0)"),
         ScenarioKey("collective.readiness[].rank", KeyKind::Count, "the rank"),
         ScenarioKey("collective.readiness[].at", KeyKind::Duration, "when it joins"),
-        ScenarioKey("collective.nic_failures", KeyKind::List,
+        ScenarioKey("collective.nic_failures",
+                    KeyKind::List,
                     "[{rank, helpers, shares}]: a rank whose NIC failed relays over NVLink"),
         ScenarioKey("collective.nic_failures[].rank", KeyKind::Count, "the rank"),
-        ScenarioKey("collective.nic_failures[].helpers", KeyKind::List,
+        ScenarioKey("collective.nic_failures[].helpers",
+                    KeyKind::List,
                     "other ranks of its server that carry its traffic"),
-        ScenarioKey("collective.nic_failures[].shares", KeyKind::List,
+        ScenarioKey("collective.nic_failures[].shares",
+                    KeyKind::List,
                     "the share each helper carries (adding up to 1)")
             .Rule("equal shares"),
-        ScenarioKey("collective.sharp", KeyKind::Mapping,
+        ScenarioKey("collective.sharp",
+                    KeyKind::Mapping,
                     "in-network aggregation (algorithm: sharp)"),
         ScenarioKey(sharp + "chunks", KeyKind::Native, "pieces per rank")
             .Attribute("ns3::SharpAllReduce::Chunks"),
-        ScenarioKey(sharp + "nvlink_stages", KeyKind::Native,
+        ScenarioKey(sharp + "nvlink_stages",
+                    KeyKind::Native,
                     "NVLink reduce-scatter and all-gather around per-rail trees")
             .Attribute("ns3::SharpAllReduce::NvlinkStages"),
         ScenarioKey(sharp + "priority", KeyKind::Native, "traffic class of the members' packets")

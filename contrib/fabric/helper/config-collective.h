@@ -1,10 +1,9 @@
 #ifndef FABRIC_CONFIG_COLLECTIVE_H
 #define FABRIC_CONFIG_COLLECTIVE_H
 
+#include "collective/collective-plan.h"
 #include "topology-spec.h"
 #include "yaml-fields.h"
-
-#include "collective/collective-plan.h"
 
 #include "ns3/nstime.h"
 

@@ -3,7 +3,9 @@
 namespace ns3
 {
 
-ConfigError::ConfigError(const std::string& file, int line, const std::string& key,
+ConfigError::ConfigError(const std::string& file,
+                         int line,
+                         const std::string& key,
                          const std::string& message)
     : std::runtime_error(Format(file, line, key, message)),
       m_file(file),
@@ -14,7 +16,9 @@ ConfigError::ConfigError(const std::string& file, int line, const std::string& k
 }
 
 std::string
-ConfigError::Format(const std::string& file, int line, const std::string& key,
+ConfigError::Format(const std::string& file,
+                    int line,
+                    const std::string& key,
                     const std::string& message)
 {
     std::string s = file;

@@ -16,16 +16,36 @@ namespace ns3
 class ConfigError : public std::runtime_error
 {
   public:
-    ConfigError(const std::string& file, int line, const std::string& key, const std::string& message);
+    ConfigError(const std::string& file,
+                int line,
+                const std::string& key,
+                const std::string& message);
 
-    const std::string& File() const { return m_file; }
-    int Line() const { return m_line; }
-    const std::string& Key() const { return m_key; }
+    const std::string& File() const
+    {
+        return m_file;
+    }
+
+    int Line() const
+    {
+        return m_line;
+    }
+
+    const std::string& Key() const
+    {
+        return m_key;
+    }
+
     /// The message without the "FILE:LINE: KEY: " prefix.
-    const std::string& Message() const { return m_message; }
+    const std::string& Message() const
+    {
+        return m_message;
+    }
 
   private:
-    static std::string Format(const std::string& file, int line, const std::string& key,
+    static std::string Format(const std::string& file,
+                              int line,
+                              const std::string& key,
                               const std::string& message);
     std::string m_file;
     int m_line;

@@ -110,16 +110,19 @@ EventKeys()
 {
     const std::string item = "events[].";
     return {
-        ScenarioKey("events", KeyKind::List,
+        ScenarioKey("events",
+                    KeyKind::List,
                     "things that happen during the run, each a mapping with `at` and one of "
                     "link_down, link_up, pfc_storm, pfc_storm_stop or cnp")
             .Reader(ReadEvents),
         ScenarioKey(item + "at", KeyKind::Duration, "when"),
-        ScenarioKey(item + "link_down", KeyKind::List,
+        ScenarioKey(item + "link_down",
+                    KeyKind::List,
                     "[a, b]: every link between nodes a and b fails (queued and in-flight frames "
                     "on it are dropped; routes recompute at once)"),
         ScenarioKey(item + "link_up", KeyKind::List, "[a, b]: those links come back"),
-        ScenarioKey(item + "pfc_storm", KeyKind::Text,
+        ScenarioKey(item + "pfc_storm",
+                    KeyKind::Text,
                     "a host's NIC stops draining and keeps its switch paused")
             .Unit("host index or name"),
         ScenarioKey(item + "pfc_storm_stop", KeyKind::Text, "the host's storm ends")
@@ -128,7 +131,8 @@ EventKeys()
             .Unit("0..7")
             .Default("3")
             .Check(PriorityCheck()),
-        ScenarioKey(item + "cnp", KeyKind::Count,
+        ScenarioKey(item + "cnp",
+                    KeyKind::Count,
                     "RoCE: the sender of this flow reacts as if a CNP had arrived")
             .Unit("flow index"),
     };

@@ -119,21 +119,25 @@ FlowKeys()
         ScenarioKey(item + "verb", KeyKind::Choice, "RoCE operation (read: src reads from dst)")
             .Choices({"write", "send", "read"})
             .Rule("workload.verb"),
-        ScenarioKey(item + "rate_schedule", KeyKind::List,
+        ScenarioKey(item + "rate_schedule",
+                    KeyKind::List,
                     "raw flows: [{at, rate}], rate changes at times after the flow's start"),
-        ScenarioKey(item + "period", KeyKind::Duration,
+        ScenarioKey(item + "period",
+                    KeyKind::Duration,
                     "raw flows: send in bursts, one every period (0: continuously)")
             .Default("0ns"),
         ScenarioKey(item + "on_time", KeyKind::Duration, "raw flows: burst length within a period")
             .Rule("period"),
         ScenarioKey(item + "endpoint", KeyKind::Count, "UB: the Jetty that posts the flow")
             .Default("0"),
-        ScenarioKey(item + "order", KeyKind::Choice,
+        ScenarioKey(item + "order",
+                    KeyKind::Choice,
                     "UB: none; after: the flows in `after` execute first; strict: every earlier "
                     "flow of its Jetty to the same target does")
             .Choices({"none", "after", "strict"})
             .Rule("after when `after` is given, otherwise none"),
-        ScenarioKey(item + "after", KeyKind::List,
+        ScenarioKey(item + "after",
+                    KeyKind::List,
                     "UB: indices of earlier flows (same source) that must execute first"),
     };
 }

@@ -21,7 +21,8 @@ HostKeys()
 {
     return {
         ScenarioKey("host", KeyKind::Mapping, "hosts").Reader(ReadSection),
-        ScenarioKey("host.mtu", KeyKind::Bytes,
+        ScenarioKey("host.mtu",
+                    KeyKind::Bytes,
                     "payload bytes per frame (RoCE path MTU: 1024, 2048 or 4096)")
             .Attribute("ns3::FabricHost::Mtu")
             .Check(Within(64, 9000, "payload MTU must be 64..9000 bytes"))

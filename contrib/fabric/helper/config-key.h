@@ -67,18 +67,18 @@ struct ScenarioKey
 {
     ScenarioKey(std::string path, KeyKind kind, std::string help);
 
-    std::string path;      ///< dotted; "[]" stands for a list's items: "workload.flows[].src"
+    std::string path; ///< dotted; "[]" stands for a list's items: "workload.flows[].src"
     KeyKind kind;
-    std::string help;      ///< what it means (empty: the attribute's own help)
-    std::string attribute; ///< "ns3::Type::Attribute" it stands for, or "" (scenario level)
+    std::string help;         ///< what it means (empty: the attribute's own help)
+    std::string attribute;    ///< "ns3::Type::Attribute" it stands for, or "" (scenario level)
     KeyReader read = nullptr; ///< custom reader; nullptr: the value goes to `attribute`
     KeyCheck check;           ///< applied to values given in the file
     std::string fallback;     ///< scenario-level default, written as in a file
     std::function<std::string()> rule; ///< a default the scenario computes, for --help
-    std::function<std::string(const KeyValue&)> shown; ///< how --help writes the default
+    std::function<std::string(const KeyValue&)> shown;        ///< how --help writes the default
     std::vector<std::pair<std::string, std::string>> choices; ///< spelling -> attribute value
-    std::string unit;         ///< for --help where the kind says too little
-    std::string alias;        ///< a deprecated spelling that still loads, with a notice
+    std::string unit;           ///< for --help where the kind says too little
+    std::string alias;          ///< a deprecated spelling that still loads, with a notice
     bool onlyWhenGiven = false; ///< set the attribute only when the file gives the key
 
     ScenarioKey& Attribute(std::string name);
@@ -104,7 +104,7 @@ struct ScenarioKey
 using ScenarioKeys = std::vector<ScenarioKey>;
 
 /// Checks for KeyCheck: each returns \p message for values outside the range.
-KeyCheck Positive(const std::string& message);               ///< count, number or time > 0
+KeyCheck Positive(const std::string& message);                     ///< count, number or time > 0
 KeyCheck Within(double lo, double hi, const std::string& message); ///< count or number
 
 } // namespace ns3

@@ -33,7 +33,8 @@ ScenarioKeys
 LinkKeys()
 {
     return {
-        ScenarioKey("link", KeyKind::Mapping,
+        ScenarioKey("link",
+                    KeyKind::Mapping,
                     "defaults for the topology's links (a link or generator may give its own)")
             .Reader(ReadSection),
         ScenarioKey("link.rate", KeyKind::Rate, "link rate, per direction")
@@ -42,13 +43,16 @@ LinkKeys()
         ScenarioKey("link.delay", KeyKind::Duration, "propagation delay of a cable")
             .Attribute("ns3::FabricChannel::Delay")
             .Reader(ReadLinkDelay),
-        ScenarioKey("link.cable", KeyKind::Length,
+        ScenarioKey("link.cable",
+                    KeyKind::Length,
                     "cable length instead of link.delay, at 5 ns per metre (30m)"),
-        ScenarioKey("link.wire_overhead", KeyKind::Bytes,
+        ScenarioKey("link.wire_overhead",
+                    KeyKind::Bytes,
                     "preamble, SFD, FCS and inter-frame gap per frame (0 for ideal formulas)")
             .Attribute("ns3::FabricNetDevice::WireOverhead")
             .Reader(ReadWireOverhead),
-        ScenarioKey("link.loss_rate", KeyKind::Number,
+        ScenarioKey("link.loss_rate",
+                    KeyKind::Number,
                     "probability a frame is lost on a cable (every link, both ways)")
             .Attribute("ns3::FabricNetDevice::LossRate")
             .Check(Within(0, 1, "a probability within 0..1"))

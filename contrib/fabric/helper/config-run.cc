@@ -59,7 +59,8 @@ RunKeys()
         ScenarioKey("seed", KeyKind::Count, "random seed; same seed, same results")
             .Default("1")
             .Reader(ReadSeed),
-        ScenarioKey("stop_time", KeyKind::Duration,
+        ScenarioKey("stop_time",
+                    KeyKind::Duration,
                     "simulated time limit (the run also ends when every flow is done)")
             .Default("10ms")
             .Check(Positive("must be positive"))
@@ -71,7 +72,8 @@ ScenarioKeys
 AttributeKeys()
 {
     return {
-        ScenarioKey("attributes", KeyKind::Mapping,
+        ScenarioKey("attributes",
+                    KeyKind::Mapping,
                     "{\"ns3::Type::Attribute\": value}: any ns-3 attribute, set before the fabric "
                     "is built and after every key above (fabric-run --print-attributes lists "
                     "them)")

@@ -35,7 +35,8 @@ ScenarioKeys AttributeKeys();  ///< attributes (config-run.cc)
  * (RateAI -> rate_ai), the attribute's name still accepted as a deprecated spelling; each sets
  * its attribute only when given. \p help describes the section (config-table.cc).
  */
-ScenarioKeys TypeAttributeKeys(const std::string& section, const std::string& typeName,
+ScenarioKeys TypeAttributeKeys(const std::string& section,
+                               const std::string& typeName,
                                const std::string& help);
 
 /// snake_case of an attribute name: "RateAI" -> "rate_ai", "InitialAlpha" -> "initial_alpha".

@@ -52,29 +52,34 @@ SimulatorKeys()
     const std::string wheel = "ns3::FabricWheelScheduler::";
     return {
         ScenarioKey("deadlock", KeyKind::Mapping, "PFC deadlock detection").Reader(ReadSection),
-        ScenarioKey("deadlock.check_interval", KeyKind::Duration,
+        ScenarioKey("deadlock.check_interval",
+                    KeyKind::Duration,
                     "how often to look for cycles of paused ports")
             .Default("100us")
             .Reader(ReadCheckInterval),
-        ScenarioKey("deadlock.timeout", KeyKind::Duration,
+        ScenarioKey("deadlock.timeout",
+                    KeyKind::Duration,
                     "a cycle without progress this long is a deadlock")
             .Default("1ms")
             .Reader(ReadDeadlockTimeout),
         ScenarioKey("simulator", KeyKind::Mapping, "the event scheduler").Reader(ReadSection),
-        ScenarioKey("simulator.scheduler", KeyKind::Choice,
+        ScenarioKey("simulator.scheduler",
+                    KeyKind::Choice,
                     "event set: wheel (timing wheel), heap, map or calendar (ns-3's); all give "
                     "identical results, they differ in speed")
             .MappedChoices({{"wheel", "ns3::FabricWheelScheduler"},
-                      {"heap", "ns3::PriorityQueueScheduler"},
-                      {"map", "ns3::MapScheduler"},
-                      {"calendar", "ns3::CalendarScheduler"}})
+                            {"heap", "ns3::PriorityQueueScheduler"},
+                            {"map", "ns3::MapScheduler"},
+                            {"calendar", "ns3::CalendarScheduler"}})
             .Default("wheel")
             .Reader(ReadScheduler),
-        ScenarioKey("simulator.bucket_width", KeyKind::Duration,
+        ScenarioKey("simulator.bucket_width",
+                    KeyKind::Duration,
                     "wheel: time one bucket covers, rounded up to a power of two picoseconds")
             .Attribute(wheel + "BucketWidth")
             .Check(Positive("must be positive")),
-        ScenarioKey("simulator.buckets", KeyKind::Count,
+        ScenarioKey("simulator.buckets",
+                    KeyKind::Count,
                     "wheel: number of buckets; later events wait in a heap")
             .Attribute(wheel + "Buckets")
             .Check(PowerOfTwo("must be a power of two between 1 and 16777216")),

@@ -2,7 +2,6 @@
 
 #include "attribute-values.h"
 #include "config-sections.h"
-
 #include "link/frame-codec.h"
 
 #include <algorithm>
@@ -132,7 +131,8 @@ ReadHeadroom(YamlFields& pfc, ScenarioBuild& b)
             fastest = std::max(fastest, l.rate);
             longest = std::max(longest, l.delay);
         }
-        headroom.count = OneHopHeadroomBytes(fastest, longest,
+        headroom.count = OneHopHeadroomBytes(fastest,
+                                             longest,
                                              static_cast<uint32_t>(LargestFrame(b)),
                                              static_cast<uint32_t>(b.wireOverhead));
     }
@@ -147,7 +147,9 @@ ReadHeadroom(YamlFields& pfc, ScenarioBuild& b)
 /// Every switch reserves headroom per (port, lossless priority); the switch with the most ports
 /// must still have a shared pool left.
 void
-CheckHeadroomReserve(YamlFields& sw, const ScenarioBuild& b, uint64_t headroom,
+CheckHeadroomReserve(YamlFields& sw,
+                     const ScenarioBuild& b,
+                     uint64_t headroom,
                      uint32_t losslessMask)
 {
     const TopologySpec& topo = b.cfg.topology;
@@ -166,13 +168,13 @@ CheckHeadroomReserve(YamlFields& sw, const ScenarioBuild& b, uint64_t headroom,
     uint64_t reserve = headroom * maxPorts * classes;
     if (reserve >= b.bufferBytes)
     {
-        throw sw.Error("buffer", std::to_string(b.bufferBytes) +
-                                     " B cannot hold the PFC headroom reserve of " +
-                                     std::to_string(reserve) + " B (" + std::to_string(maxPorts) +
-                                     " ports x " + std::to_string(classes) +
-                                     " lossless priorities x " + std::to_string(headroom) +
-                                     " B headroom); enlarge the buffer or lower "
-                                     "switch.pfc.headroom");
+        throw sw.Error(
+            "buffer",
+            std::to_string(b.bufferBytes) + " B cannot hold the PFC headroom reserve of " +
+                std::to_string(reserve) + " B (" + std::to_string(maxPorts) + " ports x " +
+                std::to_string(classes) + " lossless priorities x " + std::to_string(headroom) +
+                " B headroom); enlarge the buffer or lower "
+                "switch.pfc.headroom");
     }
 }
 
@@ -220,13 +222,13 @@ SwitchKeys()
     const std::string sw = "ns3::FabricSwitch::";
     return {
         ScenarioKey("switch", KeyKind::Mapping, "every switch").Reader(ReadSection),
-        ScenarioKey("switch.buffer", KeyKind::Bytes,
-                    "shared packet buffer per switch, or infinite")
+        ScenarioKey("switch.buffer", KeyKind::Bytes, "shared packet buffer per switch, or infinite")
             .Attribute(mmu + "BufferSize")
             .Check(Positive("must be positive (or 'infinite')"))
             .Unit("bytes|infinite")
             .Reader(ReadBuffer),
-        ScenarioKey("switch.hash_salt", KeyKind::Count,
+        ScenarioKey("switch.hash_salt",
+                    KeyKind::Count,
                     "ECMP hash salt; every switch derives its own from it "
                     "(ns3::FabricSwitch::HashSalt)")
             .Default("0")
@@ -238,22 +240,26 @@ SwitchKeys()
             .Attribute("ns3::FabricNetDevice::DwrrQuantum"),
 
         ScenarioKey("switch.pfc", KeyKind::Mapping, "priority flow control").Reader(ReadPfc),
-        ScenarioKey("switch.pfc.enabled", KeyKind::Flag,
+        ScenarioKey("switch.pfc.enabled",
+                    KeyKind::Flag,
                     "PFC on the lossless priorities (otherwise every priority tail-drops)")
             .Attribute(mmu + "PfcEnabled"),
         ScenarioKey("switch.pfc.lossless", KeyKind::List, "the lossless priorities")
             .Attribute(mmu + "LosslessPriorities")
             .Unit("list of priorities 0..7")
             .Shown(PriorityList),
-        ScenarioKey("switch.pfc.xoff", KeyKind::Bytes,
+        ScenarioKey("switch.pfc.xoff",
+                    KeyKind::Bytes,
                     "static threshold: shared bytes of an (ingress port, priority) at which "
                     "XOFF is sent")
             .Attribute(mmu + "XoffThreshold"),
-        ScenarioKey("switch.pfc.xon", KeyKind::Bytes,
+        ScenarioKey("switch.pfc.xon",
+                    KeyKind::Bytes,
                     "static threshold: shared bytes at or below which XON is sent")
             .Attribute(mmu + "XonThreshold")
             .Rule("xoff / 2"),
-        ScenarioKey("switch.pfc.dynamic_alpha", KeyKind::Number,
+        ScenarioKey("switch.pfc.dynamic_alpha",
+                    KeyKind::Number,
                     "> 0: dynamic XOFF threshold = alpha x free shared buffer "
                     "(ns3::SharedBufferMmu::DynamicThreshold)")
             .Attribute(mmu + "Alpha")
@@ -265,40 +271,48 @@ SwitchKeys()
                            ? AttributeDefaultText(mmu + "Alpha")
                            : "0 = static thresholds";
             }),
-        ScenarioKey("switch.pfc.xon_offset", KeyKind::Bytes,
+        ScenarioKey("switch.pfc.xon_offset",
+                    KeyKind::Bytes,
                     "dynamic threshold: XON this far below XOFF")
             .Attribute(mmu + "XonOffset")
             .Rule("two of the largest frames (host.mtu and RoCE headers), computed by the "
                   "scenario"),
-        ScenarioKey("switch.pfc.pause_quanta", KeyKind::Count,
+        ScenarioKey("switch.pfc.pause_quanta",
+                    KeyKind::Count,
                     "pause time an XOFF frame carries; the switch refreshes it before it expires")
             .Attribute(mmu + "PauseQuanta")
             .Check(Within(1, 65535, "must be 1..65535"))
             .Unit("512-bit times"),
-        ScenarioKey("switch.pfc.headroom", KeyKind::Bytes,
+        ScenarioKey("switch.pfc.headroom",
+                    KeyKind::Bytes,
                     "headroom per (ingress port, lossless priority)")
             .Attribute(mmu + "Headroom")
             .Unit("bytes|auto")
             .Rule("auto: the one-hop bound for the fastest link and the longest cable, computed "
                   "by the scenario (the buffer must hold it for every port and lossless "
                   "priority)"),
-        ScenarioKey("switch.pfc.hop_class_increment", KeyKind::Flag,
+        ScenarioKey("switch.pfc.hop_class_increment",
+                    KeyKind::Flag,
                     "deadlock avoidance: each switch hop moves lossless frames one priority up "
                     "(list those priorities in switch.pfc.lossless)")
             .Attribute(sw + "HopClassIncrement"),
         ScenarioKey("switch.pfc.watchdog", KeyKind::Mapping, "PFC storm detection")
             .Reader(ReadSection),
-        ScenarioKey("switch.pfc.watchdog.enabled", KeyKind::Flag,
+        ScenarioKey("switch.pfc.watchdog.enabled",
+                    KeyKind::Flag,
                     "a lossless queue paused and unable to send for the detection time triggers "
                     "the action")
             .Attribute(sw + "PfcWatchdog"),
-        ScenarioKey("switch.pfc.watchdog.detection", KeyKind::Native,
+        ScenarioKey("switch.pfc.watchdog.detection",
+                    KeyKind::Native,
                     "how long a queue stays paused without sending to be a storm victim")
             .Attribute(sw + "PfcWatchdogDetection"),
-        ScenarioKey("switch.pfc.watchdog.restore", KeyKind::Native,
+        ScenarioKey("switch.pfc.watchdog.restore",
+                    KeyKind::Native,
                     "the watchdog stands down once no pause has arrived for this long")
             .Attribute(sw + "PfcWatchdogRestore"),
-        ScenarioKey("switch.pfc.watchdog.action", KeyKind::Native,
+        ScenarioKey("switch.pfc.watchdog.action",
+                    KeyKind::Native,
                     "drop: discard the stormed queue's frames and ignore its pauses; forward: "
                     "ignore pauses and keep sending")
             .Attribute(sw + "PfcWatchdogAction"),
@@ -307,11 +321,13 @@ SwitchKeys()
             .Reader(ReadSection),
         ScenarioKey("switch.ecn.enabled", KeyKind::Flag, "mark CE on ECN-capable frames")
             .Attribute(sw + "EcnEnabled"),
-        ScenarioKey("switch.ecn.kmin", KeyKind::Bytes,
+        ScenarioKey("switch.ecn.kmin",
+                    KeyKind::Bytes,
                     "egress queue depth where marking starts (0B: 100 KiB per 100 Gb/s of port "
                     "rate)")
             .Attribute(sw + "EcnKmin"),
-        ScenarioKey("switch.ecn.kmax", KeyKind::Bytes,
+        ScenarioKey("switch.ecn.kmax",
+                    KeyKind::Bytes,
                     "queue depth where marking reaches pmax (0B: 400 KiB per 100 Gb/s)")
             .Attribute(sw + "EcnKmax")
             .Reader(ReadKmax),
@@ -319,7 +335,8 @@ SwitchKeys()
             .Attribute(sw + "EcnPmax")
             .Check(Within(0, 1, "must be within 0..1"))
             .Unit("probability"),
-        ScenarioKey("switch.ecn.mark_on", KeyKind::Choice,
+        ScenarioKey("switch.ecn.mark_on",
+                    KeyKind::Choice,
                     "decide marking when a frame is enqueued or dequeued")
             .Choices({"enqueue", "dequeue"})
             .Attribute(sw + "EcnMarkPoint"),

@@ -99,9 +99,9 @@ KeyInFile(YamlFields& section, const ScenarioKey& key)
     }
     if (section.Has(key.Name()))
     {
-        throw section.Error(key.alias, "give either '" + key.Name() +
-                                           "' or its deprecated spelling '" + key.alias +
-                                           "', not both");
+        throw section.Error(key.alias,
+                            "give either '" + key.Name() + "' or its deprecated spelling '" +
+                                key.alias + "', not both");
     }
     int line = section.LineOf(key.alias);
     std::cerr << "warning: " << section.File() << (line > 0 ? ":" + std::to_string(line) : "")
@@ -142,22 +142,25 @@ ReadGiven(YamlFields& section, const std::string& name, const ScenarioKey& key)
         auto metres = ParseLengthMetres(s);
         if (!metres)
         {
-            throw section.Error(name, "expected a cable length in metres such as 30m, got '" + s +
-                                          "'");
+            throw section.Error(name,
+                                "expected a cable length in metres such as 30m, got '" + s + "'");
         }
         v.number = *metres;
         break;
     }
     case KeyKind::Choice: {
         v.text = section.String(name);
-        auto known = std::find_if(key.choices.begin(), key.choices.end(),
-                                  [&](const auto& c) { return c.first == v.text; });
+        auto known = std::find_if(key.choices.begin(), key.choices.end(), [&](const auto& c) {
+            return c.first == v.text;
+        });
         if (known == key.choices.end())
         {
             std::string expected;
             for (size_t i = 0; i < key.choices.size(); ++i)
             {
-                expected += (i == 0 ? "" : i + 1 == key.choices.size() ? " or " : ", ") +
+                expected += (i == 0                        ? ""
+                             : i + 1 == key.choices.size() ? " or "
+                                                           : ", ") +
                             key.choices[i].first;
             }
             throw section.Error(name, "expected " + expected + ", got '" + v.text + "'");

@@ -82,7 +82,9 @@ std::string DefaultText(const ScenarioKey& key);
 uint32_t ReadHost(YamlFields& f, const std::string& key, const TopologySpec& topo);
 
 /// Host \p text (an index or a node name) of \p key in \p f, as its index among the hosts.
-uint32_t HostIndex(YamlFields& f, const std::string& key, const std::string& text,
+uint32_t HostIndex(YamlFields& f,
+                   const std::string& key,
+                   const std::string& text,
                    const TopologySpec& topo);
 
 /// A priority 0..7.
@@ -93,7 +95,8 @@ KeyCheck PriorityCheck();
 
 /// A file named in a scenario: relative to the scenario file, then to the source tree, then to
 /// the working directory; "" when none exists.
-std::string ResolvePath(const std::string& scenarioFile, const std::string& sourceRoot,
+std::string ResolvePath(const std::string& scenarioFile,
+                        const std::string& sourceRoot,
                         const std::string& path);
 
 } // namespace ns3

@@ -35,7 +35,9 @@ ReadTopologyKey(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
         std::string found = ResolvePath(file, b.sourceRoot, path);
         if (found.empty())
         {
-            throw ConfigError(file, YamlLine(node), key.path,
+            throw ConfigError(file,
+                              YamlLine(node),
+                              key.path,
                               "topology file '" + path + "' not found");
         }
         b.cfg.topology = ReadTopologyFile(found, b.linkDefaults);
@@ -58,13 +60,15 @@ ScenarioKeys
 TopologyKeys()
 {
     return {
-        ScenarioKey("topology", KeyKind::Mapping,
+        ScenarioKey("topology",
+                    KeyKind::Mapping,
                     "a topology file (relative to the scenario, then to the source tree) or an "
                     "inline one: nodes and links, or generator: star|clos2|fat-tree3|rail with "
                     "its parameters (topologies/README.md); a star with hosts: auto has "
                     "workload.senders + 1 hosts")
             .Reader(ReadTopologyKey),
-        ScenarioKey("topology.hpcc", KeyKind::Text,
+        ScenarioKey("topology.hpcc",
+                    KeyKind::Text,
                     "a topology.txt of the HPCC / ConWeave simulators instead (each link's error "
                     "rate becomes its loss rate; topologies/README.md)")
             .Unit("file"),

@@ -117,12 +117,14 @@ TraceKeys()
 {
     return {
         ScenarioKey("trace", KeyKind::Mapping, "time-series traces").Reader(ReadSection),
-        ScenarioKey("trace.queue_interval", KeyKind::Duration,
+        ScenarioKey("trace.queue_interval",
+                    KeyKind::Duration,
                     "queue-depth sampling interval (queues.csv)")
             .Default("1us")
             .Check(Positive("sampling intervals must be positive"))
             .Reader(ReadQueueInterval),
-        ScenarioKey("trace.rate_interval", KeyKind::Duration,
+        ScenarioKey("trace.rate_interval",
+                    KeyKind::Duration,
                     "per-flow delivered-rate sampling interval (rates.csv)")
             .Default("10us")
             .Check(Positive("sampling intervals must be positive"))
@@ -131,7 +133,8 @@ TraceKeys()
             .Unit("list of node names")
             .Rule("every switch")
             .Reader(ReadQueueNodes),
-        ScenarioKey("trace.queue_mode", KeyKind::Choice,
+        ScenarioKey("trace.queue_mode",
+                    KeyKind::Choice,
                     "interval: a row every queue_interval; change: a row per change")
             .Choices({"interval", "change"})
             .Default("interval")
@@ -144,7 +147,8 @@ TraceKeys()
             .Unit("list of priorities 0..7")
             .Rule("every priority")
             .Reader(ReadQueuePriorities),
-        ScenarioKey("trace.gzip_above", KeyKind::Bytes,
+        ScenarioKey("trace.gzip_above",
+                    KeyKind::Bytes,
                     "traces larger than this are written as .csv.gz")
             .Unit("bytes|never")
             .Default("256MiB")

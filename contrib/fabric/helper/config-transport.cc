@@ -111,20 +111,23 @@ TransportKeys()
 {
     const std::string nic = "ns3::RdmaNic::";
     ScenarioKeys rows = {
-        ScenarioKey("transport", KeyKind::Choice,
+        ScenarioKey("transport",
+                    KeyKind::Choice,
                     "raw: fixed-size flows, no reliability; roce: RC queue pairs; ub: Unified "
                     "Bus, Jettys over shared transport channels")
             .Choices({"raw", "roce", "ub"})
             .Default("raw")
             .Reader(ReadTransport),
-        ScenarioKey("cc", KeyKind::Choice,
+        ScenarioKey("cc",
+                    KeyKind::Choice,
                     "congestion control: none | dcqcn with transport roce; caqm | none with "
                     "transport ub")
             .Choices({"none", "dcqcn", "caqm"})
             .Rule(CcDefaults)
             .Reader(ReadCc),
         ScenarioKey("roce", KeyKind::Mapping, "RoCE NICs (transport: roce)").Reader(ReadSection),
-        ScenarioKey("roce.recovery", KeyKind::Native,
+        ScenarioKey("roce.recovery",
+                    KeyKind::Native,
                     "loss recovery: go-back-N, or IRN-style selective repeat")
             .Attribute(nic + "Recovery"),
         ScenarioKey("roce.ack_interval", KeyKind::Native, "ACK every N in-order packets")
@@ -134,42 +137,51 @@ TransportKeys()
             .Attribute(nic + "CnpInterval"),
         ScenarioKey("roce.cnp_priority", KeyKind::Native, "priority CNPs are sent at")
             .Attribute(nic + "CnpPriority"),
-        ScenarioKey("roce.rto_low", KeyKind::Native,
+        ScenarioKey("roce.rto_low",
+                    KeyKind::Native,
                     "retransmission timeout while at most rto_low_threshold packets are "
                     "outstanding")
             .Attribute(nic + "RtoLow"),
         ScenarioKey("roce.rto_high", KeyKind::Native, "retransmission timeout otherwise")
             .Attribute(nic + "RtoHigh"),
-        ScenarioKey("roce.rto_low_threshold", KeyKind::Native,
+        ScenarioKey("roce.rto_low_threshold",
+                    KeyKind::Native,
                     "outstanding packets up to which rto_low applies")
             .Attribute(nic + "RtoLowThreshold")
             .Unit("packets"),
-        ScenarioKey("roce.window", KeyKind::Native,
+        ScenarioKey("roce.window",
+                    KeyKind::Native,
                     "selective repeat: bytes beyond the first unacknowledged packet (0B = line "
                     "rate x roce.base_rtt)")
             .Attribute(nic + "Window"),
         ScenarioKey("roce.base_rtt", KeyKind::Native, "round trip the 0B window is sized for")
             .Attribute(nic + "BaseRtt"),
-        ScenarioKey("roce.request_interval", KeyKind::Native,
+        ScenarioKey("roce.request_interval",
+                    KeyKind::Native,
                     "minimum time between message launches per NIC")
             .Attribute(nic + "RequestInterval"),
-        ScenarioKey("roce.max_inflight_requests", KeyKind::Native,
+        ScenarioKey("roce.max_inflight_requests",
+                    KeyKind::Native,
                     "messages outstanding per NIC (0 = unlimited)")
             .Attribute(nic + "MaxInflightRequests"),
-        ScenarioKey("roce.receive_slots", KeyKind::Native,
+        ScenarioKey("roce.receive_slots",
+                    KeyKind::Native,
                     "receive buffers posted for SENDs (0 = unlimited)")
             .Attribute(nic + "ReceiveSlots"),
-        ScenarioKey("roce.completion_time", KeyKind::Native,
+        ScenarioKey("roce.completion_time",
+                    KeyKind::Native,
                     "host time to process one receive completion")
             .Attribute(nic + "CompletionProcessingTime"),
         ScenarioKey("roce.rnr_delay", KeyKind::Native, "sender wait after an RNR NAK")
             .Attribute(nic + "RnrDelay"),
-        ScenarioKey("roce.ordered_messages", KeyKind::Native,
+        ScenarioKey("roce.ordered_messages",
+                    KeyKind::Native,
                     "true: messages to one destination share one RC QP (start in turn, "
                     "complete in order: head-of-line blocking); false: a QP per message")
             .Attribute(nic + "OrderedMessages"),
     };
-    ScenarioKeys dcqcn = TypeAttributeKeys("dcqcn", "ns3::DcqcnCongestionControl",
+    ScenarioKeys dcqcn = TypeAttributeKeys("dcqcn",
+                                           "ns3::DcqcnCongestionControl",
                                            "DCQCN reaction point (cc: dcqcn), one key per "
                                            "ns3::DcqcnCongestionControl attribute");
     rows.insert(rows.end(), dcqcn.begin(), dcqcn.end());

@@ -21,8 +21,8 @@ SnakeCase(const std::string& camel)
         if (upper && i > 0)
         {
             bool afterLower = !std::isupper(static_cast<unsigned char>(camel[i - 1]));
-            bool endsAcronym = i + 1 < camel.size() &&
-                               std::islower(static_cast<unsigned char>(camel[i + 1]));
+            bool endsAcronym =
+                i + 1 < camel.size() && std::islower(static_cast<unsigned char>(camel[i + 1]));
             if (afterLower || endsAcronym)
             {
                 out += '_';

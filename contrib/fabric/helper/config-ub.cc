@@ -92,22 +92,25 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
             }
             if (id >= earlier.size())
             {
-                throw f.Error("after", "flow " + std::to_string(id) +
-                                           " is not an earlier flow of this list");
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " is not an earlier flow of this list");
             }
             // A Jetty orders its own requests; a predecessor posted later could hold back a
             // request that already holds a request slot (no progress).
             const FlowSpec& pred = earlier[id];
             if (pred.src != fs.src)
             {
-                throw f.Error("after", "flow " + std::to_string(id) +
-                                           " has another source: ordering is among one host's requests");
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " has another source: ordering is among one host's requests");
             }
             if (pred.start > fs.start)
             {
-                throw f.Error("after", "flow " + std::to_string(id) +
-                                           " starts later than this one: a request waits only for "
-                                           "requests posted before it");
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " starts later than this one: a request waits only for "
+                                  "requests posted before it");
             }
             fs.after.push_back(static_cast<uint32_t>(id));
         }
@@ -124,7 +127,8 @@ UbKeys()
     const std::string nic = "ns3::UbNic::";
     ScenarioKeys rows = {
         ScenarioKey("ub", KeyKind::Mapping, "Unified Bus NICs (transport: ub)").Reader(ReadSection),
-        ScenarioKey("ub.sharing", KeyKind::Native,
+        ScenarioKey("ub.sharing",
+                    KeyKind::Native,
                     "shared: every Jetty toward a target on one transport channel; private: a "
                     "channel per Jetty and target; groups: Jetty mod ub.groups")
             .Attribute(nic + "Sharing"),
@@ -132,38 +136,46 @@ UbKeys()
             .Attribute(nic + "Groups"),
         ScenarioKey("ub.sack_bits", KeyKind::Native, "selective-ACK bitmap bits per ACK")
             .Attribute(nic + "SackBits"),
-        ScenarioKey("ub.out_of_order_window", KeyKind::Native,
+        ScenarioKey("ub.out_of_order_window",
+                    KeyKind::Native,
                     "PSNs a receiver tracks beyond its cumulative point")
             .Attribute(nic + "OutOfOrderWindow"),
         ScenarioKey("ub.rto", KeyKind::Native, "retransmission timeout").Attribute(nic + "Rto"),
-        ScenarioKey("ub.reorder_window", KeyKind::Native,
+        ScenarioKey("ub.reorder_window",
+                    KeyKind::Native,
                     "resend a packet once one sent this much later has arrived (0 = timeout "
                     "only)")
             .Attribute(nic + "ReorderWindow"),
-        ScenarioKey("ub.ack_interval", KeyKind::Native,
+        ScenarioKey("ub.ack_interval",
+                    KeyKind::Native,
                     "ACK every N packets (always on gaps and last packets)")
             .Attribute(nic + "AckInterval")
             .Unit("packets"),
-        ScenarioKey("ub.request_interval", KeyKind::Native,
+        ScenarioKey("ub.request_interval",
+                    KeyKind::Native,
                     "minimum time between request launches per NIC")
             .Attribute(nic + "RequestInterval"),
-        ScenarioKey("ub.max_inflight_requests", KeyKind::Native,
+        ScenarioKey("ub.max_inflight_requests",
+                    KeyKind::Native,
                     "requests outstanding per NIC (0 = unlimited)")
             .Attribute(nic + "MaxInflightRequests"),
-        ScenarioKey("ub.reorder_buffer", KeyKind::Native,
+        ScenarioKey("ub.reorder_buffer",
+                    KeyKind::Native,
                     "out-of-order bytes a NIC can hold (0B = unlimited)")
             .Attribute(nic + "ReorderBufferSize"),
-        ScenarioKey("ub.context_cache", KeyKind::Native,
+        ScenarioKey("ub.context_cache",
+                    KeyKind::Native,
                     "on-chip context cache (0B = every context fits)")
             .Attribute(nic + "ContextCacheSize"),
         ScenarioKey("ub.context_miss_penalty", KeyKind::Native, "added per context miss")
             .Attribute(nic + "ContextMissPenalty"),
-        ScenarioKey("ub.spray", KeyKind::Choice,
+        ScenarioKey("ub.spray",
+                    KeyKind::Choice,
                     "ecmp: one entropy per channel; oblivious: round-robin over ub.entropies "
                     "values; adaptive: REPS-like, recycle unmarked entropies")
             .MappedChoices({{"ecmp", "ns3::UbFixedEntropy"},
-                      {"oblivious", "ns3::UbObliviousSpray"},
-                      {"adaptive", "ns3::UbAdaptiveSpray"}})
+                            {"oblivious", "ns3::UbObliviousSpray"},
+                            {"adaptive", "ns3::UbAdaptiveSpray"}})
             .Attribute(nic + "LoadBalancer"),
         ScenarioKey("ub.entropies", KeyKind::Count, "entropy values a channel sprays over")
             .Rule([] {
@@ -173,17 +185,20 @@ UbKeys()
                        " (ns3::UbAdaptiveSpray::Entropies)";
             })
             .Reader(ReadEntropies),
-        ScenarioKey("ub.window", KeyKind::Native,
+        ScenarioKey("ub.window",
+                    KeyKind::Native,
                     "fixed window per channel with cc: none (0B = unlimited)")
             .Attribute("ns3::UbFixedWindow::Window")
             .OnlyWhenGiven()
             .Reader(ReadWindow),
     };
     for (const ScenarioKeys& section :
-         {TypeAttributeKeys("caqm", "ns3::CaqmCongestionControl",
+         {TypeAttributeKeys("caqm",
+                            "ns3::CaqmCongestionControl",
                             "C-AQM at the UB NICs (cc: caqm), one key per "
                             "ns3::CaqmCongestionControl attribute"),
-          TypeAttributeKeys("caqm_switch", "ns3::CaqmSwitch",
+          TypeAttributeKeys("caqm_switch",
+                            "ns3::CaqmSwitch",
                             "C-AQM at the switches (cc: caqm), one key per ns3::CaqmSwitch "
                             "attribute")})
     {

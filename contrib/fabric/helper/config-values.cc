@@ -24,8 +24,9 @@ HostIndex(YamlFields& f, const std::string& key, const std::string& v, const Top
         uint64_t i = std::stoull(v);
         if (i >= hosts.size())
         {
-            throw f.Error(key, "host index " + v + " out of range (topology has " +
-                                   std::to_string(hosts.size()) + " hosts)");
+            throw f.Error(key,
+                          "host index " + v + " out of range (topology has " +
+                              std::to_string(hosts.size()) + " hosts)");
         }
         return static_cast<uint32_t>(i);
     }

@@ -38,7 +38,10 @@ class Starts
         return m_start + PicoSeconds(d(m_rng));
     }
 
-    std::mt19937_64& Rng() { return m_rng; }
+    std::mt19937_64& Rng()
+    {
+        return m_rng;
+    }
 
   private:
     Time m_start;
@@ -80,8 +83,7 @@ void
 AddIncast(YamlFields& work, const FlowSpec& shape, Starts& starts, ScenarioBuild& b)
 {
     uint32_t nHosts = static_cast<uint32_t>(b.cfg.topology.Hosts().size());
-    uint32_t receiver =
-        HostIndex(work, "receiver", ValueOf(work, "receiver").text, b.cfg.topology);
+    uint32_t receiver = HostIndex(work, "receiver", ValueOf(work, "receiver").text, b.cfg.topology);
     uint64_t bytes = ValueOf(work, "bytes_per_sender").count;
     uint64_t senders = ValueOf(work, "senders").count;
     if (senders == 0)
@@ -90,9 +92,9 @@ AddIncast(YamlFields& work, const FlowSpec& shape, Starts& starts, ScenarioBuild
     }
     if (senders >= nHosts)
     {
-        throw work.Error("senders", "need 1.." + std::to_string(nHosts - 1) +
-                                        " senders (the topology has " + std::to_string(nHosts) +
-                                        " hosts, one of them the receiver)");
+        throw work.Error("senders",
+                         "need 1.." + std::to_string(nHosts - 1) + " senders (the topology has " +
+                             std::to_string(nHosts) + " hosts, one of them the receiver)");
     }
     for (uint32_t h = 0, n = 0; h < nHosts && n < senders; ++h)
     {
@@ -271,8 +273,8 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     work.RejectUnknownKeys();
 }
 
-const char* const kWorkloadTypes[] = {"incast", "permutation", "all-to-all",
-                                      "flows",  "hpcc",        "collective"};
+const char* const kWorkloadTypes[] =
+    {"incast", "permutation", "all-to-all", "flows", "hpcc", "collective"};
 
 std::string
 CheckWorkloadType(const KeyValue& v)
@@ -293,7 +295,8 @@ WorkloadKeys()
 {
     ScenarioKeys rows = {
         ScenarioKey("workload", KeyKind::Mapping, "the traffic").Reader(ReadWorkload),
-        ScenarioKey("workload.type", KeyKind::Text,
+        ScenarioKey("workload.type",
+                    KeyKind::Text,
                     "incast: senders into one receiver; permutation: every host to one other; "
                     "all-to-all; flows: the list in workload.flows; hpcc: an HPCC flow.txt; "
                     "collective: the collective section")
@@ -307,18 +310,21 @@ WorkloadKeys()
         ScenarioKey("workload.bytes_per_sender", KeyKind::Bytes, "incast: bytes per sender")
             .Default("2MiB")
             .Check(Positive("must be positive")),
-        ScenarioKey("workload.bytes_per_flow", KeyKind::Bytes,
+        ScenarioKey("workload.bytes_per_flow",
+                    KeyKind::Bytes,
                     "permutation, all-to-all: bytes per flow")
             .Rule([] {
                 return BytesText(kPermutationFlowBytes) + " (permutation), " +
                        BytesText(kAllToAllFlowBytes) + " (all-to-all)";
             })
             .Check(Positive("must be positive")),
-        ScenarioKey("workload.file", KeyKind::Text,
+        ScenarioKey("workload.file",
+                    KeyKind::Text,
                     "hpcc: the flow.txt of the HPCC / ConWeave simulators (src dst pg [dport] "
                     "size start_s), over topology: {hpcc: FILE}")
             .Unit("file"),
-        ScenarioKey("workload.flows", KeyKind::List,
+        ScenarioKey("workload.flows",
+                    KeyKind::List,
                     "flows: the list of flows, each a mapping of the keys below"),
     };
     ScenarioKeys items = FlowKeys();
@@ -328,7 +334,8 @@ WorkloadKeys()
             .Unit("rate|line")
             .Default("line"),
         ScenarioKey("workload.start", KeyKind::Duration, "start time").Default("0ns"),
-        ScenarioKey("workload.start_jitter", KeyKind::Duration,
+        ScenarioKey("workload.start_jitter",
+                    KeyKind::Duration,
                     "uniform random extra start delay per generated flow")
             .Default("0ns"),
         ScenarioKey("workload.priority", KeyKind::Count, "traffic class")
@@ -336,16 +343,19 @@ WorkloadKeys()
             .Default("3")
             .Check(PriorityCheck()),
         ScenarioKey("workload.ecn", KeyKind::Flag, "ECN-capable transport").Default("true"),
-        ScenarioKey("workload.verb", KeyKind::Choice,
+        ScenarioKey("workload.verb",
+                    KeyKind::Choice,
                     "RoCE operation (read: src reads from dst, transport roce)")
             .Choices({"write", "send", "read"})
             .Default("write"),
-        ScenarioKey("workload.lose", KeyKind::List,
+        ScenarioKey("workload.lose",
+                    KeyKind::List,
                     "[{flow, packet}]: lose that packet's first transmission (transport roce or "
                     "ub)"),
         ScenarioKey("workload.lose[].flow", KeyKind::Count, "index of the flow"),
         ScenarioKey("workload.lose[].packet", KeyKind::Count, "index of the packet in its message"),
-        ScenarioKey("workload.jettys", KeyKind::Count,
+        ScenarioKey("workload.jettys",
+                    KeyKind::Count,
                     "UB: Jettys per host; a host's flows are posted by Jetty 0, 1, ... in turn"),
     };
     rows.insert(rows.end(), shared.begin(), shared.end());

@@ -17,7 +17,11 @@ struct FlowBalance
     uint64_t dropped = 0;
     uint64_t discarded = 0; ///< reached the receiver and thrown away (duplicates, go-back-N)
     uint64_t inFlight = 0;  ///< counted in queues and on wires, not inferred
-    bool Balanced() const { return sent == delivered + dropped + discarded + inFlight; }
+
+    bool Balanced() const
+    {
+        return sent == delivered + dropped + discarded + inFlight;
+    }
 };
 
 struct ConservationReport
@@ -25,7 +29,11 @@ struct ConservationReport
     std::vector<FlowBalance> flows;
     FlowBalance total;
     uint32_t unbalancedFlows = 0;
-    bool Ok() const { return unbalancedFlows == 0 && total.Balanced(); }
+
+    bool Ok() const
+    {
+        return unbalancedFlows == 0 && total.Balanced();
+    }
 };
 
 /// Counts every flow's bytes still inside the fabric (egress queues and cables) and checks

@@ -2,13 +2,12 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
-
-#include <algorithm>
 #include <map>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -130,7 +129,9 @@ DeadlockDetector::Evaluate(std::vector<QueueSample> sample, Time at)
     std::vector<uint64_t> tx;
     for (const auto& q : c)
     {
-        auto it = std::lower_bound(sample.begin(), sample.end(), q,
+        auto it = std::lower_bound(sample.begin(),
+                                   sample.end(),
+                                   q,
                                    [](const QueueSample& s, const PausedQueue& k) {
                                        return std::tie(s.node, s.port, s.priority) <
                                               std::tie(k.node, k.port, k.priority);

@@ -47,13 +47,19 @@ class DeadlockDetector
     DeadlockDetector(const FabricNetwork* net, Time interval, Time timeout);
     /// Checks every interval on this process's switches and stops the run on a deadlock.
     void Start();
-    Time GetInterval() const { return m_interval; }
+
+    Time GetInterval() const
+    {
+        return m_interval;
+    }
+
     /// The paused, non-empty egress queues of the switches this process simulates, in node,
     /// port, priority order.
     std::vector<QueueSample> SampleLocal() const;
     /// One check of the whole fabric's queues as sampled at \p at (any order): true when a
     /// cycle has made no progress for the timeout (then Detected() and the cycle are set).
     bool Evaluate(std::vector<QueueSample> sample, Time at);
+
     /// Another rank evaluated the fabric and found \p cycle as of \p at.
     void SetDetected(Time at, std::vector<PausedQueue> cycle)
     {
@@ -61,9 +67,22 @@ class DeadlockDetector
         m_detectedAt = at;
         m_cycle = std::move(cycle);
     }
-    bool Detected() const { return m_detected; }
-    Time DetectedAt() const { return m_detectedAt; }
-    const std::vector<PausedQueue>& Cycle() const { return m_cycle; }
+
+    bool Detected() const
+    {
+        return m_detected;
+    }
+
+    Time DetectedAt() const
+    {
+        return m_detectedAt;
+    }
+
+    const std::vector<PausedQueue>& Cycle() const
+    {
+        return m_cycle;
+    }
+
     /// "sw1:2:p3 -> sw2:0:p3 -> ..." for messages.
     std::string Describe() const;
 

@@ -13,6 +13,12 @@
 namespace ns3
 {
 
+uint32_t
+SwitchHashSalt(uint32_t hashSalt, uint32_t node)
+{
+    return hashSalt * 2654435761u + node * 40503u + 1;
+}
+
 FabricNetwork
 FabricNetwork::Build(const TopologySpec& spec,
                      uint32_t hashSalt,
@@ -51,8 +57,7 @@ FabricNetwork::Build(const TopologySpec& spec,
             sw->TraceConnectWithoutContext(
                 "Drop",
                 MakeCallback(&FlowTable::DroppedForReason, PeekPointer(net.m_flows)));
-            // Distinct, seed-independent salts per switch: tiers must not hash alike.
-            sw->SetAttribute("HashSalt", UintegerValue(hashSalt * 2654435761u + i * 40503u + 1));
+            sw->SetAttribute("HashSalt", UintegerValue(SwitchHashSalt(hashSalt, i)));
             net.m_nodes.Get(i)->AggregateObject(sw);
             net.m_switches[i] = sw;
         }

@@ -1,13 +1,12 @@
 #ifndef FABRIC_BUILDER_H
 #define FABRIC_BUILDER_H
 
-#include "topology-spec.h"
-
 #include "host/fabric-host.h"
 #include "host/flow-table.h"
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
 #include "switch/fabric-switch.h"
+#include "topology-spec.h"
 
 #include "ns3/node-container.h"
 
@@ -47,32 +46,80 @@ class FabricNetwork
                                const std::vector<uint32_t>& rankOfNode = {},
                                uint32_t rank = 0);
 
-    const TopologySpec& Spec() const { return m_spec; }
-    uint32_t GetNHosts() const { return static_cast<uint32_t>(m_hostNodes.size()); }
-    Ptr<Node> GetNode(uint32_t specIndex) const { return m_nodes.Get(specIndex); }
-    const std::string& NodeName(uint32_t specIndex) const { return m_spec.nodes[specIndex].name; }
+    const TopologySpec& Spec() const
+    {
+        return m_spec;
+    }
+
+    uint32_t GetNHosts() const
+    {
+        return static_cast<uint32_t>(m_hostNodes.size());
+    }
+
+    Ptr<Node> GetNode(uint32_t specIndex) const
+    {
+        return m_nodes.Get(specIndex);
+    }
+
+    const std::string& NodeName(uint32_t specIndex) const
+    {
+        return m_spec.nodes[specIndex].name;
+    }
+
     /// Node (spec index) of host i.
-    uint32_t NodeOfHost(uint32_t host) const { return m_hostNodes[host]; }
+    uint32_t NodeOfHost(uint32_t host) const
+    {
+        return m_hostNodes[host];
+    }
+
     /// Host index of a node, or -1 for switches.
-    int32_t HostOfNode(uint32_t node) const { return m_hostOfNode[node]; }
-    Ptr<FabricHost> GetHost(uint32_t host) const { return m_hosts[host]; }
-    Ptr<FabricSwitch> GetSwitch(uint32_t node) const { return m_switches[node]; }
+    int32_t HostOfNode(uint32_t node) const
+    {
+        return m_hostOfNode[node];
+    }
+
+    Ptr<FabricHost> GetHost(uint32_t host) const
+    {
+        return m_hosts[host];
+    }
+
+    Ptr<FabricSwitch> GetSwitch(uint32_t node) const
+    {
+        return m_switches[node];
+    }
+
     Ptr<FabricNetDevice> GetDevice(uint32_t node, uint32_t port) const;
+
     uint32_t GetNPorts(uint32_t node) const
     {
         return static_cast<uint32_t>(m_portsOfNode[node].size());
     }
+
     /// Both ends of link \p i (a = port on spec.links[i].a).
-    std::pair<PortRef, PortRef> LinkEnds(uint32_t i) const { return m_linkEnds[i]; }
+    std::pair<PortRef, PortRef> LinkEnds(uint32_t i) const
+    {
+        return m_linkEnds[i];
+    }
+
     /// The node and port at the far end of (node, port).
     PortRef PeerOf(uint32_t node, uint32_t port) const;
-    Ptr<FlowTable> GetFlowTable() const { return m_flows; }
+
+    Ptr<FlowTable> GetFlowTable() const
+    {
+        return m_flows;
+    }
+
     /// Whether node \p specIndex is simulated by this process (always, unless distributed).
     bool IsLocal(uint32_t specIndex) const
     {
         return m_rankOfNode.empty() || m_rankOfNode[specIndex] == m_rank;
     }
-    bool IsHostLocal(uint32_t host) const { return IsLocal(m_hostNodes[host]); }
+
+    bool IsHostLocal(uint32_t host) const
+    {
+        return IsLocal(m_hostNodes[host]);
+    }
+
     /// Calls \p f(node, port, device) for every port of the nodes this process simulates.
     template <typename F>
     void ForEachLocalPort(F&& f) const
@@ -96,7 +143,11 @@ class FabricNetwork
     /// counted (reason "link down"), and every forwarding table is recomputed at once (routing
     /// converges instantly; frames already routed to the dead port are lost).
     void SetLinkUp(uint32_t link, bool up);
-    bool IsLinkUp(uint32_t link) const { return m_linkUp.empty() || m_linkUp[link]; }
+
+    bool IsLinkUp(uint32_t link) const
+    {
+        return m_linkUp.empty() || m_linkUp[link];
+    }
 
   private:
     TopologySpec m_spec;
@@ -114,6 +165,11 @@ class FabricNetwork
     std::vector<uint32_t> m_rankOfNode; ///< empty: one process simulates everything
     uint32_t m_rank = 0;
 };
+
+/// HashSalt of the switch at spec index \p node in a fabric built with \p hashSalt (the
+/// scenario's switch.hash_salt): distinct per switch and independent of the seed, so that the
+/// tiers do not hash alike (no polarization).
+uint32_t SwitchHashSalt(uint32_t hashSalt, uint32_t node);
 
 } // namespace ns3
 

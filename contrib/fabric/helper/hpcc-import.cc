@@ -46,8 +46,10 @@ class RowReader
         m_in.open(path);
         if (!m_in)
         {
-            throw ConfigError(
-                path, 0, "", std::string("cannot open file: ") + std::strerror(errno));
+            throw ConfigError(path,
+                              0,
+                              "",
+                              std::string("cannot open file: ") + std::strerror(errno));
         }
     }
 
@@ -283,8 +285,10 @@ ReadCounts(RowReader& in,
     Row row;
     if (!in.Next(&row))
     {
-        throw ConfigError(
-            path, 1, names[0], "the file is empty; the first line must be '" + layout + "'");
+        throw ConfigError(path,
+                          1,
+                          names[0],
+                          "the file is empty; the first line must be '" + layout + "'");
     }
     if (row.cols.size() != names.size())
     {
@@ -471,8 +475,10 @@ ReadHpccTopology(const std::string& path)
         uint32_t dst = NodeId(path, row, 1, "dst", nNodes);
         if (src == dst)
         {
-            throw ConfigError(
-                path, row.line, "dst", "link from node " + std::to_string(src) + " to itself");
+            throw ConfigError(path,
+                              row.line,
+                              "dst",
+                              "link from node " + std::to_string(src) + " to itself");
         }
         TopologyLink link;
         link.a = topo.nodeIndexOfNodeId[src];
@@ -538,8 +544,10 @@ ReadHpccTopology(const std::string& path)
     {
         if (problem->link)
         {
-            throw ConfigError(
-                path, spec.links[*problem->link].sourceLine, "link", problem->message);
+            throw ConfigError(path,
+                              spec.links[*problem->link].sourceLine,
+                              "link",
+                              problem->message);
         }
         if (problem->node)
         {
@@ -609,8 +617,7 @@ ReadHpccFlows(const std::string& path, const HpccTopology& topo)
         const size_t startCol = columns == 6 ? 5 : 4;
 
         FlowSpec flow;
-        auto endpoint = [&](size_t col, const std::string& key)
-        {
+        auto endpoint = [&](size_t col, const std::string& key) {
             if (nNodes == 0)
             {
                 throw ConfigError(path, row.line, key, topoName + " has no nodes");
@@ -674,24 +681,26 @@ ReadHpccFlows(const std::string& path, const HpccTopology& topo)
         int64_t ps = 0;
         switch (ParseSecondsToPs(startText, &ps))
         {
-            case SecondsParse::OK:
-                break;
-            case SecondsParse::MALFORMED:
-                throw ConfigError(path,
-                                  row.line,
-                                  "start_time",
-                                  "expected seconds as a decimal number such as 2.0000001, got '" +
-                                      startText + "'");
-            case SecondsParse::NEGATIVE:
-                throw ConfigError(
-                    path, row.line, "start_time", "must not be negative, got '" + startText + "'");
-            case SecondsParse::TOO_LARGE:
-                throw ConfigError(path,
-                                  row.line,
-                                  "start_time",
-                                  "'" + startText +
-                                      "' seconds is beyond the simulator's time range (about 106 "
-                                      "days at picosecond resolution)");
+        case SecondsParse::OK:
+            break;
+        case SecondsParse::MALFORMED:
+            throw ConfigError(path,
+                              row.line,
+                              "start_time",
+                              "expected seconds as a decimal number such as 2.0000001, got '" +
+                                  startText + "'");
+        case SecondsParse::NEGATIVE:
+            throw ConfigError(path,
+                              row.line,
+                              "start_time",
+                              "must not be negative, got '" + startText + "'");
+        case SecondsParse::TOO_LARGE:
+            throw ConfigError(path,
+                              row.line,
+                              "start_time",
+                              "'" + startText +
+                                  "' seconds is beyond the simulator's time range (about 106 "
+                                  "days at picosecond resolution)");
         }
         flow.start = PicoSeconds(ps);
         flows.push_back(flow);

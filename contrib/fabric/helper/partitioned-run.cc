@@ -31,14 +31,24 @@ class CutHeader : public Header
                                 .AddConstructor<CutHeader>();
         return tid;
     }
-    TypeId GetInstanceTypeId() const override { return GetTypeId(); }
-    uint32_t GetSerializedSize() const override { return 9; }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return 9;
+    }
+
     void Serialize(Buffer::Iterator i) const override
     {
         i.WriteU8(type);
         i.WriteHtonU32(flowId);
         i.WriteHtonU32(payload);
     }
+
     uint32_t Deserialize(Buffer::Iterator i) override
     {
         type = i.ReadU8();
@@ -46,6 +56,7 @@ class CutHeader : public Header
         payload = i.ReadNtohU32();
         return 9;
     }
+
     void Print(std::ostream& os) const override
     {
         os << "cut type=" << unsigned(type) << " flow=" << flowId << " payload=" << payload;
@@ -73,7 +84,12 @@ class BodyWriter
         m_bytes.insert(m_bytes.end(), bytes, bytes + sizeof(T));
         return *this;
     }
-    BodyWriter& Put(const PausedQueue& q) { return Put(q.node).Put(q.port).Put(q.priority); }
+
+    BodyWriter& Put(const PausedQueue& q)
+    {
+        return Put(q.node).Put(q.port).Put(q.priority);
+    }
+
     BodyWriter& Put(const std::vector<float>& values)
     {
         Put(static_cast<uint32_t>(values.size()));
@@ -81,7 +97,11 @@ class BodyWriter
         m_bytes.insert(m_bytes.end(), bytes, bytes + sizeof(float) * values.size());
         return *this;
     }
-    const std::vector<uint8_t>& Bytes() const { return m_bytes; }
+
+    const std::vector<uint8_t>& Bytes() const
+    {
+        return m_bytes;
+    }
 
   private:
     std::vector<uint8_t> m_bytes;
@@ -95,6 +115,7 @@ class BodyReader
     {
         message->CopyData(m_bytes.data(), static_cast<uint32_t>(m_bytes.size()));
     }
+
     template <typename T>
     T Get()
     {
@@ -103,6 +124,7 @@ class BodyReader
         m_at += sizeof(T);
         return value;
     }
+
     PausedQueue GetQueue()
     {
         PausedQueue q;
@@ -111,6 +133,7 @@ class BodyReader
         q.priority = Get<uint8_t>();
         return q;
     }
+
     std::vector<float> GetFloats()
     {
         std::vector<float> values(Get<uint32_t>());
@@ -118,7 +141,11 @@ class BodyReader
         m_at += sizeof(float) * values.size();
         return values;
     }
-    bool AtEnd() const { return m_at >= m_bytes.size(); }
+
+    bool AtEnd() const
+    {
+        return m_at >= m_bytes.size();
+    }
 
   private:
     std::vector<uint8_t> m_bytes;
@@ -164,7 +191,9 @@ PartitionedRun::PartitionedRun(FabricNetwork* net, const PartitionPlan& plan)
             }
             if (plan.sync == "null-message" && direct[a][b] == Time::Max())
             {
-                throw ConfigError("command line", 0, "--mpi-sync",
+                throw ConfigError("command line",
+                                  0,
+                                  "--mpi-sync",
                                   "ranks " + std::to_string(a) + " and " + std::to_string(b) +
                                       " share no cable: the null-message engine takes messages "
                                       "only from a neighbouring rank, and control messages go "
@@ -200,9 +229,8 @@ PartitionedRun::ConnectCuts()
                 continue;
             }
             Ptr<FabricNetDevice> dev = m_net->GetDevice(end.node, end.port);
-            dev->GetFabricChannel()->SetRemotePeer(
-                dev,
-                MakeCallback(&PartitionedRun::SendFrame, this));
+            dev->GetFabricChannel()->SetRemotePeer(dev,
+                                                   MakeCallback(&PartitionedRun::SendFrame, this));
             RankExchange::AttachReceiver(dev,
                                          MakeCallback(&PartitionedRun::Receive, this).Bind(dev));
         }
@@ -367,7 +395,9 @@ PartitionedRun::ConnectCollective(Ptr<CollectiveEngine> engine)
     constexpr uint64_t kMaxNoticeValues = 3072;
     if (m_plan.size > 1 && elements > kMaxNoticeValues)
     {
-        throw ConfigError("collective", 0, "collective.value_elements",
+        throw ConfigError("collective",
+                          0,
+                          "collective.value_elements",
                           "a transfer would carry " + std::to_string(elements) +
                               " values across ranks, more than the " +
                               std::to_string(kMaxNoticeValues) +
@@ -410,8 +440,8 @@ PartitionedRun::AnnouncementMask(uint32_t id) const
     const std::vector<CollectiveTransfer>& transfers = m_collective->Plan().Transfers();
     std::vector<bool> wanted(m_plan.size, false);
     auto rankOfRank = [&](uint32_t collectiveRank) {
-        return m_plan.partition.rankOfNode[m_net->NodeOfHost(
-            m_collective->HostOfRank(collectiveRank))];
+        return m_plan.partition
+            .rankOfNode[m_net->NodeOfHost(m_collective->HostOfRank(collectiveRank))];
     };
     wanted[0] = true;
     wanted[rankOfRank(transfers[id].dst)] = true;

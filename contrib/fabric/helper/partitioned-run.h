@@ -1,11 +1,10 @@
 #ifndef FABRIC_PARTITIONED_RUN_H
 #define FABRIC_PARTITIONED_RUN_H
 
+#include "collective/collective-engine.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "topology-partition.h"
-
-#include "collective/collective-engine.h"
 
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -21,7 +20,7 @@ namespace ns3
 /// How a run is cut across MPI ranks, and which part this process simulates.
 struct PartitionPlan
 {
-    std::string method;        ///< "auto", "pods" or a partition file
+    std::string method;                ///< "auto", "pods" or a partition file
     std::string sync = "granted-time"; ///< or "null-message"
     TopologyPartition partition;
     uint32_t rank = 0;
@@ -71,19 +70,32 @@ class PartitionedRun
     void ConnectCuts();
     /// Takes over the flow table's completion signal for the end-of-run rule above.
     void InstallFinishRule();
+
     /// The drain delay of the end-of-run rule (a run stops two drains after its last completion).
-    Time GetDrainDelay() const { return m_drain; }
+    Time GetDrainDelay() const
+    {
+        return m_drain;
+    }
+
     /// Connects this rank's replica of the collective engine to the other ranks' (call after
     /// InstallFinishRule and before the engine starts).
     void ConnectCollective(Ptr<CollectiveEngine> engine);
     /// Runs \p detector across the ranks as described above (instead of its own Start).
     void ConnectDeadlockDetector(DeadlockDetector* detector);
+
     /// The longest time a completion announced by one rank takes to reach another (0 on one
     /// rank): a collective's LaunchCost of at least this keeps every start exact.
-    Time GetMaxNoticeDelay() const { return m_maxNoticeDelay; }
+    Time GetMaxNoticeDelay() const
+    {
+        return m_maxNoticeDelay;
+    }
+
     /// Control messages this rank sent (completions, collective announcements, deadlock
     /// samples, stops), next to the frames its cut cables carried.
-    uint64_t GetNoticesSent() const { return m_noticesSent; }
+    uint64_t GetNoticesSent() const
+    {
+        return m_noticesSent;
+    }
 
   private:
     enum MessageType : uint8_t
@@ -95,8 +107,13 @@ class PartitionedRun
         DEADLOCK_STOP = 4,
         RUN_STOP = 5
     };
-    void SendFrame(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t device,
-                   uint32_t flowId, uint32_t payload);
+
+    void SendFrame(Ptr<Packet> frame,
+                   Time rxTime,
+                   uint32_t node,
+                   uint32_t device,
+                   uint32_t flowId,
+                   uint32_t payload);
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message);
     void FlowFinished(uint32_t flowId);
     /// A completion here: counted by rank 0 (told by a notice from other ranks).
@@ -112,7 +129,10 @@ class PartitionedRun
     void EvaluateDeadlock(Time at);
     void ReceiveDeadlockSample(Ptr<Packet> message);
     /// Sends \p body behind a header of \p type to rank \p to, arriving \p delay from now.
-    void SendNotice(uint32_t to, uint8_t type, uint32_t id, const std::vector<uint8_t>& body,
+    void SendNotice(uint32_t to,
+                    uint8_t type,
+                    uint32_t id,
+                    const std::vector<uint8_t>& body,
                     Time delay);
 
     FabricNetwork* m_net;

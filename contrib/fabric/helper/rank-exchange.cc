@@ -30,6 +30,7 @@ class SyncTimer
         : m_start(std::chrono::steady_clock::now())
     {
     }
+
     ~SyncTimer()
     {
         g_syncWaitSeconds +=
@@ -135,33 +136,30 @@ RankExchange::Disable()
 // first, so the time a rank spends waiting for the others is measured, not estimated.
 extern "C"
 {
-    int
-    MPI_Allgather(const void* sendbuf,
-                  int sendcount,
-                  MPI_Datatype sendtype,
-                  void* recvbuf,
-                  int recvcount,
-                  MPI_Datatype recvtype,
-                  MPI_Comm comm)
+    int MPI_Allgather(const void* sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void* recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm)
     {
         ns3::SyncTimer timer;
         return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
 
-    int
-    MPI_Allreduce(const void* sendbuf,
-                  void* recvbuf,
-                  int count,
-                  MPI_Datatype datatype,
-                  MPI_Op op,
-                  MPI_Comm comm)
+    int MPI_Allreduce(const void* sendbuf,
+                      void* recvbuf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      MPI_Comm comm)
     {
         ns3::SyncTimer timer;
         return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     }
 
-    int
-    MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+    int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     {
         ns3::SyncTimer timer;
         return PMPI_Waitall(count, requests, statuses);

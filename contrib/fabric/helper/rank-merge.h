@@ -1,13 +1,11 @@
 #ifndef FABRIC_RANK_MERGE_H
 #define FABRIC_RANK_MERGE_H
 
+#include "host/flow-table.h"
 #include "partitioned-run.h"
 #include "run-totals.h"
 
-#include "host/flow-table.h"
-
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -27,9 +25,9 @@ void WriteRankPartial(const std::string& dir,
 struct RankMerge
 {
     RunTotals totals;
-    double wallSeconds = 0;   ///< the slowest rank's loop
-    Time simEnd;              ///< the latest rank's clock (all equal when flows finish)
-    nlohmann::json ranks;     ///< each rank's wall time, events, RSS and synchronization wait
+    double wallSeconds = 0; ///< the slowest rank's loop
+    Time simEnd;            ///< the latest rank's clock (all equal when flows finish)
+    nlohmann::json ranks;   ///< each rank's wall time, events, RSS and synchronization wait
 };
 
 /**
@@ -38,11 +36,15 @@ struct RankMerge
  * wrote into one file in \p outDir (rows sorted by time, then text; gzip above \p gzipAbove),
  * moves the pcaps up, and removes the rank directories.
  */
-RankMerge MergeRanks(const std::string& outDir, uint32_t size, uint64_t gzipAbove, FlowTable& table);
+RankMerge MergeRanks(const std::string& outDir,
+                     uint32_t size,
+                     uint64_t gzipAbove,
+                     FlowTable& table);
 
 /// Merges CSV files with one header into \p out: rows sorted by their leading time_ns field
 /// (numerically), then as text. Throws std::runtime_error when headers differ.
-void MergeCsvFiles(const std::vector<std::string>& parts, const std::string& out,
+void MergeCsvFiles(const std::vector<std::string>& parts,
+                   const std::string& out,
                    uint64_t gzipAbove);
 
 /// summary.json's "distributed" section.

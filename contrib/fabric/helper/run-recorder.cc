@@ -1,10 +1,10 @@
 #include "run-recorder.h"
 
-#include "ns3/callback.h"
-#include "ns3/trace-helper.h"
-#include "ns3/simulator.h"
-
 #include "roce/roce-congestion-control.h"
+
+#include "ns3/callback.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,10 +51,10 @@ RunRecorder::Start()
             sw->TraceConnectWithoutContext("Watchdog",
                                            MakeCallback(&RunRecorder::WatchdogEvent, this).Bind(n));
         }
-        bool sampled = m_config.queueNodes.empty()
-                           ? spec.nodes[n].isSwitch
-                           : std::find(m_config.queueNodes.begin(), m_config.queueNodes.end(),
-                                       name) != m_config.queueNodes.end();
+        bool sampled = m_config.queueNodes.empty() ? spec.nodes[n].isSwitch
+                                                   : std::find(m_config.queueNodes.begin(),
+                                                               m_config.queueNodes.end(),
+                                                               name) != m_config.queueNodes.end();
         bool pcap = m_config.pcap &&
                     (m_config.pcapNodes.empty() ||
                      std::find(m_config.pcapNodes.begin(), m_config.pcapNodes.end(), name) !=
@@ -192,15 +192,15 @@ RunRecorder::PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority,
 {
     const char* event = sent ? (quanta ? "XOFF_SENT" : "XON_SENT")
                              : (quanta ? "PAUSE_RECEIVED" : "RESUME_RECEIVED");
-    m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
-                << port << ',' << unsigned(priority) << ',' << event << ',' << quanta << '\n';
+    m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ',' << port
+                << ',' << unsigned(priority) << ',' << event << ',' << quanta << '\n';
 }
 
 void
 RunRecorder::WatchdogEvent(uint32_t node, uint32_t port, uint8_t priority, bool triggered)
 {
-    m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
-                << port << ',' << unsigned(priority) << ','
+    m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ',' << port
+                << ',' << unsigned(priority) << ','
                 << (triggered ? "WATCHDOG_TRIGGERED" : "WATCHDOG_RESTORED") << ",0\n";
 }
 

@@ -3,7 +3,6 @@
 
 #include "fabric-builder.h"
 #include "scenario-config.h"
-
 #include "trace/csv-writer.h"
 
 #include "ns3/event-id.h"
@@ -35,6 +34,7 @@ class RunRecorder
         uint32_t port;
         std::array<uint64_t, kFabricPriorities> last{};
     };
+
     void SampleQueues();
     void QueueChanged(uint32_t node, uint32_t port, uint8_t priority, uint64_t bytes);
     bool Traced(uint32_t port) const;

@@ -157,9 +157,8 @@ CollectTotals(const FabricNetwork& net,
         t.deadlockCycle = nlohmann::json::array();
         for (const auto& q : deadlock.Cycle())
         {
-            t.deadlockCycle.push_back({{"node", spec.nodes[q.node].name},
-                                       {"port", q.port},
-                                       {"priority", q.priority}});
+            t.deadlockCycle.push_back(
+                {{"node", spec.nodes[q.node].name}, {"port", q.port}, {"priority", q.priority}});
         }
         t.deadlockText = deadlock.Describe();
     }

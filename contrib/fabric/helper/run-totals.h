@@ -3,12 +3,10 @@
 
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
-
 #include "host/host-transport.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -33,15 +31,15 @@ struct RunTotals
     std::string transportProblems;
     uint64_t transportStateBytes = 0;
     int64_t peakRssKb = 0;
-    std::vector<uint64_t> inFlight;  ///< by flow id
-    std::vector<std::string> stuck;  ///< by flow id; "" where unknown here or finished
+    std::vector<uint64_t> inFlight; ///< by flow id
+    std::vector<std::string> stuck; ///< by flow id; "" where unknown here or finished
     /// links.csv rows of this process's nodes, keyed by (node << 32 | port).
     std::vector<std::pair<uint64_t, std::string>> linkRows;
-    nlohmann::json ub;               ///< UB NIC counters (null without UB)
-    nlohmann::json collective;       ///< CollectiveNetworkCounters (null without a collective)
+    nlohmann::json ub;         ///< UB NIC counters (null without UB)
+    nlohmann::json collective; ///< CollectiveNetworkCounters (null without a collective)
     bool deadlock = false;
     int64_t deadlockAtPs = 0;
-    nlohmann::json deadlockCycle;    ///< [{node, port, priority}]
+    nlohmann::json deadlockCycle; ///< [{node, port, priority}]
     std::string deadlockText;
 };
 

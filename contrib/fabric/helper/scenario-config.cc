@@ -3,9 +3,8 @@
 #include "attribute-values.h"
 #include "config-error.h"
 #include "config-table.h"
-#include "topology-reader.h"
-
 #include "link/frame-codec.h"
+#include "topology-reader.h"
 
 #include <cmath>
 #include <sstream>
@@ -14,7 +13,9 @@ namespace ns3
 {
 
 void
-AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& key,
+AddAttributeFromKey(ScenarioConfig& cfg,
+                    YamlFields& fields,
+                    const std::string& key,
                     const std::string& attribute)
 {
     std::string normalized;
@@ -97,8 +98,11 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
         if (part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
             std::stoul(part) >= node.size())
         {
-            throw ConfigError("--set", 0, key, "'" + part + "' is not an index of that list (0.." +
-                                                   std::to_string(node.size() - 1) + ")");
+            throw ConfigError("--set",
+                              0,
+                              key,
+                              "'" + part + "' is not an index of that list (0.." +
+                                  std::to_string(node.size() - 1) + ")");
         }
         return static_cast<int64_t>(std::stoul(part));
     };

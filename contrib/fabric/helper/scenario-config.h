@@ -2,19 +2,17 @@
 #define FABRIC_SCENARIO_CONFIG_H
 
 #include "config-collective.h"
-#include "topology-spec.h"
-
 #include "host/flow-table.h"
+#include "topology-spec.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+#include <yaml-cpp/yaml.h>
 
 namespace ns3
 {
@@ -96,7 +94,7 @@ struct ScenarioConfig
     std::vector<LinkEvent> linkEvents;
     std::vector<StormEvent> stormEvents;
     std::vector<std::pair<Time, uint32_t>> cnpEvents; ///< (time, flow): scripted CNPs (RoCE)
-    std::string transport;       ///< raw (no reliability, no CC), roce or ub
+    std::string transport;                            ///< raw (no reliability, no CC), roce or ub
     std::vector<PacketLoss> losses;
     TraceConfig trace;
     Time stopTime;
@@ -113,7 +111,9 @@ class YamlFields;
 
 /// Reads scenario key \p key of \p fields as the value of ns-3 attribute \p attribute: checked
 /// and normalized by the attribute's own type, an error naming file, line and key otherwise.
-void AddAttributeFromKey(ScenarioConfig& cfg, YamlFields& fields, const std::string& key,
+void AddAttributeFromKey(ScenarioConfig& cfg,
+                         YamlFields& fields,
+                         const std::string& key,
                          const std::string& attribute);
 
 /// Applies one "--set a.b.c=value" to a scenario document (value parsed as YAML).
@@ -129,7 +129,9 @@ ScenarioConfig LoadScenario(const std::string& path,
 /// waits behind at most one frame and one other PFC frame, serializes, and crosses the cable,
 /// while data already on the cable keeps coming — plus the last frame it started.
 /// \p frameBytes is the largest frame stored, \p wireOverhead the per-frame preamble/FCS/IFG.
-uint64_t OneHopHeadroomBytes(DataRate rate, Time cableDelay, uint32_t frameBytes,
+uint64_t OneHopHeadroomBytes(DataRate rate,
+                             Time cableDelay,
+                             uint32_t frameBytes,
                              uint32_t wireOverhead);
 
 /// Text for `fabric-run --help`: every key of the scenario key table with its meaning, unit

@@ -4,19 +4,18 @@
 #include "collective-setup.h"
 #include "config-error.h"
 #include "deadlock-detector.h"
+#include "fabric-builder.h"
+#include "fabric-version.h"
+#include "host/host-transport.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
-#include "scoped-attribute-defaults.h"
-#include "run-totals.h"
-#include "fabric-builder.h"
-#include "fabric-version.h"
 #include "run-recorder.h"
-#include "ub-recorder.h"
-
-#include "host/host-transport.h"
-#include "ub/ub-nic.h"
+#include "run-totals.h"
+#include "scoped-attribute-defaults.h"
 #include "trace/csv-writer.h"
+#include "ub-recorder.h"
+#include "ub/ub-nic.h"
 
 #include "ns3/boolean.h"
 #include "ns3/object-factory.h"
@@ -60,9 +59,6 @@ YamlToJson(const YAML::Node& node)
     }
 }
 
-namespace
-{
-
 /// UDP source port of flow \p id for run seed \p seed: 49152 + a 14-bit hash of both.
 uint16_t
 FlowEntropy(uint32_t id, uint64_t seed)
@@ -75,6 +71,9 @@ FlowEntropy(uint32_t id, uint64_t seed)
     h ^= h >> 33;
     return static_cast<uint16_t>(49152 + h % 16384);
 }
+
+namespace
+{
 
 /// One transport per host, by scenario name: none for raw flows; null for the hosts another
 /// rank simulates.
@@ -118,8 +117,8 @@ WriteFlows(const FabricNetwork& net,
         const FlowRecord& f = table->Get(i);
         auto& row = out.Row();
         row << i << ',' << net.NodeName(net.NodeOfHost(f.src)) << ','
-            << net.NodeName(net.NodeOfHost(f.dst)) << ',' << unsigned(f.priority) << ','
-            << f.bytes << ',' << f.start.GetNanoSeconds() << ',';
+            << net.NodeName(net.NodeOfHost(f.dst)) << ',' << unsigned(f.priority) << ',' << f.bytes
+            << ',' << f.start.GetNanoSeconds() << ',';
         if (f.finished)
         {
             row << f.finish.GetNanoSeconds() << ',' << (f.finish - f.start).GetNanoSeconds();
@@ -164,7 +163,9 @@ CheckDistributable(const ScenarioConfig& cfg, const PartitionPlan* plan)
 {
     if (plan && cfg.transport == "raw")
     {
-        throw ConfigError(cfg.file, 0, "transport",
+        throw ConfigError(cfg.file,
+                          0,
+                          "transport",
                           "a distributed run needs a transport (roce or ub): a raw flow "
                           "ends when its bytes are delivered or dropped anywhere in the "
                           "fabric, which no single rank sees");
@@ -238,8 +239,11 @@ ScenarioRun::BuildFabric()
 {
     try
     {
-        m_net = m_plan ? FabricNetwork::Build(m_cfg.topology, m_cfg.hashSalt, 0,
-                                              m_plan->partition.rankOfNode, m_plan->rank)
+        m_net = m_plan ? FabricNetwork::Build(m_cfg.topology,
+                                              m_cfg.hashSalt,
+                                              0,
+                                              m_plan->partition.rankOfNode,
+                                              m_plan->rank)
                        : FabricNetwork::Build(m_cfg.topology, m_cfg.hashSalt, 0);
     }
     catch (const std::invalid_argument& e)
@@ -409,7 +413,8 @@ ScenarioRun::StartRecording(double buildSeconds)
     m_recorder->Start();
     m_ubRecorder = std::make_unique<UbRecorder>(m_nics, m_traceDir);
     m_ubRecorder->Start();
-    m_deadlock = std::make_unique<DeadlockDetector>(&m_net, m_cfg.deadlockCheckInterval,
+    m_deadlock = std::make_unique<DeadlockDetector>(&m_net,
+                                                    m_cfg.deadlockCheckInterval,
                                                     m_cfg.deadlockTimeout);
     if (!AnySwitchHasPfc())
     {
@@ -494,8 +499,12 @@ ScenarioRun::Finish()
     Summarize(outcome.conservation, outcome);
     if (m_collective)
     {
-        std::string wrong = FinishCollective(*m_collective, m_cfg.collective, m_totals.collective,
-                                             m_plan != nullptr, m_outDir, outcome.summary);
+        std::string wrong = FinishCollective(*m_collective,
+                                             m_cfg.collective,
+                                             m_totals.collective,
+                                             m_plan != nullptr,
+                                             m_outDir,
+                                             outcome.summary);
         if (!wrong.empty() && outcome.exitCode == EXIT_OK)
         {
             outcome.exitCode = EXIT_CONSERVATION_FAILED;
@@ -593,11 +602,10 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
     else if (!cons.Ok() || !totals.transportProblems.empty())
     {
         outcome.exitCode = EXIT_CONSERVATION_FAILED;
-        outcome.message = !cons.Ok() ? "conservation violated: " +
-                                           std::to_string(cons.unbalancedFlows) +
-                                           " flows where sent != delivered + dropped + in flight"
-                                     : "queue-pair state inconsistent: " +
-                                           totals.transportProblems;
+        outcome.message = !cons.Ok()
+                              ? "conservation violated: " + std::to_string(cons.unbalancedFlows) +
+                                    " flows where sent != delivered + dropped + in flight"
+                              : "queue-pair state inconsistent: " + totals.transportProblems;
     }
 }
 

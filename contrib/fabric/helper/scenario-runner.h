@@ -6,7 +6,6 @@
 #include "scenario-config.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace ns3
@@ -44,6 +43,10 @@ class ScenarioRunner
                           const std::string& outDir,
                           const PartitionPlan* plan = nullptr);
 };
+
+/// UDP source port (the entropy every frame of the flow carries) of flow \p id in a run of seed
+/// \p seed: 49152 + a 14-bit hash of both (MurmurHash3's fmix64 of (id << 32) ^ seed).
+uint16_t FlowEntropy(uint32_t id, uint64_t seed);
 
 /// Converts a YAML document to JSON (scalars stay strings) for summary.json.
 nlohmann::json YamlToJson(const YAML::Node& node);

@@ -33,7 +33,8 @@ ScopedAttributeDefaults::~ScopedAttributeDefaults()
 }
 
 void
-ScopedAttributeDefaults::Set(const std::string& file, const std::string& name,
+ScopedAttributeDefaults::Set(const std::string& file,
+                             const std::string& name,
                              const std::string& value)
 {
     std::string normalized;

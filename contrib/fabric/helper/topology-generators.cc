@@ -447,7 +447,8 @@ MakeRailWithNicNodes(const RailParams& p)
     const uint64_t spines = p.spines == 0 ? rails : p.spines;
     if (p.uplinksPerLeaf != 0 && p.uplinksPerLeaf % spines != 0)
     {
-        throw TopologyParamError(gen, "uplinks_per_leaf",
+        throw TopologyParamError(gen,
+                                 "uplinks_per_leaf",
                                  "uplinks must spread evenly over the spines");
     }
     const uint64_t groups = (servers + perGroup - 1) / perGroup;
@@ -464,15 +465,19 @@ MakeRailWithNicNodes(const RailParams& p)
     {
         for (uint64_t g = 0; g < gpus; ++g)
         {
-            b.Node("gpu" + std::to_string(s) + "_" + std::to_string(g), false, "gpu",
+            b.Node("gpu" + std::to_string(s) + "_" + std::to_string(g),
+                   false,
+                   "gpu",
                    static_cast<int32_t>(s));
         }
     }
     const uint64_t firstIntra = servers * gpus;
     for (uint64_t s = 0; s < servers; ++s)
     {
-        b.Node("srv" + std::to_string(s) + (control ? "-pcie" : "-nvs"), true,
-               control ? "pcie-switch" : "nvswitch", static_cast<int32_t>(s));
+        b.Node("srv" + std::to_string(s) + (control ? "-pcie" : "-nvs"),
+               true,
+               control ? "pcie-switch" : "nvswitch",
+               static_cast<int32_t>(s));
     }
     const uint64_t firstNic = firstIntra + servers;
     const uint64_t nicsPerServer = control ? 1 : gpus;
@@ -482,7 +487,9 @@ MakeRailWithNicNodes(const RailParams& p)
         {
             b.Node(control ? "srv" + std::to_string(s) + "-nic"
                            : "nic" + std::to_string(s) + "_" + std::to_string(g),
-                   true, "nic", static_cast<int32_t>(s));
+                   true,
+                   "nic",
+                   static_cast<int32_t>(s));
         }
     }
     const uint64_t firstLeaf = firstNic + servers * nicsPerServer;
@@ -490,7 +497,9 @@ MakeRailWithNicNodes(const RailParams& p)
     {
         for (uint64_t r = 0; r < rails; ++r)
         {
-            b.Node("g" + std::to_string(grp) + "-rail" + std::to_string(r), true, "leaf",
+            b.Node("g" + std::to_string(grp) + "-rail" + std::to_string(r),
+                   true,
+                   "leaf",
                    static_cast<int32_t>(grp));
         }
     }
@@ -504,8 +513,10 @@ MakeRailWithNicNodes(const RailParams& p)
     {
         for (uint64_t g = 0; g < gpus; ++g)
         {
-            b.Link(u32(s * gpus + g), u32(firstIntra + s),
-                   control ? p.controlPeerRate : p.nvlinkRate, p.nvlinkDelay);
+            b.Link(u32(s * gpus + g),
+                   u32(firstIntra + s),
+                   control ? p.controlPeerRate : p.nvlinkRate,
+                   p.nvlinkDelay);
         }
     }
     for (uint64_t s = 0; s < servers; ++s)
@@ -525,8 +536,10 @@ MakeRailWithNicNodes(const RailParams& p)
         for (uint64_t n = 0; n < (control ? rails : gpus); ++n)
         {
             uint64_t nic = firstNic + (control ? s : s * gpus + n);
-            b.Link(u32(nic), u32(firstLeaf + (s / perGroup) * rails + n),
-                   control ? p.controlNicPortRate : p.nicRate, p.nicDelay);
+            b.Link(u32(nic),
+                   u32(firstLeaf + (s / perGroup) * rails + n),
+                   control ? p.controlNicPortRate : p.nicRate,
+                   p.nicDelay);
         }
     }
     for (uint64_t grp = 0; grp < groups; ++grp)
@@ -538,7 +551,9 @@ MakeRailWithNicNodes(const RailParams& p)
             {
                 for (uint64_t c = 0; c < perSpine; ++c)
                 {
-                    b.Link(u32(firstLeaf + grp * rails + r), u32(firstSpine + x), p.fabricRate,
+                    b.Link(u32(firstLeaf + grp * rails + r),
+                           u32(firstSpine + x),
+                           p.fabricRate,
                            p.fabricDelay);
                 }
             }
@@ -555,8 +570,9 @@ MakeRail(const RailParams& p)
     const std::string gen = "rail";
     if (p.serverType != "dgx" && p.serverType != "control")
     {
-        throw TopologyParamError(gen, "server_type", "expected dgx or control, got '" +
-                                                         p.serverType + "'");
+        throw TopologyParamError(gen,
+                                 "server_type",
+                                 "expected dgx or control, got '" + p.serverType + "'");
     }
     if (p.serverType == "control" || p.pcieRate.GetBitRate() > 0)
     {

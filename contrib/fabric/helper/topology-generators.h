@@ -13,8 +13,8 @@
 
 /**
  * \file
- * Generators for the reference fabrics of DOMAIN.md §1: star, two-tier Clos (leaf/spine),
- * three-tier fat-tree and the rail-optimized GPU cluster. They are pure functions: the same
+ * Generators for the reference fabrics of docs/models.md#clos-sizing: star, two-tier Clos
+ * (leaf/spine), three-tier fat-tree and the rail-optimized GPU cluster. Pure functions: the same
  * parameters always give the same TopologySpec, with the same node names in the same order.
  *
  * Node order (this is a contract — workloads say "host i" and mean the i-th host):
@@ -117,7 +117,7 @@ TopologySpec MakeClos2(const Clos2Params& params);
 TopologySpec MakeFatTree3(uint32_t k, DataRate rate, Time delay, uint32_t hosts = 0);
 
 /**
- * Rail-optimized GPU cluster (DOMAIN.md §1).
+ * Rail-optimized GPU cluster (docs/models.md#rail-optimized-cluster).
  *
  * Every server s has G GPUs "gpu<s>_<g>" (hosts, role "gpu", group = s) fully connected through
  * one NVSwitch "srv<s>-nvs" (a switch, role "nvswitch", group = s) by one NVLink link per GPU.
@@ -130,7 +130,7 @@ TopologySpec MakeFatTree3(uint32_t k, DataRate rate, Time delay, uint32_t hosts 
  * "spine"), shared by all groups. Same-rail traffic within a group crosses one leaf; cross-rail or
  * cross-group traffic climbs to a spine.
  *
- * Assumptions (documented choices, see DOMAIN.md):
+ * Assumptions (documented choices, see docs/models.md#reference-cluster):
  * - PCIe between GPU and NIC (Gen5 x16, 64 GB/s) is faster than the NIC (50 GB/s), so it is not
  *   a bottleneck and is not modelled as a separate link; the NIC link carries the NIC's rate.
  * - NVLink: 450 GB/s per GPU per direction; delay 10 ns (a short in-chassis trace; the NVSwitch's
@@ -165,16 +165,16 @@ struct RailParams
     /// this rate) and its rail leaf (NIC link). 0 (default): not modelled, PCIe being faster.
     DataRate pcieRate{0ULL};
     Time pcieDelay{NanoSeconds(5)};
-    /// "dgx" (above) or "control" (DOMAIN.md §1): every server has controlGpus GPUs on PCIe
-    /// peer links (controlPeerRate each) to a PCIe switch "srv<s>-pcie" (role "pcie-switch",
-    /// in place of the NVSwitch), and one NIC "srv<s>-nic" (switch, role "nic") with
-    /// controlNicPorts ports of controlNicPortRate on rails 0, 1, ... — behind ONE PCIe slot
-    /// link of controlSlotRate to the PCIe switch, so the GPUs' traffic shares the slot (a
-    /// shared bottleneck, not independent ports). Rails: controlNicPorts leaves per group.
+    /// "dgx" (above) or "control" (docs/models.md#shared-interface): every server has controlGpus
+    /// GPUs on PCIe peer links (controlPeerRate each) to a PCIe switch "srv<s>-pcie" (role
+    /// "pcie-switch", in place of the NVSwitch), and one NIC "srv<s>-nic" (switch, role "nic") with
+    /// controlNicPorts ports of controlNicPortRate on rails 0, 1, ... — behind ONE PCIe slot link
+    /// of controlSlotRate to the PCIe switch, so the GPUs' traffic shares the slot (a shared
+    /// bottleneck, not independent ports). Rails: controlNicPorts leaves per group.
     std::string serverType = "dgx";
     uint32_t controlGpus = 4;
-    DataRate controlPeerRate{"256Gbps"};  ///< 32 GB/s, PCIe Gen4 x16
-    DataRate controlSlotRate{"256Gbps"};  ///< 32 GB/s shared slot
+    DataRate controlPeerRate{"256Gbps"};    ///< 32 GB/s, PCIe Gen4 x16
+    DataRate controlSlotRate{"256Gbps"};    ///< 32 GB/s shared slot
     DataRate controlNicPortRate{"200Gbps"}; ///< 25 GB/s per port
     uint32_t controlNicPorts = 2;
 };

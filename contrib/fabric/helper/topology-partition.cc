@@ -106,10 +106,10 @@ GlueHosts(const TopologySpec& spec, UnionFind& uf, bool ungroupedOnly)
 {
     const uint32_t none = kNoRank;
     std::vector<uint32_t> best(spec.nodes.size(), none);
-    auto better =
-        [&spec](
-            const TopologyLink& cand, uint32_t candPeer, const TopologyLink& cur, uint32_t curPeer)
-    {
+    auto better = [&spec](const TopologyLink& cand,
+                          uint32_t candPeer,
+                          const TopologyLink& cur,
+                          uint32_t curPeer) {
         bool candSwitch = spec.nodes[candPeer].isSwitch;
         bool curSwitch = spec.nodes[curPeer].isSwitch;
         if (candSwitch != curSwitch)
@@ -210,17 +210,14 @@ AssignPieces(const TopologySpec& spec, const std::vector<Piece>& pieces, uint32_
     {
         (pieces[i].hosts > 0 ? withHosts : switchOnly).push_back(i);
     }
-    std::stable_sort(withHosts.begin(),
-                     withHosts.end(),
-                     [&pieces](uint32_t x, uint32_t y)
-                     { return pieces[x].hosts > pieces[y].hosts; });
-    std::stable_sort(switchOnly.begin(),
-                     switchOnly.end(),
-                     [&pieces](uint32_t x, uint32_t y)
-                     { return pieces[x].nodes.size() > pieces[y].nodes.size(); });
+    std::stable_sort(withHosts.begin(), withHosts.end(), [&pieces](uint32_t x, uint32_t y) {
+        return pieces[x].hosts > pieces[y].hosts;
+    });
+    std::stable_sort(switchOnly.begin(), switchOnly.end(), [&pieces](uint32_t x, uint32_t y) {
+        return pieces[x].nodes.size() > pieces[y].nodes.size();
+    });
 
-    auto place = [&](const Piece& piece, uint32_t r)
-    {
+    auto place = [&](const Piece& piece, uint32_t r) {
         for (uint32_t v : piece.nodes)
         {
             rank[v] = r;
@@ -388,16 +385,15 @@ PartitionAuto(const TopologySpec& spec, uint32_t parts)
     // prefix of classes that does.
     std::vector<uint32_t> order(spec.links.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(),
-                     order.end(),
-                     [&spec](uint32_t x, uint32_t y)
-                     { return spec.links[x].delay < spec.links[y].delay; });
+    std::stable_sort(order.begin(), order.end(), [&spec](uint32_t x, uint32_t y) {
+        return spec.links[x].delay < spec.links[y].delay;
+    });
     std::vector<std::pair<size_t, size_t>> groups; // [begin, end) in order
     for (size_t i = 0; i < order.size();)
     {
         size_t j = i;
         while (j < order.size() && spec.links[order[j]].delay.GetPicoSeconds() * 4 <=
-                                        spec.links[order[i]].delay.GetPicoSeconds() * 5)
+                                       spec.links[order[i]].delay.GetPicoSeconds() * 5)
         {
             ++j;
         }
@@ -515,14 +511,18 @@ PartitionFile(const TopologySpec& spec, uint32_t parts, const std::string& path)
         }
         if (w.size() != 2)
         {
-            throw ConfigError(
-                path, line, kKey, "expected 'node_name rank', got " + Plural(w.size(), "word"));
+            throw ConfigError(path,
+                              line,
+                              kKey,
+                              "expected 'node_name rank', got " + Plural(w.size(), "word"));
         }
         auto it = index.find(w[0]);
         if (it == index.end())
         {
-            throw ConfigError(
-                path, line, kKey, "unknown node '" + w[0] + "' (not in " + spec.source + ")");
+            throw ConfigError(path,
+                              line,
+                              kKey,
+                              "unknown node '" + w[0] + "' (not in " + spec.source + ")");
         }
         uint32_t node = it->second;
         if (lineOf[node] != 0)

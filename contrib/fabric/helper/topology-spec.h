@@ -27,12 +27,12 @@ struct TopologyNode
 
 struct TopologyLink
 {
-    uint32_t a = 0;     ///< index into TopologySpec::nodes
-    uint32_t b = 0;     ///< index into TopologySpec::nodes
-    DataRate rate;      ///< per direction
-    Time delay;         ///< propagation delay (cable length at 5 ns/m)
+    uint32_t a = 0;       ///< index into TopologySpec::nodes
+    uint32_t b = 0;       ///< index into TopologySpec::nodes
+    DataRate rate;        ///< per direction
+    Time delay;           ///< propagation delay (cable length at 5 ns/m)
     double lossRate = -1; ///< probability a frame is lost on this cable; < 0: the default
-    int sourceLine = 0; ///< line in the topology file, 0 for generated links
+    int sourceLine = 0;   ///< line in the topology file, 0 for generated links
 };
 
 struct TopologySpec

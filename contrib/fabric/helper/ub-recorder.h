@@ -5,7 +5,6 @@
 #include "trace/csv-writer.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -259,7 +259,8 @@ namespace
 /// \p value in the largest of \p units (scale, suffix; largest first) that needs at most three
 /// decimals, trailing zeros dropped; \p zero when the value is 0.
 std::string
-ScaledText(uint64_t value, const std::vector<std::pair<uint64_t, const char*>>& units,
+ScaledText(uint64_t value,
+           const std::vector<std::pair<uint64_t, const char*>>& units,
            const char* zero)
 {
     if (value == 0)

@@ -6,12 +6,11 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
+#include <yaml-cpp/yaml.h>
 
 namespace ns3
 {
@@ -61,9 +60,17 @@ class YamlFields
     /// A ConfigError about \p key of this mapping (line of the key's value when present).
     ConfigError Error(const std::string& key, const std::string& message) const;
 
-    const std::string& File() const { return m_file; }
+    const std::string& File() const
+    {
+        return m_file;
+    }
+
     /// Dotted path of the mapping in the document ("" for the root).
-    const std::string& Path() const { return m_path; }
+    const std::string& Path() const
+    {
+        return m_path;
+    }
+
     std::string KeyPath(const std::string& key) const;
     int LineOf(const std::string& key) const;
 

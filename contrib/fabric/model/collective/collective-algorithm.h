@@ -55,7 +55,7 @@ class HierarchicalAllReduce : public CollectiveAlgorithm
     bool m_interOnly = false;
 };
 
-/// All-to-one per chunk owner (the incast pattern of DOMAIN.md §2), then owner-to-all.
+/// All-to-one per chunk owner (the incast of docs/models.md#incast-fill), then owner-to-all.
 class DirectAllReduce : public CollectiveAlgorithm
 {
   public:

@@ -72,8 +72,10 @@ CollectiveEngine::DoDispose()
 }
 
 void
-CollectiveEngine::Configure(Ptr<FlowTable> table, std::vector<Ptr<HostTransport>> nics,
-                            std::vector<uint32_t> hostOfRank, uint64_t seed)
+CollectiveEngine::Configure(Ptr<FlowTable> table,
+                            std::vector<Ptr<HostTransport>> nics,
+                            std::vector<uint32_t> hostOfRank,
+                            uint64_t seed)
 {
     m_table = table;
     m_nics = std::move(nics);
@@ -289,7 +291,11 @@ CollectiveEngine::Launch(uint32_t id)
             throw std::runtime_error("CollectiveEngine: an in-network transfer needs SHARP "
                                      "aggregation (collective.sharp)");
         }
-        m_sharp->Send(t.sharpGroup, t.step, t.src, t.Bytes(), s.payload,
+        m_sharp->Send(t.sharpGroup,
+                      t.step,
+                      t.src,
+                      t.Bytes(),
+                      s.payload,
                       MakeCallback(&CollectiveEngine::SharpDone, this).Bind(id));
         return;
     }

@@ -2,7 +2,6 @@
 #define FABRIC_COLLECTIVE_ENGINE_H
 
 #include "collective-plan.h"
-
 #include "host/flow-table.h"
 #include "host/host-transport.h"
 
@@ -21,16 +20,20 @@ namespace ns3
 /**
  * \brief In-network reduction service the engine hands SHARP transfers to (implemented by the
  * SHARP host agents + switch aggregators). Send() posts rank's contribution for reduction
- * \p reductionId of aggregation tree \p group (same ids at every member); \p done is called at that rank when the reduced
- * result has arrived, with the reduced values.
+ * \p reductionId of aggregation tree \p group (same ids at every member); \p done is called at that
+ * rank when the reduced result has arrived, with the reduced values.
  */
 class CollectiveSharpService : public Object
 {
   public:
     static TypeId GetTypeId();
     typedef Callback<void, const std::vector<float>&> DoneCallback;
-    virtual void Send(uint16_t group, uint32_t reductionId, uint32_t rank, uint64_t bytes,
-                      const std::vector<float>& values, DoneCallback done) = 0;
+    virtual void Send(uint16_t group,
+                      uint32_t reductionId,
+                      uint32_t rank,
+                      uint64_t bytes,
+                      const std::vector<float>& values,
+                      DoneCallback done) = 0;
 };
 
 /**
@@ -54,15 +57,30 @@ class CollectiveEngine : public Object
     CollectiveEngine();
 
     /// \p seed mixes into the flows' entropy (UDP source ports, what ECMP hashes).
-    void Configure(Ptr<FlowTable> table, std::vector<Ptr<HostTransport>> nics,
-                   std::vector<uint32_t> hostOfRank, uint64_t seed);
+    void Configure(Ptr<FlowTable> table,
+                   std::vector<Ptr<HostTransport>> nics,
+                   std::vector<uint32_t> hostOfRank,
+                   uint64_t seed);
     void SetPlan(const CollectivePlan& plan);
     /// Per-rank time at which the rank has finished computing its gradient (default 0).
     void SetReadiness(std::vector<Time> ready);
-    void SetSharpService(Ptr<CollectiveSharpService> sharp) { m_sharp = sharp; }
-    Ptr<CollectiveSharpService> GetSharpService() const { return m_sharp; }
+
+    void SetSharpService(Ptr<CollectiveSharpService> sharp)
+    {
+        m_sharp = sharp;
+    }
+
+    Ptr<CollectiveSharpService> GetSharpService() const
+    {
+        return m_sharp;
+    }
+
     /// Checks the value results: false disables the exact-sum check (partial collectives).
-    void SetCheckValues(bool check) { m_checkValues = check; }
+    void SetCheckValues(bool check)
+    {
+        m_checkValues = check;
+    }
+
     void Start();
 
     struct TransferState
@@ -76,29 +94,82 @@ class CollectiveEngine : public Object
         std::vector<float> payload;
     };
 
-    const CollectivePlan& Plan() const { return m_plan; }
-    const std::vector<TransferState>& States() const { return m_state; }
-    bool IsComplete() const { return m_completed == m_plan.Transfers().size(); }
-    Time CompletionTime() const { return m_completion; }
-    Time GetUpdateTime() const { return m_updateTime; }
-    const std::vector<Time>& Readiness() const { return m_ready; }
+    const CollectivePlan& Plan() const
+    {
+        return m_plan;
+    }
+
+    const std::vector<TransferState>& States() const
+    {
+        return m_state;
+    }
+
+    bool IsComplete() const
+    {
+        return m_completed == m_plan.Transfers().size();
+    }
+
+    Time CompletionTime() const
+    {
+        return m_completion;
+    }
+
+    Time GetUpdateTime() const
+    {
+        return m_updateTime;
+    }
+
+    const std::vector<Time>& Readiness() const
+    {
+        return m_ready;
+    }
+
     /// Rank's values now.
-    const std::vector<float>& Values(uint32_t rank) const { return m_values[rank]; }
+    const std::vector<float>& Values(uint32_t rank) const
+    {
+        return m_values[rank];
+    }
+
     /// "" when every rank holds the exact sum of all ranks' initial values.
     std::string CheckValues() const;
-    bool ValuesChecked() const { return m_checkValues && m_elements > 0; }
-    uint32_t GetValueElements() const { return m_elements; }
-    Time GetLaunchCost() const { return m_launchCost; }
+
+    bool ValuesChecked() const
+    {
+        return m_checkValues && m_elements > 0;
+    }
+
+    uint32_t GetValueElements() const
+    {
+        return m_elements;
+    }
+
+    Time GetLaunchCost() const
+    {
+        return m_launchCost;
+    }
+
     /// Initial value of element \p e at rank \p r.
-    static float InitialValue(uint32_t r, uint32_t e) { return float((r + 1) * ((e % 61) + 1)); }
+    static float InitialValue(uint32_t r, uint32_t e)
+    {
+        return float((r + 1) * ((e % 61) + 1));
+    }
+
     /// The chain of transfers that decided the completion time, last first; a negative entry
     /// -1-r is rank r's readiness.
     std::vector<int64_t> CriticalPath() const;
     /// collective.csv: rank, step, phase, peer, bytes, start_ns, end_ns (one row per transfer).
     void WriteCsv(const std::string& path) const;
-    uint32_t HostOfRank(uint32_t r) const { return m_hostOfRank[r]; }
+
+    uint32_t HostOfRank(uint32_t r) const
+    {
+        return m_hostOfRank[r];
+    }
+
     /// Called once when the last transfer has completed.
-    void SetCompleteCallback(Callback<void> cb) { m_onComplete = cb; }
+    void SetCompleteCallback(Callback<void> cb)
+    {
+        m_onComplete = cb;
+    }
 
     /**
      * Distributed runs. Every process holds the whole plan and the values of every rank, but a
@@ -111,16 +182,37 @@ class CollectiveEngine : public Object
      * start is the single-process one; otherwise the launch is late (counted).
      */
     typedef Callback<void, uint32_t, Time, Time, const std::vector<float>&> AnnounceCallback;
-    void SetLocalRanks(std::vector<bool> local) { m_local = std::move(local); }
+
+    void SetLocalRanks(std::vector<bool> local)
+    {
+        m_local = std::move(local);
+    }
+
     /// Distributed runs: the transfers this process will learn the outcome of (launched here,
     /// announced here, or completed here from known inputs); default: all. A transfer waits
     /// only for its known inputs, and an unknown one never becomes eligible here.
-    void SetKnownTransfers(std::vector<bool> known) { m_known = std::move(known); }
-    void SetAnnounceCallback(AnnounceCallback announce) { m_announce = announce; }
+    void SetKnownTransfers(std::vector<bool> known)
+    {
+        m_known = std::move(known);
+    }
+
+    void SetAnnounceCallback(AnnounceCallback announce)
+    {
+        m_announce = announce;
+    }
+
     void ApplyRemoteCompletion(uint32_t id, Time start, Time end, std::vector<float> payload);
+
     /// Transfers this process launched after their planned start (announcement too slow).
-    uint32_t GetLateLaunches() const { return m_lateLaunches; }
-    Time GetLateLaunchTime() const { return m_lateLaunchTime; }
+    uint32_t GetLateLaunches() const
+    {
+        return m_lateLaunches;
+    }
+
+    Time GetLateLaunchTime() const
+    {
+        return m_lateLaunchTime;
+    }
 
   protected:
     void DoDispose() override;
@@ -159,12 +251,14 @@ class CollectiveEngine : public Object
     std::vector<bool> m_local; ///< by rank; empty: every rank is simulated here
     std::vector<bool> m_known; ///< by transfer; empty: all
     AnnounceCallback m_announce;
+
     struct RemoteCompletion
     {
         Time start;
         Time end;
         std::vector<float> payload;
     };
+
     /// Announcements that arrived before this process saw the transfer's dependencies complete.
     std::map<uint32_t, RemoteCompletion> m_early;
     uint32_t m_lateLaunches = 0;

@@ -179,9 +179,10 @@ CollectivePlan::ApplyNicFailures(const std::vector<NicFailure>& failures)
         for (size_t j = 0; j < split->helpers.size(); ++j)
         {
             cum += split->shares[j];
-            uint64_t end = j + 1 == split->helpers.size()
-                               ? t.byteEnd
-                               : t.byteBegin + static_cast<uint64_t>(std::floor(t.Bytes() * cum + 1e-9));
+            uint64_t end =
+                j + 1 == split->helpers.size()
+                    ? t.byteEnd
+                    : t.byteBegin + static_cast<uint64_t>(std::floor(t.Bytes() * cum + 1e-9));
             end = std::min(end, t.byteEnd);
             if (end <= begin)
             {

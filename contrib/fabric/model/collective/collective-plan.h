@@ -9,7 +9,7 @@
 
 /**
  * \file
- * A collective as a dependency graph of transfers (DOMAIN.md §5).
+ * A collective as a dependency graph of transfers (docs/models.md#traffic-resource-model).
  *
  * A transfer moves one byte range [byteBegin, byteEnd) of the rank's gradient (M bytes) from
  * rank src to rank dst, and is one reliable RoCE message (RDMA WRITE) between the ranks' hosts.
@@ -47,17 +47,25 @@ struct CollectiveTransfer
     uint64_t byteBegin = 0;
     uint64_t byteEnd = 0;
     CollectiveOp op = CollectiveOp::REDUCE;
-    uint32_t step = 0;   ///< round of the algorithm (timeline, collective.csv)
-    std::string phase;   ///< "rs", "ag", "inter-rs", "inter-ag", "relay", "sharp", ...
+    uint32_t step = 0; ///< round of the algorithm (timeline, collective.csv)
+    std::string phase; ///< "rs", "ag", "inter-rs", "inter-ag", "relay", "sharp", ...
     std::vector<uint32_t> deps;
     bool join = false;
-    int32_t stashFrom = -1; ///< relay second hop: payload from this transfer's stash
-    bool sharp = false;     ///< in-network: src sends to its aggregation tree, dst = src
+    int32_t stashFrom = -1;  ///< relay second hop: payload from this transfer's stash
+    bool sharp = false;      ///< in-network: src sends to its aggregation tree, dst = src
     uint16_t sharpGroup = 0; ///< in-network: the aggregation tree (members: same group, step)
-    uint64_t Bytes() const { return byteEnd - byteBegin; }
+
+    uint64_t Bytes() const
+    {
+        return byteEnd - byteBegin;
+    }
+
     /// Whether it moves data on the fabric (a flow, or a SHARP reduction); JOINs and empty
     /// ranges complete by themselves.
-    bool OnNetwork() const { return !join && (sharp || Bytes() > 0); }
+    bool OnNetwork() const
+    {
+        return !join && (sharp || Bytes() > 0);
+    }
 };
 
 /// What an algorithm needs to know about the job: ranks, their servers, the message.
@@ -85,10 +93,25 @@ struct NicFailure
 class CollectivePlan
 {
   public:
-    explicit CollectivePlan(const CollectiveJob& job) : m_job(job) {}
-    const CollectiveJob& Job() const { return m_job; }
-    std::vector<CollectiveTransfer>& Transfers() { return m_transfers; }
-    const std::vector<CollectiveTransfer>& Transfers() const { return m_transfers; }
+    explicit CollectivePlan(const CollectiveJob& job)
+        : m_job(job)
+    {
+    }
+
+    const CollectiveJob& Job() const
+    {
+        return m_job;
+    }
+
+    std::vector<CollectiveTransfer>& Transfers()
+    {
+        return m_transfers;
+    }
+
+    const std::vector<CollectiveTransfer>& Transfers() const
+    {
+        return m_transfers;
+    }
 
     uint32_t Add(CollectiveTransfer t);
     uint32_t AddJoin(std::vector<uint32_t> deps, uint32_t step, const std::string& phase);
@@ -96,7 +119,10 @@ class CollectivePlan
     std::vector<std::vector<uint32_t>> Dependents() const;
 
     /// Byte range of chunk \p c of \p n equal chunks of [begin, end).
-    static std::pair<uint64_t, uint64_t> Chunk(uint64_t begin, uint64_t end, uint32_t c, uint32_t n);
+    static std::pair<uint64_t, uint64_t> Chunk(uint64_t begin,
+                                               uint64_t end,
+                                               uint32_t c,
+                                               uint32_t n);
 
     /**
      * A ring over \p ranks (in ring order): ReduceScatter and/or AllGather. \p ranges[j] is the

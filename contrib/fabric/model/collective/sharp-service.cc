@@ -96,8 +96,12 @@ SharpService::PacketValues(const Op& op, uint32_t i) const
 }
 
 void
-SharpService::Send(uint16_t group, uint32_t reductionId, uint32_t rank, uint64_t bytes,
-                   const std::vector<float>& values, DoneCallback done)
+SharpService::Send(uint16_t group,
+                   uint32_t reductionId,
+                   uint32_t rank,
+                   uint64_t bytes,
+                   const std::vector<float>& values,
+                   DoneCallback done)
 {
     Key key{group, reductionId, rank};
     Op& op = m_ops[key];
@@ -113,7 +117,9 @@ SharpService::Send(uint16_t group, uint32_t reductionId, uint32_t rank, uint64_t
         SendContrib(key, i, false);
     }
     op.timer = Simulator::Schedule(m_timeout + (m_members[rank].nextSend - Simulator::Now()),
-                                   &SharpService::Timeout, this, key);
+                                   &SharpService::Timeout,
+                                   this,
+                                   key);
 }
 
 void
@@ -215,7 +221,9 @@ SharpService::Sniff(uint32_t rank, Ptr<const Packet> frame)
         return;
     }
     op.timer = Simulator::Schedule(m_timeout + std::max(Time(0), m.nextSend - Simulator::Now()),
-                                   &SharpService::Timeout, this, key);
+                                   &SharpService::Timeout,
+                                   this,
+                                   key);
 }
 
 void
@@ -237,7 +245,9 @@ SharpService::Timeout(Key key)
     }
     Member& m = m_members[std::get<2>(key)];
     op.timer = Simulator::Schedule(m_timeout + std::max(Time(0), m.nextSend - Simulator::Now()),
-                                   &SharpService::Timeout, this, key);
+                                   &SharpService::Timeout,
+                                   this,
+                                   key);
 }
 
 } // namespace ns3

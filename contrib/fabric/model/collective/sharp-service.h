@@ -2,7 +2,6 @@
 #define FABRIC_SHARP_SERVICE_H
 
 #include "collective-engine.h"
-
 #include "link/fabric-net-device.h"
 #include "wire/sharp-header.h"
 
@@ -36,18 +35,27 @@ class SharpService : public CollectiveSharpService
     SharpService();
 
     void AddMember(uint32_t rank, uint32_t host, Ptr<FabricNetDevice> nic);
-    void Send(uint16_t group, uint32_t reductionId, uint32_t rank, uint64_t bytes,
-              const std::vector<float>& values, DoneCallback done) override;
+    void Send(uint16_t group,
+              uint32_t reductionId,
+              uint32_t rank,
+              uint64_t bytes,
+              const std::vector<float>& values,
+              DoneCallback done) override;
 
     uint64_t GetContribFramesSent(uint32_t rank) const;
     uint64_t GetContribPayloadSent(uint32_t rank) const;
-    uint64_t GetRetransmittedFrames() const { return m_retransmitted; }
+
+    uint64_t GetRetransmittedFrames() const
+    {
+        return m_retransmitted;
+    }
 
   protected:
     void DoDispose() override;
 
   private:
     typedef std::tuple<uint16_t, uint32_t, uint32_t> Key; ///< group, reduction, rank
+
     struct Op
     {
         uint64_t bytes = 0;
@@ -59,6 +67,7 @@ class SharpService : public CollectiveSharpService
         DoneCallback done;
         EventId timer;
     };
+
     struct Member
     {
         uint32_t host = 0;

@@ -101,34 +101,51 @@ void
 FabricHost::ServePort(uint32_t portIndex)
 {
     Port& port = m_ports[portIndex];
-    Ptr<FabricNetDevice> dev = port.device;
-    if (dev->IsBusy() || port.flows.empty() || !dev->IsLinkUp())
+    FabricNetDevice& dev = *port.device;
+    if (dev.IsBusy() || !dev.IsLinkUp())
     {
         return;
     }
     Time now = Simulator::Now();
     Time wake = Time::Max();
+    bool sent = m_client ? m_client->OfferFrame(portIndex, now, &wake)
+                         : OfferRawFrame(portIndex, now, &wake);
+    if (sent || wake == Time::Max())
+    {
+        return;
+    }
+    if (!(port.wakeup.IsRunning() && port.wakeup.GetTs() <= uint64_t(wake.GetTimeStep())))
+    {
+        NS_LOG_LOGIC("port " << portIndex << " wakes at " << wake);
+        port.wakeup.Cancel();
+        port.wakeup = Simulator::Schedule(wake - now, &FabricHost::ServePort, this, portIndex);
+    }
+}
+
+bool
+FabricHost::OfferRawFrame(uint32_t portIndex, Time now, Time* wake)
+{
+    Port& port = m_ports[portIndex];
+    Ptr<FabricNetDevice> dev = port.device;
     for (size_t k = 0, n = port.flows.size(); k < n; ++k)
     {
         ActiveFlow af = port.flows.front();
         port.flows.pop_front();
         const FlowRecord& rec = m_flows->Get(af.id);
         uint8_t prio = rec.priority;
-        bool paused = dev->IsPaused(prio);
         Time offUntil = OffUntil(rec, now);
+        bool paused = IsPaused(*dev, prio, wake);
         if (paused || af.nextSend > now || offUntil > now || dev->GetQueueBytes(prio) > 0)
         {
-            if (paused)
+            // A pause set the wake-up at its end already; a queued frame of the priority
+            // brings the port back idle by itself.
+            if (!paused && offUntil > now)
             {
-                wake = std::min(wake, dev->GetPausedUntil(prio));
+                *wake = std::min(*wake, offUntil);
             }
-            else if (offUntil > now)
+            else if (!paused && af.nextSend > now)
             {
-                wake = std::min(wake, offUntil);
-            }
-            else if (af.nextSend > now)
-            {
-                wake = std::min(wake, af.nextSend);
+                *wake = std::min(*wake, af.nextSend);
             }
             port.flows.push_back(af);
             continue;
@@ -173,13 +190,9 @@ FabricHost::ServePort(uint32_t portIndex)
         item.flowId = af.id;
         item.priority = prio;
         dev->Enqueue(std::move(item));
-        return;
+        return true;
     }
-    if (wake != Time::Max() && !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= static_cast<uint64_t>(wake.GetTimeStep())))
-    {
-        port.wakeup.Cancel();
-        port.wakeup = Simulator::Schedule(wake - now, &FabricHost::ServePort, this, portIndex);
-    }
+    return false;
 }
 
 DataRate
@@ -214,15 +227,18 @@ FabricHost::OffUntil(const FlowRecord& f, Time now)
 }
 
 void
-FabricHost::FrameReceived(FabricNetDevice* device, FrameRef& received)
+FabricHost::FrameReceived(FabricNetDevice* device, WireFrame& received)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
-    if (!rx || !rx->isRoce)
+    if (m_client)
+    {
+        m_client->ReceiveFrame(device, received);
+        return;
+    }
+    if (!received.hasInfo || !received.info.isRoce)
     {
         return;
     }
-    const FrameInfo& info = *rx;
+    const FrameInfo& info = received.info; // parsed once, where the frame was first queued
     if (HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
     {
         ++m_misdelivered;
@@ -234,6 +250,11 @@ FabricHost::FrameReceived(FabricNetDevice* device, FrameRef& received)
 void
 FabricHost::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
 {
+    if (m_client)
+    {
+        m_client->LoseFrame(device, item);
+        return;
+    }
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }
 

@@ -31,34 +31,34 @@ struct FlowRecord
     uint32_t src = 0; ///< host index
     uint32_t dst = 0; ///< host index
     uint8_t priority = 0;
-    uint64_t bytes = 0;      ///< bytes the application asked to send
-    Time start;              ///< when the flow was posted
-    DataRate rate;           ///< 0 = line rate
+    uint64_t bytes = 0; ///< bytes the application asked to send
+    Time start;         ///< when the flow was posted
+    DataRate rate;      ///< 0 = line rate
     /// Scripted rate changes: (time after start, new rate); the last one reached applies.
     std::vector<std::pair<Time, DataRate>> rateSchedule;
-    Time period;             ///< > 0: periodic bursts, sending only during the first onTime
-    Time onTime;             ///< of every period (raw flows)
+    Time period; ///< > 0: periodic bursts, sending only during the first onTime
+    Time onTime; ///< of every period (raw flows)
     bool ecnCapable = true;
-    uint16_t entropy = 0;    ///< UDP source port of its frames
-    bool reliable = false;   ///< a transport recovers drops; raw flows end when every byte is
-                             ///< delivered or dropped
+    uint16_t entropy = 0;  ///< UDP source port of its frames
+    bool reliable = false; ///< a transport recovers drops; raw flows end when every byte is
+                           ///< delivered or dropped
     RdmaVerb verb = RdmaVerb::SEND;
     // Unified Bus requests
-    uint16_t endpoint = 0; ///< Jetty of the source host that posts it
-    uint8_t order = 0;     ///< UbOrder: 0 none, 1 after the flows in \c after, 2 strict
-    std::vector<uint32_t> after; ///< flows that must execute first (order 1)
+    uint16_t endpoint = 0;         ///< Jetty of the source host that posts it
+    uint8_t order = 0;             ///< UbOrder: 0 none, 1 after the flows in \c after, 2 strict
+    std::vector<uint32_t> after;   ///< flows that must execute first (order 1)
     uint32_t postSeq = UINT32_MAX; ///< UB: place among its Jetty's requests to its target
     // Sender side
-    uint64_t sentBytes = 0; ///< payload bytes put on the wire (retransmissions included)
+    uint64_t sentBytes = 0;          ///< payload bytes put on the wire (retransmissions included)
     uint64_t retransmittedBytes = 0; ///< of sentBytes, bytes sent again
-    Time launch;                      ///< when the NIC started the message (after rate limits)
+    Time launch;                     ///< when the NIC started the message (after rate limits)
     uint64_t cnpsReceived = 0;
-    Ptr<Object> cc;                   ///< the QP's congestion control, for traces (RoCE only)
+    Ptr<Object> cc; ///< the QP's congestion control, for traces (RoCE only)
     // Fabric
     uint64_t droppedBytes = 0;
     // Receiver side
-    uint64_t deliveredBytes = 0;  ///< unique payload bytes accepted by the receiver
-    uint64_t discardedBytes = 0;  ///< arrived but thrown away: duplicates, go-back-N out-of-order
+    uint64_t deliveredBytes = 0; ///< unique payload bytes accepted by the receiver
+    uint64_t discardedBytes = 0; ///< arrived but thrown away: duplicates, go-back-N out-of-order
     uint64_t ecnMarkedFrames = 0;
     Time firstRx;
     Time lastRx;
@@ -77,11 +77,31 @@ class FlowTable : public Object
     static TypeId GetTypeId();
 
     uint32_t Add(FlowRecord record); ///< assigns and returns the id
-    FlowRecord& Get(uint32_t id) { return m_flows[id]; }
-    const FlowRecord& Get(uint32_t id) const { return m_flows[id]; }
-    bool Contains(uint32_t id) const { return id < m_flows.size(); }
-    uint32_t GetN() const { return static_cast<uint32_t>(m_flows.size()); }
-    const std::vector<FlowRecord>& All() const { return m_flows; }
+
+    FlowRecord& Get(uint32_t id)
+    {
+        return m_flows[id];
+    }
+
+    const FlowRecord& Get(uint32_t id) const
+    {
+        return m_flows[id];
+    }
+
+    bool Contains(uint32_t id) const
+    {
+        return id < m_flows.size();
+    }
+
+    uint32_t GetN() const
+    {
+        return static_cast<uint32_t>(m_flows.size());
+    }
+
+    const std::vector<FlowRecord>& All() const
+    {
+        return m_flows;
+    }
 
     /// Receiver side: payload of a flow arrived.
     void Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked);
@@ -91,18 +111,31 @@ class FlowTable : public Object
     void Completed(uint32_t id);
     /// Fabric: payload of a flow was dropped (ids of no flow, e.g. control frames, are ignored).
     void Dropped(uint32_t id, uint32_t payloadBytes);
+
     /// Same, with the signature of FabricSwitch's "Drop" trace source (reason unused here).
     void DroppedForReason(uint32_t id, uint32_t payloadBytes, uint8_t reason)
     {
         Dropped(id, payloadBytes);
     }
-    uint32_t GetFinishedCount() const { return m_finished; }
+
+    uint32_t GetFinishedCount() const
+    {
+        return m_finished;
+    }
+
     /// Called once when every flow has delivered all its bytes.
-    void SetAllFinishedCallback(Callback<void> cb) { m_allFinished = cb; }
+    void SetAllFinishedCallback(Callback<void> cb)
+    {
+        m_allFinished = cb;
+    }
+
     /// Adds a listener called when one flow finishes (in the order added), before the
     /// all-finished check, so that a workload that posts dependent flows (collectives) can add
     /// them first.
-    void AddFlowFinishedCallback(Callback<void, uint32_t> cb) { m_flowFinished.push_back(cb); }
+    void AddFlowFinishedCallback(Callback<void, uint32_t> cb)
+    {
+        m_flowFinished.push_back(cb);
+    }
 
   private:
     void CheckFinished(FlowRecord& f);

@@ -40,8 +40,12 @@ class HostTransport : public Object
     virtual std::string StuckReason(uint32_t flowId) const = 0;
     /// Bytes of transport context this NIC holds at its peak (QP, Jetty and channel contexts).
     virtual uint64_t GetPeakStateBytes() const = 0;
+
     /// Fixes the transport's random streams; returns how many it used.
-    virtual int64_t AssignStreams(int64_t stream) { return 0; }
+    virtual int64_t AssignStreams(int64_t stream)
+    {
+        return 0;
+    }
 };
 
 } // namespace ns3

@@ -12,25 +12,34 @@ namespace ns3
 {
 
 /**
- * \brief A NIC's request pipeline (DOMAIN.md section 6): posted requests launch in order, no
- * closer than an interval apart (the NIC's request rate: RoCE ~18.6 ns, UB 6.2 ns), at most a
- * number of them outstanding at once (in-flight slots; 0 = unlimited). Shared by the RoCE and
- * the Unified Bus NICs; the NIC says what launching a request means and when one is done.
+ * \brief A NIC's request pipeline (docs/models.md#concurrency-limits): posted requests launch in
+ * order, no closer than an interval apart (the NIC's request rate: RoCE ~18.6 ns, UB 6.2 ns), at
+ * most a number of them outstanding at once (in-flight slots; 0 = unlimited). Shared by the RoCE
+ * and the Unified Bus NICs; the NIC says what launching a request means and when one is done.
  */
 class RequestLauncher
 {
   public:
     /// \p launch starts a request (its slot is already taken).
     void Configure(Time interval, uint32_t maxInflight, Callback<void, uint32_t> launch);
+
     /// Queues \p flowId behind the requests already waiting (call TryLaunch to start).
-    void Enqueue(uint32_t flowId) { m_pending.push_back(flowId); }
+    void Enqueue(uint32_t flowId)
+    {
+        m_pending.push_back(flowId);
+    }
+
     /// Launches waiting requests while a slot is free and the interval allows; otherwise waits
     /// for the interval (an event) or for Release.
     void TryLaunch();
     /// A request is done: its slot is free (call TryLaunch to use it).
     void Release();
     bool IsWaiting(uint32_t flowId) const;
-    void Cancel() { m_event.Cancel(); }
+
+    void Cancel()
+    {
+        m_event.Cancel();
+    }
 
   private:
     Time m_interval;

@@ -37,19 +37,23 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricChannel::Transmit(FabricNetDevice* sender, Time txTime)
+FabricChannel::Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time txTime)
 {
-    int i = (PeekPointer(m_devices[0]) == sender) ? 1 : 0;
-    const Ptr<FabricNetDevice>& peer = m_devices[i];
+    int i = DirectionFrom(sender);
     if (m_context[i] == UINT32_MAX)
     {
-        m_context[i] = peer->GetNode()->GetId();
+        m_context[i] = m_devices[i]->GetNode()->GetId();
     }
-    Simulator::ScheduleWithContext(m_context[i],
-                                   txTime + m_delay,
-                                   &FabricNetDevice::ReceiveFromChannel,
-                                   PeekPointer(peer),
-                                   sender);
+    m_onWire[i].push_back(std::move(wire));
+    Simulator::ScheduleWithContext(m_context[i], txTime + m_delay, &FabricChannel::Arrive, this, i);
+}
+
+void
+FabricChannel::Arrive(int to)
+{
+    WireFrame wire = std::move(m_onWire[to].front());
+    m_onWire[to].pop_front();
+    m_devices[to]->ReceiveFromChannel(wire);
 }
 
 void
@@ -68,8 +72,8 @@ FabricChannel::TransmitRemote(const Ptr<Packet>& frame,
                               uint32_t flowId,
                               uint32_t payload)
 {
-    const Ptr<FabricNetDevice>& peer = (PeekPointer(m_devices[0]) == sender) ? m_devices[1]
-                                                                             : m_devices[0];
+    const Ptr<FabricNetDevice>& peer =
+        (PeekPointer(m_devices[0]) == sender) ? m_devices[1] : m_devices[0];
     m_remoteSender(frame,
                    Simulator::Now() + txTime + m_delay,
                    peer->GetNode()->GetId(),
@@ -101,6 +105,8 @@ FabricChannel::DoDispose()
 {
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
+    m_onWire[0].clear();
+    m_onWire[1].clear();
     Channel::DoDispose();
 }
 

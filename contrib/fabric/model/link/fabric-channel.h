@@ -1,9 +1,13 @@
 #ifndef FABRIC_CHANNEL_H
 #define FABRIC_CHANNEL_H
 
+#include "fabric-frames.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+
+#include <deque>
 
 namespace ns3
 {
@@ -24,9 +28,16 @@ class FabricChannel : public Channel
     FabricChannel();
 
     void Attach(Ptr<FabricNetDevice> device);
-    /// Schedules the arrival of the frame \p sender has just put last on its on-wire list: it
-    /// arrives whole at the peer after \p txTime + delay.
-    void Transmit(FabricNetDevice* sender, Time txTime);
+    /// Puts \p wire on the cable from \p sender: it arrives whole at the peer after
+    /// \p txTime + delay. The cable is FIFO per direction, so the arrival event carries only
+    /// the direction and the frame waits here.
+    void Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time txTime);
+
+    /// Frames \p sender has put on the cable that have not arrived yet, oldest first.
+    const std::deque<WireFrame>& GetOnWire(const FabricNetDevice* sender) const
+    {
+        return m_onWire[DirectionFrom(sender)];
+    }
 
     /// Hands a frame to another MPI rank: (frame, arrival time, peer node id, peer interface
     /// index, flow id, payload bytes).
@@ -35,10 +46,17 @@ class FabricChannel : public Channel
     /// frames \p local sends go through \p sender instead of the local event queue.
     void SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender);
     /// Same as Transmit, for a device whose peer is remote.
-    void TransmitRemote(const Ptr<Packet>& frame, const FabricNetDevice* sender, Time txTime,
-                        uint32_t flowId, uint32_t payload);
+    void TransmitRemote(const Ptr<Packet>& frame,
+                        const FabricNetDevice* sender,
+                        Time txTime,
+                        uint32_t flowId,
+                        uint32_t payload);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
-    Time GetDelay() const { return m_delay; }
+
+    Time GetDelay() const
+    {
+        return m_delay;
+    }
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -47,7 +65,17 @@ class FabricChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// Direction index of frames sent by \p sender: the index of the receiving device.
+    int DirectionFrom(const FabricNetDevice* sender) const
+    {
+        return PeekPointer(m_devices[0]) == sender ? 1 : 0;
+    }
+
+    /// The oldest frame of direction \p to has arrived at device \p to.
+    void Arrive(int to);
+
     Time m_delay;
+    std::deque<WireFrame> m_onWire[2]; ///< by receiving device index
     Ptr<FabricNetDevice> m_devices[2];
     uint32_t m_nDevices = 0;
     /// Node id of each device (the delivery context), read at the first transmission.

@@ -1,7 +1,6 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
-
 #include "wire/pfc-pause-header.h"
 
 #include "ns3/double.h"
@@ -293,8 +292,8 @@ FabricNetDevice::StormRefresh()
         }
     }
     // Refresh well before 65535 quanta expire, as a stuck NIC's pause generator does.
-    m_stormEvent = Simulator::Schedule(GetPauseQuantum() * 0x7FFF, &FabricNetDevice::StormRefresh,
-                                       this);
+    m_stormEvent =
+        Simulator::Schedule(GetPauseQuantum() * 0x7FFF, &FabricNetDevice::StormRefresh, this);
 }
 
 void
@@ -443,15 +442,11 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
             m_remoteOnWire.pop_front();
         }
         m_remoteOnWire.push_back(RemoteWireFrame{arrival, wire.flowId, wire.payloadBytes});
-        m_channel->TransmitRemote(wire.frame.Get(), this, txTime, wire.flowId,
-                                  wire.payloadBytes);
+        m_channel->TransmitRemote(wire.frame.Get(), this, txTime, wire.flowId, wire.payloadBytes);
     }
     else
     {
-        // The frame waits in this device's on-wire list (the cable is FIFO: frames arrive in
-        // the order they were sent); the arrival event carries only the two devices.
-        m_onWire.push_back(std::move(wire));
-        m_channel->Transmit(this, txTime);
+        m_channel->Transmit(this, std::move(wire), txTime);
     }
     if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls)
     {
@@ -464,8 +459,8 @@ FabricNetDevice::ScheduleComplete(Time delay)
 {
     ++m_completeGeneration;
     m_completePending = true;
-    m_completeEvent = Simulator::Schedule(delay, &FabricNetDevice::TransmitComplete, this,
-                                          m_completeGeneration);
+    m_completeEvent =
+        Simulator::Schedule(delay, &FabricNetDevice::TransmitComplete, this, m_completeGeneration);
 }
 
 void
@@ -495,20 +490,13 @@ FabricNetDevice::ScheduleResumeCheck()
     {
         return;
     }
-    if (m_resumeEvent.IsRunning() && m_resumeEvent.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
+    if (m_resumeEvent.IsRunning() &&
+        m_resumeEvent.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
     {
         return;
     }
     m_resumeEvent.Cancel();
     m_resumeEvent = Simulator::Schedule(earliest - now, &FabricNetDevice::TryTransmit, this);
-}
-
-void
-FabricNetDevice::ReceiveFromChannel(FabricNetDevice* sender)
-{
-    WireFrame wire = std::move(sender->m_onWire.front());
-    sender->m_onWire.pop_front();
-    Deliver(wire);
 }
 
 void
@@ -558,29 +546,21 @@ FabricNetDevice::Deliver(WireFrame& wire)
     {
         m_snifferTrace(frame.Get());
     }
-    // The owner reads m_rxInfo (GetRxFrameInfo) instead of copying the headers out of the
-    // packet again. The sender's parsed headers came with the frame; only control frames and
-    // frames from another rank are parsed here.
-    bool parsed = wire.hasInfo;
-    if (parsed)
+    // The sender's parsed headers came with the frame; only control frames and frames from
+    // another rank are parsed here.
+    if (!wire.hasInfo)
     {
-        m_rxInfo = wire.info;
+        wire.info = FrameInfo();
+        wire.hasInfo = ParseFrame(frame.Get(), &wire.info);
     }
-    else
-    {
-        m_rxInfo = FrameInfo();
-        parsed = ParseFrame(frame.Get(), &m_rxInfo);
-    }
-    if (m_rxInfo.etherType == PfcPauseHeader::kEtherType)
+    if (wire.info.etherType == PfcPauseHeader::kEtherType)
     {
         HandlePfcFrame(frame.Get());
         return;
     }
     if (m_owner)
     {
-        m_rxFrame = parsed ? frame.Peek() : nullptr;
-        m_owner->FrameReceived(this, frame);
-        m_rxFrame = nullptr;
+        m_owner->FrameReceived(this, wire);
     }
 }
 

@@ -2,6 +2,7 @@
 #define FABRIC_NET_DEVICE_H
 
 #include "fabric-channel.h"
+#include "fabric-frames.h"
 #include "fabric-port-owner.h"
 #include "frame-codec.h"
 #include "frame-ref.h"
@@ -13,8 +14,8 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/simulator.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -24,47 +25,6 @@
 
 namespace ns3
 {
-
-
-/// Number of traffic classes (IEEE 802.1Q priorities) every port has.
-constexpr uint8_t kFabricPriorities = 8;
-/// Marks a frame that did not enter through a switch port (host-originated, control).
-constexpr uint16_t kNoIngressPort = 0xFFFF;
-/// Marks a frame that belongs to no traced flow (ACKs, CNPs, PFC).
-constexpr uint32_t kNoFlow = 0xFFFFFFFF;
-
-/// Time to send \p bits at \p rate in whole picoseconds, without floating point. Serialization
-/// rounds up (a frame never leaves faster than the line allows); senders pacing below line rate
-/// round down.
-Time BitsAtRate(uint64_t bits, DataRate rate, bool roundUp);
-
-/// A frame waiting in an egress queue, with what the owner needs when it leaves.
-struct QueuedFrame
-{
-    FrameRef frame;
-    uint32_t bytes = 0;          ///< frame bytes (buffer occupancy)
-    uint32_t payloadBytes = 0;   ///< application bytes, for per-flow conservation
-    uint32_t flowId = kNoFlow;   ///< flow the payload belongs to
-    uint16_t inPort = kNoIngressPort; ///< switch ingress port, for MMU release
-    uint8_t priority = 0;             ///< egress queue
-    uint8_t ingressPriority = 0;      ///< class charged at ingress (differs with hop classes)
-    /// Whether \p info describes \p frame's headers: set by whoever queues the frame, else by
-    /// Enqueue (false only for a frame too short to parse). Whoever rewrites a header of a
-    /// queued frame (ECN, priority, C-AQM) updates \p info with it, so that no later hop has to
-    /// read the headers out of the packet again (that read is a cache miss per hop).
-    bool hasInfo = false;
-    FrameInfo info;
-};
-
-/// A frame on the cable, in the sender's on-wire list until its peer receives it.
-struct WireFrame
-{
-    FrameRef frame;
-    uint32_t flowId = kNoFlow; ///< for per-flow conservation while on the cable
-    uint32_t payloadBytes = 0;
-    bool hasInfo = false; ///< the sender knew the headers (see QueuedFrame::info)
-    FrameInfo info;
-};
 
 /**
  * \brief A full-duplex Ethernet port with 8 priority queues and IEEE 802.1Qbb PFC.
@@ -97,7 +57,12 @@ class FabricNetDevice : public NetDevice
     ~FabricNetDevice() override;
 
     void Attach(Ptr<FabricChannel> channel);
-    Ptr<FabricChannel> GetFabricChannel() const { return m_channel; }
+
+    Ptr<FabricChannel> GetFabricChannel() const
+    {
+        return m_channel;
+    }
+
     Ptr<FabricNetDevice> GetPeer() const;
 
     /// The switch or host NIC told of frames received, dequeued and lost, and of the port going
@@ -117,30 +82,80 @@ class FabricNetDevice : public NetDevice
     /// Sends a PFC frame for one priority ahead of all data (quanta 0 = resume).
     void SendPause(uint8_t priority, uint16_t quanta);
 
-    bool IsPaused(uint8_t priority) const { return m_pausedUntil[priority] > Simulator::Now(); }
+    bool IsPaused(uint8_t priority) const
+    {
+        return m_pausedUntil[priority] > Simulator::Now();
+    }
+
     /// End of the pause in force on a priority (in the past when not paused).
-    Time GetPausedUntil(uint8_t priority) const { return m_pausedUntil[priority]; }
+    Time GetPausedUntil(uint8_t priority) const
+    {
+        return m_pausedUntil[priority];
+    }
+
     /// Why this port cannot send \p priority now ("" when it can): link down or PFC pause.
     std::string BlockedReason(uint8_t priority) const;
+
     /// Whether a frame is being serialized right now.
-    bool IsBusy() const { return Simulator::Now() < m_busyUntil; }
-    uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytes[priority]; }
+    bool IsBusy() const
+    {
+        return Simulator::Now() < m_busyUntil;
+    }
+
+    uint64_t GetQueueBytes(uint8_t priority) const
+    {
+        return m_queueBytes[priority];
+    }
+
     uint64_t GetTotalQueueBytes() const;
-    const std::deque<QueuedFrame>& GetQueue(uint8_t priority) const { return m_queues[priority]; }
-    DataRate GetDataRate() const { return m_rate; }
+
+    const std::deque<QueuedFrame>& GetQueue(uint8_t priority) const
+    {
+        return m_queues[priority];
+    }
+
+    DataRate GetDataRate() const
+    {
+        return m_rate;
+    }
+
     /// Duration of one PFC pause quantum (512 bit times) at this port's rate.
     Time GetPauseQuantum() const;
     /// Serialization time of a frame of \p bytes including WireOverhead.
     Time FrameTxTime(uint32_t bytes) const;
 
     // Counters for traces and conservation.
-    uint64_t GetTxBytes() const { return m_txBytes; }
-    uint64_t GetRxBytes() const { return m_rxBytes; }
-    uint64_t GetTxFrames() const { return m_txFrames; }
-    uint64_t GetPfcFramesSent() const { return m_pfcFramesSent; }
-    uint64_t GetTxBytes(uint8_t priority) const { return m_txBytesPerPriority[priority]; }
-    /// Frames sent by this device that are still propagating, oldest first.
-    const std::deque<WireFrame>& GetOnWire() const { return m_onWire; }
+    uint64_t GetTxBytes() const
+    {
+        return m_txBytes;
+    }
+
+    uint64_t GetRxBytes() const
+    {
+        return m_rxBytes;
+    }
+
+    uint64_t GetTxFrames() const
+    {
+        return m_txFrames;
+    }
+
+    uint64_t GetPfcFramesSent() const
+    {
+        return m_pfcFramesSent;
+    }
+
+    uint64_t GetTxBytes(uint8_t priority) const
+    {
+        return m_txBytesPerPriority[priority];
+    }
+
+    /// Frames sent by this device that are still propagating, oldest first (the cable holds
+    /// them).
+    const std::deque<WireFrame>& GetOnWire() const
+    {
+        return m_channel->GetOnWire(this);
+    }
 
     /// PFC storm (a NIC that stops draining): keep the peer paused on \p priority, refreshing
     /// the pause before it expires, and drop arriving data of that priority.
@@ -150,25 +165,50 @@ class FabricNetDevice : public NetDevice
     /// drop what is queued or arrives for it.
     void SetPauseIgnored(uint8_t priority, bool ignored);
     void SetPriorityDropping(uint8_t priority, bool dropping);
+
     /// When the last PFC pause (quanta > 0) for \p priority arrived (-1 ps: never).
-    Time GetLastPauseReceived(uint8_t priority) const { return m_lastPause[priority]; }
+    Time GetLastPauseReceived(uint8_t priority) const
+    {
+        return m_lastPause[priority];
+    }
+
     /// Start of the current uninterrupted pause of \p priority (meaningful while paused).
-    Time GetPausedSince(uint8_t priority) const { return m_pausedSince[priority]; }
+    Time GetPausedSince(uint8_t priority) const
+    {
+        return m_pausedSince[priority];
+    }
 
     /// Fixes the random stream of the loss model (determinism across runs); takes kStreams.
     int64_t AssignStreams(int64_t stream);
     /// Streams AssignStreams takes (a device another rank builds still counts).
     static constexpr int64_t kStreams = 1;
-    uint64_t GetLostFrames() const { return m_lostFrames; }
 
-    /// Called by the channel when the oldest frame on \p sender's wire has fully arrived.
-    void ReceiveFromChannel(FabricNetDevice* sender);
+    uint64_t GetLostFrames() const
+    {
+        return m_lostFrames;
+    }
+
+    /// Called by the channel when a frame has fully arrived.
+    void ReceiveFromChannel(WireFrame& wire)
+    {
+        Deliver(wire);
+    }
+
     /// A frame from a peer simulated by another MPI rank, with the flow and payload its sender
     /// recorded (what the peer's on-wire list holds for a local peer).
     void ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload);
+
     /// Marks the peer as simulated by another rank (set by the channel).
-    void SetPeerRemote(bool remote) { m_peerRemote = remote; }
-    bool IsPeerRemote() const { return m_peerRemote; }
+    void SetPeerRemote(bool remote)
+    {
+        m_peerRemote = remote;
+    }
+
+    bool IsPeerRemote() const
+    {
+        return m_peerRemote;
+    }
+
     /// A frame sent to a remote peer: flow, payload and when it arrives there.
     struct RemoteWireFrame
     {
@@ -176,20 +216,18 @@ class FabricNetDevice : public NetDevice
         uint32_t flowId;
         uint32_t payload;
     };
+
     /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
     /// cable.
-    const std::deque<RemoteWireFrame>& GetRemoteOnWire() const { return m_remoteOnWire; }
-    /// The parsed headers of \p frame, which an owner's FrameReceived was handed: those that
-    /// came with the frame or that this device parsed to tell PFC from data, without touching
-    /// the packet; any other frame is parsed into \p scratch. Null when it is too short to
-    /// parse.
-    const FrameInfo* GetRxFrameInfo(const FrameRef& frame, FrameInfo* scratch) const
+    const std::deque<RemoteWireFrame>& GetRemoteOnWire() const
     {
-        if (frame.Peek() == m_rxFrame)
-        {
-            return &m_rxInfo;
-        }
-        return ParseFrame(frame.Get(), scratch) ? scratch : nullptr;
+        return m_remoteOnWire;
+    }
+
+    /// GetIfIndex without the virtual call (the owner's port index; stages ask per frame).
+    uint32_t GetPortIndex() const
+    {
+        return m_ifIndex;
     }
 
     // NetDevice
@@ -198,7 +236,12 @@ class FabricNetDevice : public NetDevice
     Ptr<Channel> GetChannel() const override;
     void SetAddress(Address address) override;
     Address GetAddress() const override;
-    Mac48Address GetMacAddress() const { return m_address; }
+
+    Mac48Address GetMacAddress() const
+    {
+        return m_address;
+    }
+
     bool SetMtu(const uint16_t mtu) override;
     uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
@@ -289,11 +332,8 @@ class FabricNetDevice : public NetDevice
     std::array<Time, kFabricPriorities> m_pausedSince;
     EventId m_resumeEvent;
 
-    std::deque<WireFrame> m_onWire;
     bool m_peerRemote = false;
     std::deque<RemoteWireFrame> m_remoteOnWire;
-    FrameInfo m_rxInfo;                ///< the frame being handed to the owner
-    const Packet* m_rxFrame = nullptr; ///< which frame m_rxInfo describes (null: none)
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txFrames = 0;

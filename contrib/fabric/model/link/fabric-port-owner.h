@@ -5,8 +5,8 @@ namespace ns3
 {
 
 class FabricNetDevice;
-class FrameRef;
 struct QueuedFrame;
+struct WireFrame;
 
 /**
  * \brief What a port (FabricNetDevice) tells the switch or host NIC that owns it.
@@ -21,9 +21,10 @@ class FabricPortOwner
   public:
     virtual ~FabricPortOwner() = default;
 
-    /// A frame has arrived. Its parsed headers are port->GetRxFrameInfo(frame, &scratch); the
-    /// owner may keep the frame by moving from \p frame.
-    virtual void FrameReceived(FabricNetDevice* port, FrameRef& frame) = 0;
+    /// A frame has arrived with its parsed headers (frame.info, valid when frame.hasInfo) and
+    /// the flow and payload its sender recorded; the owner may keep the packet by moving from
+    /// frame.frame.
+    virtual void FrameReceived(FabricNetDevice* port, WireFrame& frame) = 0;
 
     /// A frame leaves an egress queue for the wire (buffer accounting). A header rewritten
     /// here must be rewritten in item.info too.

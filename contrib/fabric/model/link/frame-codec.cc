@@ -2,8 +2,8 @@
 
 #include "wire/aeth-header.h"
 #include "wire/bth-header.h"
-#include "wire/reth-header.h"
 #include "wire/icrc-trailer.h"
+#include "wire/reth-header.h"
 #include "wire/roce-frame-header.h"
 #include "wire/ub-header.h"
 
@@ -54,6 +54,7 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
     info->etherType = Be16(b + 12);
     info->isRoce = false;
     info->isUb = false;
+    info->entropyOnlyHash = false;
     if (info->etherType != 0x0800)
     {
         return true;
@@ -87,6 +88,7 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
         // The first 12 bytes of the UB transport header: opcode, flags, CCI, message, PSN.
         const uint8_t* ub = udp + kUdpHeaderBytes;
         info->isUb = true;
+        info->entropyOnlyHash = true;
         info->opcode = ub[0];
         info->ubFlags = ub[1];
         info->cci = Be16(ub + 2);

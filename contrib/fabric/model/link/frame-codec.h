@@ -20,7 +20,7 @@ namespace ns3
  */
 struct FrameInfo
 {
-    // Ordered by size so the struct packs into 40 bytes: it travels with every queued frame.
+    // Ordered by size so the struct packs into 44 bytes: it travels with every queued frame.
     uint32_t frameBytes = 0; ///< bytes of the frame as stored (no preamble/IFG)
     // IPv4 (valid when etherType == 0x0800)
     uint32_t srcIp = 0;
@@ -35,7 +35,7 @@ struct FrameInfo
     // UDP
     uint16_t srcPort = 0; ///< carries the flow's (or packet's) entropy
     uint16_t dstPort = 0;
-    uint16_t cci = 0; ///< UB: congestion control information
+    uint16_t cci = 0;     ///< UB: congestion control information
     uint8_t priority = 0; ///< traffic class: DSCP >> 3 (class selector), 0..7
     uint8_t ecn = 0;      ///< 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
     uint8_t protocol = 0;
@@ -46,9 +46,19 @@ struct FrameInfo
     // the flow), psn, cci and these
     bool isUb = false;
     uint8_t ubFlags = 0;
+    /// The transport chooses paths by entropy: load balancers hash the UDP source port alone
+    /// (set by the parser for Unified Bus frames).
+    bool entropyOnlyHash = false;
 
-    bool IsIpv4() const { return etherType == 0x0800; }
-    bool IsEcnCapable() const { return ecn != 0; }
+    bool IsIpv4() const
+    {
+        return etherType == 0x0800;
+    }
+
+    bool IsEcnCapable() const
+    {
+        return ecn != 0;
+    }
 };
 
 /// Sizes of the fixed headers every RoCEv2 data frame carries.
@@ -69,14 +79,15 @@ bool IsRoceDataOpcode(uint8_t opcode);
 /// DATA frames; 0 for any other frame.
 uint32_t FlowPayloadBytes(const FrameInfo& info);
 /// Ethernet + IPv4 + UDP + UB transport header + ICRC: what a UB DATA frame adds to its payload.
-constexpr uint32_t kUbFrameOverhead = kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes +
-                                      20 + kIcrcBytes;
+constexpr uint32_t kUbFrameOverhead =
+    kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes + 20 + kIcrcBytes;
 
 /// Decodes the fields above; returns false for frames too short to carry them.
 bool ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info);
 
 /// Host addressing: host i (0-based, in topology order) has IPv4 10.0.0.0 + i + 1.
 Ipv4Address HostIpv4(uint32_t hostIndex);
+
 /// Inverse of HostIpv4 on the raw 32-bit address.
 inline uint32_t
 HostIndexOfIp(uint32_t ip)

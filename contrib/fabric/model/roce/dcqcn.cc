@@ -187,8 +187,9 @@ DcqcnCongestionControl::OnCnp()
     }
     if (m_increaseTimer.IsStrictlyPositive())
     {
-        m_increaseEvent = Simulator::Schedule(
-            m_increaseTimer, &DcqcnCongestionControl::IncreaseTimerExpired, this);
+        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
+                                              &DcqcnCongestionControl::IncreaseTimerExpired,
+                                              this);
     }
     NS_LOG_DEBUG("CNP: Rc=" << m_rc << " Rt=" << m_rt << " alpha=" << m_alpha);
 }
@@ -275,8 +276,9 @@ DcqcnCongestionControl::IncreaseTimerExpired()
     RateIncrease(IncreaseSource::TIMER);
     if (m_limited)
     {
-        m_increaseEvent = Simulator::Schedule(
-            m_increaseTimer, &DcqcnCongestionControl::IncreaseTimerExpired, this);
+        m_increaseEvent = Simulator::Schedule(m_increaseTimer,
+                                              &DcqcnCongestionControl::IncreaseTimerExpired,
+                                              this);
     }
 }
 

@@ -1,11 +1,12 @@
 #ifndef FABRIC_DCQCN_H
 #define FABRIC_DCQCN_H
 
+#include "roce-congestion-control.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
-#include "roce-congestion-control.h"
 
 #include <cstdint>
 #include <string>
@@ -61,7 +62,7 @@ namespace ns3
  * | AlphaTimer         | 55 us      | paper (K = 55 us, longer than the NP's 50 us CNP interval |
  * |                    |            | so a flow that keeps getting CNPs never looks idle); HPCC  |
  * |                    |            | AlphaResumInterval = 55 us.                                |
- * | RateIncreaseTimer  | 55 us      | paper's tuned timer (project brief, DOMAIN.md §2). NIC     |
+ * | RateIncreaseTimer  | 55 us      | paper's tuned timer (docs/models.md#dcqcn). NIC            |
  * |                    |            | RPG_TIME_RESET = 300 us; HPCC RPTimer = 1500 us.           |
  * | ByteCounter        | 10MB       | paper (B = 10 MB, 10^7 bytes: at 40G the timer dominates). |
  * |                    |            | NIC RPG_BYTE_RESET = 32767 B (set "32767B" to model it).   |

@@ -86,7 +86,7 @@ RdmaNic::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RequestInterval",
                           "Minimum time between two message launches on this NIC (RoCE RC: "
-                          "18.6 ns, DOMAIN.md section 6).",
+                          "18.6 ns, docs/models.md#concurrency-limits).",
                           TimeValue(PicoSeconds(18600)),
                           MakeTimeAccessor(&RdmaNic::m_requestInterval),
                           MakeTimeChecker(Time(0)))
@@ -145,7 +145,6 @@ RdmaNic::DoDispose()
     }
     for (auto& p : m_ports)
     {
-        p.wakeup.Cancel();
         p.device = nullptr;
     }
     m_launcher.Cancel();
@@ -165,19 +164,19 @@ RdmaNic::InitialPsn(uint32_t qp)
 void
 RdmaNic::Install(Ptr<FabricHost> host)
 {
-    m_launcher.Configure(m_requestInterval, m_maxInflightRequests,
+    m_launcher.Configure(m_requestInterval,
+                         m_maxInflightRequests,
                          MakeCallback(&RdmaNic::Launch, this));
     m_host = host;
     m_flows = host->GetFlowTable();
     m_hostIndex = host->GetHostIndex();
     for (uint32_t i = 0; i < host->GetNPorts(); ++i)
     {
-        Ptr<FabricNetDevice> dev = host->GetPort(i);
-        dev->SetOwner(this);
         Port p;
-        p.device = dev;
+        p.device = host->GetPort(i);
         m_ports.push_back(std::move(p));
     }
+    host->SetClient(this);
 }
 
 int64_t
@@ -308,7 +307,7 @@ RdmaNic::Activate(SenderQp& qp)
     {
         port.qps.push_back(qp.flow);
     }
-    ServePort(qp.port);
+    m_host->ServePort(qp.port);
 }
 
 int64_t
@@ -351,23 +350,11 @@ RdmaNic::NextPacket(SenderQp& qp)
     return qp.nextIndex < qp.packets ? int64_t(qp.nextIndex) : -1;
 }
 
-void
-RdmaNic::PortIdle(FabricNetDevice* device)
-{
-    ServePort(device->GetIfIndex());
-}
-
-void
-RdmaNic::ServePort(uint32_t portIndex)
+bool
+RdmaNic::OfferFrame(uint32_t portIndex, Time now, Time* wake)
 {
     Port& port = m_ports[portIndex];
-    Ptr<FabricNetDevice> dev = port.device;
-    if (dev->IsBusy() || !dev->IsLinkUp() || port.qps.empty())
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    Time wake = Time::Max();
+    const FabricNetDevice& dev = *port.device;
     size_t n = port.qps.size();
     for (size_t k = 0; k < n; ++k)
     {
@@ -381,37 +368,31 @@ RdmaNic::ServePort(uint32_t portIndex)
             port.qps.erase(port.qps.begin() + slot);
             if (port.qps.empty())
             {
-                return;
+                return false;
             }
             --k;
             --n;
             continue;
         }
         uint8_t prio = m_flows->Get(flowId).priority;
-        if (dev->IsPaused(prio))
+        if (FabricHost::IsPaused(dev, prio, wake))
         {
-            wake = std::min(wake, dev->GetPausedUntil(prio));
             continue;
         }
         if (qp.nextSend > now)
         {
-            wake = std::min(wake, qp.nextSend);
+            *wake = std::min(*wake, qp.nextSend);
             continue;
         }
-        if (dev->GetQueueBytes(prio) > 0)
+        if (dev.GetQueueBytes(prio) > 0)
         {
             continue; // its ACKs or CNPs go first; the port calls us when idle again
         }
         port.next = (slot + 1) % port.qps.size();
         SendData(qp, static_cast<uint32_t>(index));
-        return;
+        return true;
     }
-    if (wake != Time::Max() &&
-        !(port.wakeup.IsRunning() && port.wakeup.GetTs() <= uint64_t(wake.GetTimeStep())))
-    {
-        port.wakeup.Cancel();
-        port.wakeup = Simulator::Schedule(wake - now, &RdmaNic::ServePort, this, portIndex);
-    }
+    return false;
 }
 
 void
@@ -566,17 +547,14 @@ RdmaNic::SendControl(uint32_t port,
 }
 
 void
-RdmaNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
+RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
-    if (!rx)
+    if (!received.hasInfo)
     {
         return;
     }
-    const FrameInfo& info = *rx;
-    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex ||
-        !m_flows->Contains(info.destQp))
+    const FrameInfo& info = received.info; // parsed once, where the frame was first queued
+    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
     {
         return;
     }
@@ -604,8 +582,14 @@ RdmaNic::SendReadRequest(uint32_t flowId, uint32_t index)
 {
     const FlowRecord& f = m_flows->Get(flowId);
     uint64_t remaining = f.bytes - std::min<uint64_t>(f.bytes, uint64_t(index) * m_mtu);
-    SendControl(PortToward(f.dst, f.entropy), f.dst, flowId, RoceOpcode::RDMA_READ_REQUEST,
-                InitialPsn(flowId) + index, 0, static_cast<uint32_t>(remaining), f.priority);
+    SendControl(PortToward(f.dst, f.entropy),
+                f.dst,
+                flowId,
+                RoceOpcode::RDMA_READ_REQUEST,
+                InitialPsn(flowId) + index,
+                0,
+                static_cast<uint32_t>(remaining),
+                f.priority);
     ReceiverQp& rq = m_receivers[flowId];
     rq.readTimeout.Cancel();
     rq.readTimeout = Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, flowId);
@@ -677,8 +661,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     const bool read = f.verb == RdmaVerb::READ;
     uint32_t port = PortToward(peer, f.entropy);
     uint8_t ackPrio = f.priority;
-    if (m_receiveSlots > 0 && f.verb == RdmaVerb::SEND && !rq.holdsSlot &&
-        rq.expected < rq.packets)
+    if (m_receiveSlots > 0 && f.verb == RdmaVerb::SEND && !rq.holdsSlot && rq.expected < rq.packets)
     {
         // A SEND needs a posted receive buffer before any of it can be accepted.
         if (index != rq.expected || m_slotsInUse >= m_receiveSlots)
@@ -688,8 +671,14 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             {
                 rq.rnrSent = true;
                 ++m_rnrNaks;
-                SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, info.psn,
-                            AethHeader::MakeRnrNakSyndrome(0x0E), 0, ackPrio);
+                SendControl(port,
+                            peer,
+                            info.destQp,
+                            RoceOpcode::ACKNOWLEDGE,
+                            info.psn,
+                            AethHeader::MakeRnrNakSyndrome(0x0E),
+                            0,
+                            ackPrio);
             }
             return;
         }
@@ -755,9 +744,14 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         if (rq.unacked >= m_ackInterval || info.ackRequest || rq.expected == rq.packets)
         {
             rq.unacked = 0;
-            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE,
-                        (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(),
-                        0, ackPrio);
+            SendControl(port,
+                        peer,
+                        info.destQp,
+                        RoceOpcode::ACKNOWLEDGE,
+                        (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
+                        AethHeader::MakeAckSyndrome(),
+                        0,
+                        ackPrio);
         }
         return;
     }
@@ -786,17 +780,27 @@ RdmaNic::ReceiveData(const FrameInfo& info)
                 m_flows->Discarded(info.destQp, payload);
             }
             // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
-            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
+            SendControl(port,
+                        peer,
+                        info.destQp,
+                        RoceOpcode::ACKNOWLEDGE,
+                        expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
-                        info.psn, ackPrio);
+                        info.psn,
+                        ackPrio);
             return;
         }
         m_flows->Discarded(info.destQp, payload);
         if (!rq.nakSent)
         {
             rq.nakSent = true; // one NAK per gap
-            SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE, expectedPsn,
-                        AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR), 0,
+            SendControl(port,
+                        peer,
+                        info.destQp,
+                        RoceOpcode::ACKNOWLEDGE,
+                        expectedPsn,
+                        AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
+                        0,
                         ackPrio);
         }
         return;
@@ -804,8 +808,13 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
     // ACK can move on.
     m_flows->Discarded(info.destQp, payload);
-    SendControl(port, peer, info.destQp, RoceOpcode::ACKNOWLEDGE,
-                (rq.startPsn + rq.expected - 1) & 0xFFFFFF, AethHeader::MakeAckSyndrome(), 0,
+    SendControl(port,
+                peer,
+                info.destQp,
+                RoceOpcode::ACKNOWLEDGE,
+                (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
+                AethHeader::MakeAckSyndrome(),
+                0,
                 ackPrio);
 }
 
@@ -1050,7 +1059,7 @@ RdmaNic::CompletionProcessed()
 }
 
 void
-RdmaNic::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
+RdmaNic::LoseFrame(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }

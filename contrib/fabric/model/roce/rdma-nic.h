@@ -1,15 +1,13 @@
 #ifndef FABRIC_RDMA_NIC_H
 #define FABRIC_RDMA_NIC_H
 
-#include "roce-congestion-control.h"
-
-#include "host/host-transport.h"
-#include "host/request-launcher.h"
-
 #include "host/fabric-host.h"
 #include "host/flow-table.h"
+#include "host/host-transport.h"
+#include "host/request-launcher.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
+#include "roce-congestion-control.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -46,7 +44,7 @@ namespace ns3
  * request from the first missing PSN (go-back-N, as RC READ recovery works on real NICs), and
  * the message completes at the requester when the last response arrives.
  *
- * Slow receivers (DOMAIN.md section 6): a SEND consumes one of ReceiveSlots posted receive
+ * Slow receivers (docs/models.md#slot-release): a SEND consumes one of ReceiveSlots posted receive
  * buffers from its first packet until the host has processed its completion
  * (CompletionProcessingTime each, one at a time). A SEND that finds no free buffer is refused
  * with an RNR NAK; the sender waits RnrDelay and resumes from that PSN. Backpressure thus reaches
@@ -62,7 +60,7 @@ namespace ns3
  * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
  * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
  */
-class RdmaNic : public HostTransport, public FabricPortOwner
+class RdmaNic : public HostTransport, public HostPortClient
 {
   public:
     enum Recovery
@@ -74,7 +72,7 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     static TypeId GetTypeId();
     RdmaNic();
 
-    /// Size of one RC queue-pair context on the NIC (DOMAIN.md section 6).
+    /// Size of one RC queue-pair context on the NIC (docs/models.md#transport-state).
     static constexpr uint64_t kQpContextBytes = 512;
 
     void Install(Ptr<FabricHost> host) override;
@@ -83,25 +81,44 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     int64_t AssignStreams(int64_t stream) override;
     /// As if a CNP had arrived for the sending QP (validates the reaction point in isolation).
     void InjectCnp(uint32_t flowId) override;
+
     std::string AuditTransportState(const FlowTable& flows) const override
     {
         return AuditQueuePairs(flows);
     }
+
     /// Every message runs on its own QP, whose context is kept to the end of the run.
     uint64_t GetPeakStateBytes() const override
     {
         return (m_senders.size() + m_receivers.size()) * kQpContextBytes;
     }
 
-    uint32_t GetMtu() const { return m_mtu; }
-    uint32_t GetMaxReceiveSlotsInUse() const { return m_maxSlotsInUse; }
-    uint64_t GetRnrNaksSent() const { return m_rnrNaks; }
+    uint32_t GetMtu() const
+    {
+        return m_mtu;
+    }
+
+    uint32_t GetMaxReceiveSlotsInUse() const
+    {
+        return m_maxSlotsInUse;
+    }
+
+    uint64_t GetRnrNaksSent() const
+    {
+        return m_rnrNaks;
+    }
+
     /// End-of-run audit of the queue pairs this NIC sends or receives for: returns "" when
     /// every finished message is fully acknowledged by the sender and fully received in order
     /// by the receiver, else what is inconsistent. \p finished tells a flow's completion.
     std::string AuditQueuePairs(const FlowTable& flows) const;
     std::string StuckReason(uint32_t flowId) const override;
-    Recovery GetRecovery() const { return m_recovery; }
+
+    Recovery GetRecovery() const
+    {
+        return m_recovery;
+    }
+
     /// First PSN of a QP (a function of its number, so wraparound is exercised).
     static uint32_t InitialPsn(uint32_t qp);
 
@@ -113,11 +130,11 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     {
         uint32_t flow = 0;
         uint32_t port = 0;
-        uint32_t packets = 0;     ///< message length in packets
+        uint32_t packets = 0; ///< message length in packets
         uint32_t startPsn = 0;
-        uint32_t nextIndex = 0;   ///< next new packet to send (go-back-N rewinds it)
-        uint32_t una = 0;         ///< first unacknowledged packet
-        uint32_t highestSent = 0; ///< one past the highest packet ever sent
+        uint32_t nextIndex = 0;      ///< next new packet to send (go-back-N rewinds it)
+        uint32_t una = 0;            ///< first unacknowledged packet
+        uint32_t highestSent = 0;    ///< one past the highest packet ever sent
         std::vector<uint8_t> sacked; ///< selective repeat: reported received out of order
         std::deque<uint32_t> resend; ///< selective repeat: packets to send again
         uint32_t scannedTo = 0;      ///< selective repeat: NAK ranges already queued
@@ -135,40 +152,46 @@ class RdmaNic : public HostTransport, public FabricPortOwner
         bool rtoArmed = false;   ///< the timer is logically running
         bool rtoPending = false; ///< an RtoExpired event is in the scheduler
     };
+
     struct ReceiverQp
     {
         uint32_t packets = 0;
         uint32_t startPsn = 0;
-        uint32_t expected = 0; ///< next in-order packet index
+        uint32_t expected = 0;         ///< next in-order packet index
         std::vector<uint8_t> received; ///< selective repeat: out-of-order packets held
         bool nakSent = false;
         uint32_t unacked = 0;
         Time lastCnp = Time(-1);
         bool cnpSent = false;
-        EventId readTimeout; ///< READ requester: re-request when responses stop
+        EventId readTimeout;    ///< READ requester: re-request when responses stop
         bool holdsSlot = false; ///< SEND: a receive buffer is held for this message
         bool rnrSent = false;   ///< an RNR NAK is outstanding for the current attempt
     };
+
+    /// The QPs of one host port: the host's port scheduler asks for their frames.
     struct Port
     {
         Ptr<FabricNetDevice> device;
         std::vector<uint32_t> qps; ///< QPs with something to send, round-robin
         size_t next = 0;
-        EventId wakeup;
     };
 
     void Post(uint32_t flowId);
     void Launch(uint32_t flowId);
-    bool PullsWhenIdle() const override { return true; }
-    void PortIdle(FabricNetDevice* device) override;
-    void ServePort(uint32_t port);
+    // HostPortClient: the QPs of the port in turn; one that is paused or paced reports when.
+    bool OfferFrame(uint32_t port, Time now, Time* wake) override;
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
     void SendData(SenderQp& qp, uint32_t index);
-    void SendControl(uint32_t port, uint32_t dstHost, uint32_t qp, uint8_t opcode, uint32_t psn,
-                     uint8_t syndrome, uint32_t msn, uint8_t priority);
-    // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
+    void SendControl(uint32_t port,
+                     uint32_t dstHost,
+                     uint32_t qp,
+                     uint8_t opcode,
+                     uint32_t psn,
+                     uint8_t syndrome,
+                     uint32_t msn,
+                     uint8_t priority);
+    void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
     void ReceiveCnp(const FrameInfo& info);
@@ -176,10 +199,19 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     /// READ requester: ask for the message from packet \p index on.
     void SendReadRequest(uint32_t flowId, uint32_t index);
     void ReadTimeout(uint32_t flowId);
+
     /// Host that sends the data of a flow (dst for READ) and host that receives it.
-    static uint32_t DataSource(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.dst : f.src; }
-    static uint32_t DataSink(const FlowRecord& f) { return f.verb == RdmaVerb::READ ? f.src : f.dst; }
-    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
+    static uint32_t DataSource(const FlowRecord& f)
+    {
+        return f.verb == RdmaVerb::READ ? f.dst : f.src;
+    }
+
+    static uint32_t DataSink(const FlowRecord& f)
+    {
+        return f.verb == RdmaVerb::READ ? f.src : f.dst;
+    }
+
+    void LoseFrame(FabricNetDevice* device, const QueuedFrame& item) override;
     /// The host finished processing one completion: its receive buffer is free again.
     void CompletionProcessed();
     void ArmRto(SenderQp& qp);
@@ -193,7 +225,12 @@ class RdmaNic : public HostTransport, public FabricPortOwner
     /// of its connection may start.
     void LastPacketSent(uint32_t flowId);
     void Activate(SenderQp& qp);
-    uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const { return (psn - startPsn) & 0xFFFFFF; }
+
+    uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const
+    {
+        return (psn - startPsn) & 0xFFFFFF;
+    }
+
     uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
     uint32_t PortToward(uint32_t dstHost, uint16_t entropy) const;
 

@@ -84,10 +84,10 @@ FabricWheelScheduler::GetTypeId()
 }
 
 FabricWheelScheduler::FabricWheelScheduler()
-    : m_shift(kDefaultShift)
-    , m_mask(0)
-    , m_base(0)
-    , m_wheelEvents(0)
+    : m_shift(kDefaultShift),
+      m_mask(0),
+      m_base(0),
+      m_wheelEvents(0)
 {
     NS_LOG_FUNCTION(this);
     // Built here for the defaults, so that a scheduler created with new works too; the attribute

@@ -6,52 +6,17 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
+
+#include <sstream>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricSwitch");
 NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
-
-namespace
-{
-/// Final mix of MurmurHash3: cheap, and every input bit affects every output bit, so nearby
-/// 5-tuples (consecutive ports, addresses) spread uniformly over the uplinks.
-inline uint32_t
-Mix32(uint32_t h)
-{
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return h;
-}
-
-/// Flow of a frame carrying \p payload bytes (FlowPayloadBytes) for per-flow accounting: data
-/// frames only (ACKs, CNPs carry no flow bytes).
-inline uint32_t
-FlowOf(const FrameInfo& info, uint32_t payload)
-{
-    return payload > 0 ? info.destQp : kNoFlow;
-}
-} // namespace
-
-uint32_t
-FabricFlowHash(const FrameInfo& info, uint32_t salt)
-{
-    uint32_t h = Mix32(salt ^ 0x9e3779b9u);
-    if (info.isUb)
-    {
-        return Mix32(h ^ info.srcPort);
-    }
-    h = Mix32(h ^ info.srcIp);
-    h = Mix32(h ^ info.dstIp);
-    h = Mix32(h ^ ((uint32_t(info.srcPort) << 16) | info.dstPort));
-    h = Mix32(h ^ info.protocol);
-    return h;
-}
 
 TypeId
 FabricSwitch::GetTypeId()
@@ -67,8 +32,21 @@ FabricSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&FabricSwitch::m_hashSalt),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LoadBalancer",
+                          "Forwarding strategy choosing among equal-cost ports (a subclass of "
+                          "ns3::SwitchLoadBalancer).",
+                          TypeIdValue(EcmpLoadBalancer::GetTypeId()),
+                          MakeTypeIdAccessor(&FabricSwitch::m_loadBalancerType),
+                          MakeTypeIdChecker())
+            .AddAttribute("EgressStages",
+                          "Further egress stages (ns3::EgressStage subclasses), comma-separated "
+                          "TypeId names, run in order after ECN marking and C-AQM.",
+                          StringValue(""),
+                          MakeStringAccessor(&FabricSwitch::m_extraEgressStages),
+                          MakeStringChecker())
             .AddAttribute("EcnEnabled",
-                          "Mark CE on ECN-capable frames per the Kmin/Kmax/Pmax curve.",
+                          "Mark CE on ECN-capable frames per the Kmin/Kmax/Pmax curve "
+                          "(the switch's ns3::EcnMarkStage).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
                           MakeBooleanChecker())
@@ -91,9 +69,12 @@ FabricSwitch::GetTypeId()
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("EcnMarkPoint",
                           "Decide marking when a frame is enqueued or when it is dequeued.",
-                          EnumValue(MARK_ON_ENQUEUE),
+                          EnumValue(EcnMarkStage::MARK_ON_ENQUEUE),
                           MakeEnumAccessor(&FabricSwitch::m_markPoint),
-                          MakeEnumChecker(MARK_ON_ENQUEUE, "enqueue", MARK_ON_DEQUEUE, "dequeue"))
+                          MakeEnumChecker(EcnMarkStage::MARK_ON_ENQUEUE,
+                                          "enqueue",
+                                          EcnMarkStage::MARK_ON_DEQUEUE,
+                                          "dequeue"))
             .AddAttribute("HopClassIncrement",
                           "Deadlock avoidance by buffer classes: a lossless frame leaves on the "
                           "next priority up (DSCP rewritten), so buffer dependencies only climb "
@@ -102,8 +83,9 @@ FabricSwitch::GetTypeId()
                           MakeBooleanAccessor(&FabricSwitch::m_hopClassIncrement),
                           MakeBooleanChecker())
             .AddAttribute("Caqm",
-                          "Run C-AQM on Unified Bus DATA frames as they leave each port (grant "
-                          "or refuse window increases, mark congestion; see ns3::CaqmSwitch).",
+                          "Add the C-AQM egress stage (ns3::CaqmSwitch): grant or refuse "
+                          "the window increases Unified Bus DATA frames request as they leave "
+                          "each port, mark congestion.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&FabricSwitch::m_caqmEnabled),
                           MakeBooleanChecker())
@@ -144,8 +126,7 @@ FabricSwitch::GetTypeId()
 }
 
 FabricSwitch::FabricSwitch()
-    : m_mmu(CreateObject<SharedBufferMmu>()),
-      m_rng(CreateObject<UniformRandomVariable>())
+    : m_mmu(CreateObject<SharedBufferMmu>())
 {
 }
 
@@ -163,61 +144,149 @@ FabricSwitch::DoDispose()
     }
     m_ports.clear();
     m_mmu = nullptr;
-    m_rng = nullptr;
-    m_caqm = nullptr;
-    m_sharp = nullptr; // SHARP hook
+    m_loadBalancer = nullptr;
+    m_ecnStage = nullptr;
+    m_egressStages.clear();
+    m_onEnqueue.clear();
+    m_onDequeue.clear();
+    m_receiveHooks.clear();
+    m_receiveHookObjects.clear();
     Object::DoDispose();
 }
 
 uint32_t
 FabricSwitch::AddPort(Ptr<FabricNetDevice> device, int towardHost)
 {
+    NS_LOG_FUNCTION(this << device << towardHost);
     m_portTowardHost.push_back(towardHost);
     device->SetOwner(this);
     m_ports.push_back(device);
     return static_cast<uint32_t>(m_ports.size() - 1);
 }
 
-void
-FabricSwitch::Initialize()
+bool
+FabricSwitch::IsPortTowardHost(uint32_t i) const
 {
+    if (m_portTowardHost[i] >= 0)
+    {
+        return m_portTowardHost[i] == 1;
+    }
+    Ptr<FabricNetDevice> peer = m_ports[i]->GetPeer();
+    return peer && !peer->GetNode()->GetObject<FabricSwitch>();
+}
+
+namespace
+{
+/// An Object of the TypeId named \p name that is a \p T: a fatal error naming \p attribute
+/// otherwise (a scenario names stages through attributes, checked when the switch is built).
+template <class T>
+Ptr<T>
+CreateStage(const std::string& name, const std::string& attribute)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(name, &tid) || !tid.HasConstructor())
+    {
+        NS_FATAL_ERROR("FabricSwitch::" << attribute << ": no TypeId '" << name << "'");
+    }
+    ObjectFactory factory;
+    factory.SetTypeId(tid);
+    Ptr<T> stage = DynamicCast<T>(factory.Create());
+    NS_ABORT_MSG_IF(!stage,
+                    "FabricSwitch::" << attribute << ": '" << name << "' is not a "
+                                     << T::GetTypeId().GetName());
+    return stage;
+}
+} // namespace
+
+void
+FabricSwitch::BuildPipeline()
+{
+    if (m_pipelineBuilt)
+    {
+        return;
+    }
+    m_pipelineBuilt = true;
+    m_loadBalancer = CreateStage<SwitchLoadBalancer>(m_loadBalancerType.GetName(), "LoadBalancer");
+    m_ecmp = m_loadBalancer->GetInstanceTypeId() == EcmpLoadBalancer::GetTypeId();
+    // ECN first: it takes the switch's first random stream whether or not it marks.
+    m_ecnStage = CreateObject<EcnMarkStage>();
+    std::vector<Ptr<EgressStage>> stages{m_ecnStage};
+    if (m_caqmEnabled)
+    {
+        stages.push_back(CreateStage<EgressStage>("ns3::CaqmSwitch", "Caqm"));
+    }
+    std::istringstream names(m_extraEgressStages);
+    std::string name;
+    while (std::getline(names, name, ','))
+    {
+        if (!name.empty())
+        {
+            stages.push_back(CreateStage<EgressStage>(name, "EgressStages"));
+        }
+    }
+    // Stages added by AddEgressStage before the pipeline was built come after these.
+    stages.insert(stages.end(), m_egressStages.begin(), m_egressStages.end());
+    m_egressStages = std::move(stages);
+}
+
+void
+FabricSwitch::AddEgressStage(Ptr<EgressStage> stage)
+{
+    NS_ABORT_MSG_IF(IsInitialized(), "FabricSwitch::AddEgressStage after Initialize()");
+    m_egressStages.push_back(stage);
+}
+
+int64_t
+FabricSwitch::GetStreamCount()
+{
+    BuildPipeline();
+    int64_t n = 0;
+    for (const Ptr<EgressStage>& s : m_egressStages)
+    {
+        n += s->GetStreamCount();
+    }
+    return n;
+}
+
+void
+FabricSwitch::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    BuildPipeline();
     uint32_t n = GetNPorts();
     m_mmu->Configure(n);
     m_pauseRefresh.assign(static_cast<size_t>(n) * kFabricPriorities, EventId());
     m_watchdog.assign(static_cast<size_t>(n) * kFabricPriorities, WatchdogState());
     if (m_watchdogEnabled)
     {
-        m_watchdogEvent = Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck,
-                                              this);
+        m_watchdogEvent =
+            Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck, this);
     }
     m_maxQueueBytes.assign(n, 0);
-    if (m_caqmEnabled)
+    if (!m_loadBalancer->IsInitialized())
     {
-        m_caqm = CreateObject<CaqmSwitch>();
-        for (uint32_t i = 0; i < n; ++i)
+        m_loadBalancer->Install(*this);
+        m_loadBalancer->Initialize();
+    }
+    m_ecnStage->Configure(m_ecnEnabled, m_kmin, m_kmax, m_pmax, m_markPoint);
+    for (const Ptr<EgressStage>& s : m_egressStages)
+    {
+        s->Install(*this);
+        if (s->RunsOnEnqueue())
         {
-            Ptr<FabricNetDevice> peer = m_ports[i]->GetPeer();
-            bool towardHost = m_portTowardHost[i] >= 0
-                                  ? m_portTowardHost[i] == 1
-                                  : peer && !peer->GetNode()->GetObject<FabricSwitch>();
-            m_caqm->AddPort(m_ports[i]->GetDataRate(), towardHost);
+            m_onEnqueue.push_back(PeekPointer(s));
+        }
+        if (s->RunsOnDequeue())
+        {
+            m_onDequeue.push_back(PeekPointer(s));
         }
     }
-    m_ecn.assign(n, EcnCurve());
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        double per100G = static_cast<double>(m_ports[i]->GetDataRate().GetBitRate()) / 100e9;
-        EcnCurve& c = m_ecn[i];
-        c.kmin = m_kmin.GetValue() ? m_kmin.GetValue()
-                                   : static_cast<uint64_t>(100 * 1024 * per100G);
-        c.kmax = m_kmax.GetValue() ? m_kmax.GetValue()
-                                   : static_cast<uint64_t>(400 * 1024 * per100G);
-        c.pmax = m_pmax;
-    }
+    Object::DoInitialize();
 }
 
 void
-FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups)
+FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost,
+                        std::vector<std::vector<uint16_t>> groups)
 {
     m_groupOfHost = std::move(groupOfHost);
     m_groups = std::move(groups);
@@ -226,12 +295,33 @@ FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vect
 int64_t
 FabricSwitch::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
-    return 1 + (m_caqm ? m_caqm->AssignStreams(stream + 1) : 0);
+    BuildPipeline();
+    int64_t first = stream;
+    for (const Ptr<EgressStage>& s : m_egressStages)
+    {
+        stream += s->AssignStreams(stream);
+        if (s == m_ecnStage)
+        {
+            stream += m_loadBalancer->AssignStreams(stream);
+        }
+    }
+    return stream - first;
 }
 
 uint32_t
-FabricSwitch::SelectEgressPort(const FrameInfo& info) const
+FabricSwitch::SelectEgressPort(const FrameInfo& info)
+{
+    BuildPipeline();
+    if (!m_loadBalancer->IsInitialized())
+    {
+        m_loadBalancer->Install(*this); // asked before the switch was initialized (tests)
+        m_loadBalancer->Initialize();
+    }
+    return Route(info);
+}
+
+uint32_t
+FabricSwitch::Route(const FrameInfo& info)
 {
     uint32_t host = HostIndexOfIp(info.dstIp);
     if (host >= m_groupOfHost.size())
@@ -247,42 +337,49 @@ FabricSwitch::SelectEgressPort(const FrameInfo& info) const
     {
         return group[0];
     }
-    return group[FabricFlowHash(info, m_hashSalt) % group.size()];
+    if (m_ecmp)
+    {
+        // The default strategy without a virtual call: it runs at every hop of every frame.
+        return group[FabricFlowHash(info, m_hashSalt) % group.size()];
+    }
+    return m_loadBalancer->SelectPort(info, group);
 }
 
 void
-FabricSwitch::Drop(const FrameInfo& info, uint8_t reason)
+FabricSwitch::Drop(const WireFrame& frame, uint8_t reason)
 {
+    NS_LOG_INFO("drop reason " << unsigned(reason) << " flow " << frame.flowId << " bytes "
+                               << frame.info.frameBytes);
     ++m_droppedFrames;
-    m_droppedBytes += info.frameBytes;
-    uint32_t payload = FlowPayloadBytes(info);
-    m_dropTrace(FlowOf(info, payload), payload, reason);
+    m_droppedBytes += frame.info.frameBytes;
+    m_dropTrace(frame.flowId, frame.payloadBytes, reason);
 }
 
 void
-FabricSwitch::FrameReceived(FabricNetDevice* device, FrameRef& frame)
+FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(frame, &parsed); // parsed once by the device
-    if (!rx)
+    if (!frame.hasInfo)
     {
         return;
     }
-    const FrameInfo& info = *rx;
+    const FrameInfo& info = frame.info;
     if (!info.IsIpv4())
     {
         return; // not IP: nothing a fabric switch forwards
     }
-    if (m_sharp && info.dstPort == kSharpUdpPort)
+    for (SwitchReceiveHook* hook : m_receiveHooks)
     {
-        m_sharp->Receive(device, frame.Get()); // SHARP hook: reduction frames are not forwarded
-        return;
+        if (hook->Claims(info))
+        {
+            hook->Receive(device, frame); // an in-network service: not forwarded
+            return;
+        }
     }
     uint32_t inPort = device->GetIfIndex();
-    uint32_t outPort = SelectEgressPort(info);
+    uint32_t outPort = Route(info);
     if (outPort == UINT32_MAX)
     {
-        Drop(info, DROP_NO_ROUTE);
+        Drop(frame, DROP_NO_ROUTE);
         return;
     }
     uint8_t prio = info.priority;
@@ -296,12 +393,12 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, FrameRef& frame)
     {
         ++m_headroomViolationFrames;
         m_headroomViolationBytes += info.frameBytes;
-        Drop(info, DROP_HEADROOM_VIOLATION);
+        Drop(frame, DROP_HEADROOM_VIOLATION);
         return;
     }
     if (v == SharedBufferMmu::DROP_LOSSY)
     {
-        Drop(info, DROP_BUFFER_FULL);
+        Drop(frame, DROP_BUFFER_FULL);
         return;
     }
     uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsed();
@@ -309,61 +406,38 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, FrameRef& frame)
     {
         m_maxBufferUsed = used;
     }
-    Ptr<FabricNetDevice> out = m_ports[outPort];
-    // The parsed headers travel with the frame; every header rewritten below is updated in
+    FabricNetDevice& out = *m_ports[outPort];
+    // The parsed headers travel with the frame; a stage that rewrites a header updates
     // item.info too.
     QueuedFrame item;
     item.hasInfo = true;
     item.info = info;
+    item.frame = std::move(frame.frame); // no reference count change: the packet stays untouched
+    item.bytes = info.frameBytes;
+    item.payloadBytes = frame.payloadBytes;
+    item.flowId = frame.flowId;
+    item.inPort = static_cast<uint16_t>(inPort);
+    item.ingressPriority = prio;
     uint8_t outPrio = prio;
     if (m_hopClassIncrement && prio < kFabricPriorities - 1 && m_mmu->IsLossless(prio) &&
         m_mmu->IsLossless(prio + 1))
     {
         outPrio = prio + 1;
-        SetFramePriority(frame.Get(), outPrio);
+        SetFramePriority(item.frame.Get(), outPrio);
         item.info.priority = outPrio;
     }
-    uint64_t queued = out->GetQueueBytes(outPrio);
-    if (m_ecnEnabled && m_markPoint == MARK_ON_ENQUEUE)
+    item.priority = outPrio;
+    uint64_t queued = out.GetQueueBytes(outPrio);
+    for (EgressStage* stage : m_onEnqueue)
     {
-        MaybeMarkEcn(outPort, frame, item.info, queued);
+        stage->OnEnqueue(out, item, queued);
     }
-    uint64_t total = out->GetTotalQueueBytes() + info.frameBytes;
+    uint64_t total = out.GetTotalQueueBytes() + info.frameBytes;
     if (total > m_maxQueueBytes[outPort])
     {
         m_maxQueueBytes[outPort] = total;
     }
-    item.frame = std::move(frame); // no reference count change: the packet stays untouched
-    item.bytes = info.frameBytes;
-    item.payloadBytes = FlowPayloadBytes(info);
-    item.flowId = FlowOf(info, item.payloadBytes);
-    item.inPort = static_cast<uint16_t>(inPort);
-    item.priority = outPrio;
-    item.ingressPriority = prio;
-    out->Enqueue(std::move(item));
-}
-
-void
-FabricSwitch::MaybeMarkEcn(uint32_t port,
-                           const FrameRef& frame,
-                           FrameInfo& info,
-                           uint64_t queueBytes)
-{
-    if (!info.IsEcnCapable() || info.ecn == 3)
-    {
-        return;
-    }
-    double p = m_ecn[port].Probability(queueBytes);
-    if (p <= 0.0)
-    {
-        return;
-    }
-    if (p >= 1.0 || m_rng->GetValue() < p)
-    {
-        MarkCongestionExperienced(frame.Get());
-        info.ecn = 3;
-        ++m_ecnMarked;
-    }
+    out.Enqueue(std::move(item));
 }
 
 void
@@ -373,38 +447,11 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
     {
         return;
     }
-    if (m_ecnEnabled && m_markPoint == MARK_ON_DEQUEUE)
+    for (EgressStage* stage : m_onDequeue)
     {
-        MaybeMarkEcn(device->GetIfIndex(), item.frame, item.info,
-                     device->GetQueueBytes(item.priority));
-    }
-    if (m_caqm && item.flowId != kNoFlow)
-    {
-        ApplyCaqm(device, item);
+        stage->OnDequeue(*device, item);
     }
     ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
-}
-
-void
-FabricSwitch::ApplyCaqm(Ptr<FabricNetDevice> device, QueuedFrame& item)
-{
-    FrameInfo& info = item.info; // parsed when queued (Enqueue)
-    if (!item.hasInfo || !info.isUb || info.opcode != UbOpcode::DATA)
-    {
-        return;
-    }
-    UbCci in = UbCci::Decode(info.cci);
-    UbCci out = m_caqm->OnDequeue(device->GetIfIndex(), in, device->GetTotalQueueBytes(),
-                                  item.bytes);
-    uint16_t field = out.Encode();
-    if (field != info.cci)
-    {
-        UbFrameHeader h;
-        item.frame->RemoveHeader(h);
-        h.cci = field;
-        item.frame->AddHeader(h);
-        info.cci = field;
-    }
 }
 
 void
@@ -492,7 +539,8 @@ FabricSwitch::WatchdogDeadline(uint32_t port, uint8_t q)
     Ptr<FabricNetDevice> dev = m_ports[port];
     WatchdogState& w = m_watchdog[port * kFabricPriorities + q];
     bool samePause = dev->IsPaused(q) && dev->GetPausedSince(q) == w.pausedSince;
-    if (w.triggered || !samePause || dev->GetQueueBytes(q) == 0 || dev->GetTxBytes(q) != w.txAtPause)
+    if (w.triggered || !samePause || dev->GetQueueBytes(q) == 0 ||
+        dev->GetTxBytes(q) != w.txAtPause)
     {
         return;
     }

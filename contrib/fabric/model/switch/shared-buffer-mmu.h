@@ -33,9 +33,9 @@ class SharedBufferMmu : public Object
   public:
     enum Verdict
     {
-        ADMIT,           ///< frame accepted
-        DROP_LOSSY,      ///< lossy frame dropped: pool full
-        DROP_HEADROOM    ///< lossless frame dropped: headroom exhausted (a violation)
+        ADMIT,        ///< frame accepted
+        DROP_LOSSY,   ///< lossy frame dropped: pool full
+        DROP_HEADROOM ///< lossless frame dropped: headroom exhausted (a violation)
     };
 
     static TypeId GetTypeId();
@@ -56,13 +56,37 @@ class SharedBufferMmu : public Object
 
     bool IsLossless(uint8_t priority) const;
     bool IsPaused(uint32_t port, uint8_t priority) const;
-    bool PfcEnabled() const { return m_pfcEnabled; }
-    uint16_t GetPauseQuanta() const { return m_pauseQuanta; }
 
-    uint64_t GetBufferSize() const { return m_bufferSize; }
-    uint64_t GetSharedPoolSize() const { return m_poolSize; }
-    uint64_t GetSharedUsed() const { return m_sharedUsed; }
-    uint64_t GetHeadroomUsed() const { return m_headroomUsed; }
+    bool PfcEnabled() const
+    {
+        return m_pfcEnabled;
+    }
+
+    uint16_t GetPauseQuanta() const
+    {
+        return m_pauseQuanta;
+    }
+
+    uint64_t GetBufferSize() const
+    {
+        return m_bufferSize;
+    }
+
+    uint64_t GetSharedPoolSize() const
+    {
+        return m_poolSize;
+    }
+
+    uint64_t GetSharedUsed() const
+    {
+        return m_sharedUsed;
+    }
+
+    uint64_t GetHeadroomUsed() const
+    {
+        return m_headroomUsed;
+    }
+
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
     uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
     /// Current XOFF threshold of a (port, priority) (depends on the free pool in dynamic mode).
@@ -75,10 +99,12 @@ class SharedBufferMmu : public Object
         uint64_t headroom = 0;
         bool paused = false;
     };
+
     Counter& At(uint32_t port, uint8_t priority)
     {
         return m_counters[port * kFabricPriorities + priority];
     }
+
     bool ShouldResume(const Counter& c) const;
 
     // Attributes (byte sizes as QueueSize so they read "4MiB"; copied to integers by Configure)

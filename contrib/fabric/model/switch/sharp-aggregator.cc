@@ -55,8 +55,10 @@ SharpAggregator::DoDispose()
 }
 
 void
-SharpAggregator::AddGroup(uint16_t group, const std::vector<uint32_t>& childPorts,
-                          const std::vector<int32_t>& childHosts, int32_t parentPort)
+SharpAggregator::AddGroup(uint16_t group,
+                          const std::vector<uint32_t>& childPorts,
+                          const std::vector<int32_t>& childHosts,
+                          int32_t parentPort)
 {
     Group g;
     g.children = childPorts;
@@ -109,8 +111,12 @@ SharpAggregator::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
         // The switch's reduction unit: one contribution at a time at AggregationRate.
         Time cost = m_rate.CalculateBytesTxTime(SharpHeader::FrameBytes(payload));
         m_busyUntil = std::max(m_busyUntil, Simulator::Now()) + cost;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(), &SharpAggregator::Process, this, port,
-                            h, payload);
+        Simulator::Schedule(m_busyUntil - Simulator::Now(),
+                            &SharpAggregator::Process,
+                            this,
+                            port,
+                            h,
+                            payload);
         return;
     }
     if (it == m_slots.end())
@@ -242,7 +248,8 @@ SharpAggregator::Send(uint32_t port, const SharpHeader& h, uint32_t payloadBytes
     EthernetIpv4Udp outer;
     outer.srcMac = Mac48Address::ConvertFrom(dev->GetAddress());
     Ptr<FabricNetDevice> peer = dev->GetPeer();
-    outer.dstMac = peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
+    outer.dstMac =
+        peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
     outer.srcIp = 0;
     outer.dstIp = dstHost >= 0 ? HostIpv4(static_cast<uint32_t>(dstHost)).Get() : 0xFFFFFFFFu;
     outer.tos = static_cast<uint8_t>(m_priority << 5);
@@ -291,8 +298,12 @@ SharpAggregator::Release(const Key& key)
         }
         Time cost = m_rate.CalculateBytesTxTime(SharpHeader::FrameBytes(heldPayload));
         m_busyUntil = std::max(m_busyUntil, Simulator::Now()) + cost;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(), &SharpAggregator::Process, this,
-                            heldPort, hh, heldPayload);
+        Simulator::Schedule(m_busyUntil - Simulator::Now(),
+                            &SharpAggregator::Process,
+                            this,
+                            heldPort,
+                            hh,
+                            heldPayload);
     }
 }
 

@@ -2,6 +2,7 @@
 #define FABRIC_SHARP_AGGREGATOR_H
 
 #include "link/fabric-net-device.h"
+#include "switch-stages.h"
 #include "wire/sharp-header.h"
 
 #include "ns3/data-rate.h"
@@ -24,8 +25,9 @@ namespace ns3
  * Aggregation groups are trees of switches configured by the helper (AddGroup): each switch of
  * a group knows its children (ports toward member NICs or child switches) and its parent port
  * (none at the root). Frames are UDP 4793 with a SharpHeader (see wire/sharp-header.h); the
- * switch hands every such frame to its aggregator instead of forwarding it, so reduction
- * traffic bypasses the shared-buffer MMU and uses this engine's own buffer.
+ * aggregator is a receive hook of its switch (FabricSwitch::AddReceiveHook), which hands it
+ * every such frame instead of forwarding it, so reduction traffic bypasses the shared-buffer
+ * MMU and uses this engine's own buffer.
  *
  * Per (group, reduction, packet) a slot holds the running sum (the real float32 values carried
  * in the frames are added) and the packet's payload bytes count against BufferSize from the
@@ -47,27 +49,67 @@ namespace ns3
  * its partial sum to its parent (sent up, no result yet), so any lost CONTRIB, RESULT or ACK is
  * recovered end to end and every member still sends each chunk once when nothing is lost.
  */
-class SharpAggregator : public Object
+class SharpAggregator : public Object, public SwitchReceiveHook
 {
   public:
     static TypeId GetTypeId();
     SharpAggregator();
 
     /// The switch's ports, by index (its device list).
-    void SetPorts(std::vector<Ptr<FabricNetDevice>> ports) { m_ports = std::move(ports); }
+    void SetPorts(std::vector<Ptr<FabricNetDevice>> ports)
+    {
+        m_ports = std::move(ports);
+    }
+
     /// This switch's place in the tree of \p group: children by port (with the member host
     /// index, or -1 for a child switch) and the parent port (-1 at the root).
-    void AddGroup(uint16_t group, const std::vector<uint32_t>& childPorts,
-                  const std::vector<int32_t>& childHosts, int32_t parentPort);
+    void AddGroup(uint16_t group,
+                  const std::vector<uint32_t>& childPorts,
+                  const std::vector<int32_t>& childHosts,
+                  int32_t parentPort);
     /// A SHARP frame arrived on \p device.
     void Receive(Ptr<FabricNetDevice> device, Ptr<Packet> frame);
 
-    uint64_t GetPeakBufferBytes() const { return m_peakUsed; }
-    uint64_t GetContributions() const { return m_contributions; }
-    uint64_t GetHeldFrames() const { return m_heldFrames; }
-    uint64_t GetPeakHeldFrames() const { return m_peakHeld; }
-    uint64_t GetResultsSent() const { return m_resultsSent; }
-    uint64_t GetDuplicates() const { return m_duplicates; }
+    // SwitchReceiveHook: UDP 4793 frames.
+    bool Claims(const FrameInfo& info) const override
+    {
+        return info.dstPort == kSharpUdpPort;
+    }
+
+    void Receive(FabricNetDevice* port, WireFrame& frame) override
+    {
+        Receive(Ptr<FabricNetDevice>(port), frame.frame.Get());
+    }
+
+    uint64_t GetPeakBufferBytes() const
+    {
+        return m_peakUsed;
+    }
+
+    uint64_t GetContributions() const
+    {
+        return m_contributions;
+    }
+
+    uint64_t GetHeldFrames() const
+    {
+        return m_heldFrames;
+    }
+
+    uint64_t GetPeakHeldFrames() const
+    {
+        return m_peakHeld;
+    }
+
+    uint64_t GetResultsSent() const
+    {
+        return m_resultsSent;
+    }
+
+    uint64_t GetDuplicates() const
+    {
+        return m_duplicates;
+    }
 
   protected:
     void DoDispose() override;
@@ -80,6 +122,7 @@ class SharpAggregator : public Object
         std::map<uint32_t, uint32_t> childOfPort;
         int32_t parent = -1;
     };
+
     struct Slot
     {
         std::vector<float> sum;
@@ -92,6 +135,7 @@ class SharpAggregator : public Object
         bool haveResult = false;
         std::vector<float> result;
     };
+
     typedef std::tuple<uint16_t, uint32_t, uint32_t> Key;
 
     void Process(uint32_t port, SharpHeader h, uint32_t payloadBytes);

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <vector>
-
 #include <zlib.h>
 
 namespace ns3

@@ -22,8 +22,17 @@ class CsvWriter
     CsvWriter& operator=(const CsvWriter&) = delete;
 
     void Open(const std::string& path, const std::string& header);
-    bool IsOpen() const { return m_out.is_open(); }
-    std::ofstream& Row() { return m_out; }
+
+    bool IsOpen() const
+    {
+        return m_out.is_open();
+    }
+
+    std::ofstream& Row()
+    {
+        return m_out;
+    }
+
     /// Flushes, closes and renames into place; returns false on an I/O error. When the file is
     /// larger than \p gzipAbove bytes it is stored gzip-compressed as <path>.gz instead.
     bool Commit(uint64_t gzipAbove = UINT64_MAX);

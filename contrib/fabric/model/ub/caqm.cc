@@ -1,5 +1,8 @@
 #include "caqm.h"
 
+#include "switch/fabric-switch.h"
+#include "wire/ub-header.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -131,7 +134,7 @@ CaqmSwitch::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::CaqmSwitch")
-            .SetParent<Object>()
+            .SetParent<EgressStage>()
             .SetGroupName("Fabric")
             .AddConstructor<CaqmSwitch>()
             .AddAttribute("UpdatePeriod",
@@ -186,6 +189,36 @@ CaqmSwitch::AddPort(DataRate rate, bool towardHost)
     m_ports.push_back(p);
 }
 
+void
+CaqmSwitch::Install(const FabricSwitch& sw)
+{
+    for (uint32_t i = 0; i < sw.GetNPorts(); ++i)
+    {
+        AddPort(sw.GetPort(i)->GetDataRate(), sw.IsPortTowardHost(i));
+    }
+}
+
+void
+CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
+{
+    FrameInfo& info = item.info; // parsed when first queued
+    if (item.flowId == kNoFlow || !item.hasInfo || !info.isUb || info.opcode != UbOpcode::DATA)
+    {
+        return;
+    }
+    UbCci in = UbCci::Decode(info.cci);
+    UbCci out = OnDequeue(port.GetPortIndex(), in, port.GetTotalQueueBytes(), item.bytes);
+    uint16_t field = out.Encode();
+    if (field != info.cci)
+    {
+        UbFrameHeader h;
+        item.frame->RemoveHeader(h);
+        h.cci = field;
+        item.frame->AddHeader(h);
+        info.cci = field;
+    }
+}
+
 int64_t
 CaqmSwitch::AssignStreams(int64_t stream)
 {
@@ -207,8 +240,8 @@ CaqmSwitch::Update(PortState& p, uint64_t queueBytes)
     double sent = previousWasLast ? double(p.sentBytes) : 0.0;
     double granted = previousWasLast ? p.granted : 0.0;
     double capacity = m_updatePeriod.GetSeconds() * p.rate.GetBitRate() / 8.0;
-    p.credit = m_lambda * (capacity - sent + double(m_targetQueue.GetValue()) -
-                           double(queueBytes) - granted);
+    p.credit = m_lambda *
+               (capacity - sent + double(m_targetQueue.GetValue()) - double(queueBytes) - granted);
     p.sentBytes = 0;
     p.granted = 0;
     p.deficit = 0;

@@ -1,6 +1,7 @@
 #ifndef FABRIC_CAQM_H
 #define FABRIC_CAQM_H
 
+#include "switch/switch-stages.h"
 #include "ub-congestion-control.h"
 
 #include "ns3/random-variable-stream.h"
@@ -54,11 +55,24 @@ class CaqmCongestionControl : public UbCongestionControl
     CaqmCongestionControl();
 
     void Start(DataRate lineRate, uint32_t mtu) override;
-    uint64_t GetWindow() const override { return static_cast<uint64_t>(m_window); }
+
+    uint64_t GetWindow() const override
+    {
+        return static_cast<uint64_t>(m_window);
+    }
+
     UbCci OnSend(uint32_t frameBytes) override;
     void OnAck(const UbAckFeedback& feedback) override;
-    std::string GetName() const override { return "caqm"; }
-    bool InSlowStart() const { return m_slowStart; }
+
+    std::string GetName() const override
+    {
+        return "caqm";
+    }
+
+    bool InSlowStart() const
+    {
+        return m_slowStart;
+    }
 
   private:
     double m_alpha;
@@ -78,10 +92,12 @@ class CaqmCongestionControl : public UbCongestionControl
 };
 
 /**
- * \brief The switch side of C-AQM: credit per egress port, decided as each UB DATA packet
- * leaves (see the file comment for the algorithm and what is assumed).
+ * \ingroup fabric-switch-pipeline
+ * \brief The switch side of C-AQM, an egress stage: credit per egress port, decided as each UB
+ * DATA packet leaves (see the file comment for the algorithm and what is assumed). A switch
+ * runs it when its Caqm attribute is set.
  */
-class CaqmSwitch : public Object
+class CaqmSwitch : public EgressStage
 {
   public:
     static TypeId GetTypeId();
@@ -91,23 +107,52 @@ class CaqmSwitch : public Object
     void AddPort(DataRate rate, bool towardHost);
     /// The CCI the packet leaves with. \p queueBytes: the port's queue as the packet leaves.
     UbCci OnDequeue(uint32_t port, UbCci cci, uint64_t queueBytes, uint32_t frameBytes);
-    int64_t AssignStreams(int64_t stream);
-    uint64_t GetMarkedPackets() const { return m_marked; }
-    uint64_t GetRefusedIncreases() const { return m_refused; }
+
+    // EgressStage: one port entry per switch port; rewrites the CCI of UB DATA frames leaving.
+    void Install(const FabricSwitch& sw) override;
+
+    bool RunsOnDequeue() const override
+    {
+        return true;
+    }
+
+    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+
+    int64_t GetStreamCount() const override
+    {
+        return 1;
+    }
+
+    int64_t AssignStreams(int64_t stream) override;
+
+    uint64_t GetMarkedPackets() const
+    {
+        return m_marked;
+    }
+
+    uint64_t GetRefusedIncreases() const
+    {
+        return m_refused;
+    }
+
     /// Credit of a port after its last update (bytes; tests).
-    double GetCredit(uint32_t port) const { return m_ports[port].credit; }
+    double GetCredit(uint32_t port) const
+    {
+        return m_ports[port].credit;
+    }
 
   private:
     struct PortState
     {
         DataRate rate;
         bool towardHost = false;
-        double credit = 0;          ///< CC
-        double deficit = 0;         ///< DC
-        uint64_t sentBytes = 0;     ///< in the current period
-        double granted = 0;         ///< credit granted in the current period
-        int64_t period = -1;        ///< index of the current period
+        double credit = 0;      ///< CC
+        double deficit = 0;     ///< DC
+        uint64_t sentBytes = 0; ///< in the current period
+        double granted = 0;     ///< credit granted in the current period
+        int64_t period = -1;    ///< index of the current period
     };
+
     void Update(PortState& p, uint64_t queueBytes);
 
     Time m_updatePeriod;

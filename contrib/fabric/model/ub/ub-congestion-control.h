@@ -45,11 +45,26 @@ class UbFixedWindow : public UbCongestionControl
 {
   public:
     static TypeId GetTypeId();
-    void Start(DataRate lineRate, uint32_t mtu) override {}
+
+    void Start(DataRate lineRate, uint32_t mtu) override
+    {
+    }
+
     uint64_t GetWindow() const override;
-    UbCci OnSend(uint32_t frameBytes) override { return UbCci(); }
-    void OnAck(const UbAckFeedback& feedback) override {}
-    std::string GetName() const override { return "none"; }
+
+    UbCci OnSend(uint32_t frameBytes) override
+    {
+        return UbCci();
+    }
+
+    void OnAck(const UbAckFeedback& feedback) override
+    {
+    }
+
+    std::string GetName() const override
+    {
+        return "none";
+    }
 
   private:
     QueueSize m_window;

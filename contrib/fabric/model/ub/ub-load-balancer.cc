@@ -30,16 +30,15 @@ UbFixedEntropy::GetTypeId()
 TypeId
 UbObliviousSpray::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::UbObliviousSpray")
-            .SetParent<UbLoadBalancer>()
-            .SetGroupName("Fabric")
-            .AddConstructor<UbObliviousSpray>()
-            .AddAttribute("Entropies",
-                          "Number of entropy values a channel cycles through (E).",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&UbObliviousSpray::m_entropies),
-                          MakeUintegerChecker<uint32_t>(1, 16384));
+    static TypeId tid = TypeId("ns3::UbObliviousSpray")
+                            .SetParent<UbLoadBalancer>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<UbObliviousSpray>()
+                            .AddAttribute("Entropies",
+                                          "Number of entropy values a channel cycles through (E).",
+                                          UintegerValue(64),
+                                          MakeUintegerAccessor(&UbObliviousSpray::m_entropies),
+                                          MakeUintegerChecker<uint32_t>(1, 16384));
     return tid;
 }
 
@@ -54,16 +53,15 @@ UbObliviousSpray::NextEntropy()
 TypeId
 UbAdaptiveSpray::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::UbAdaptiveSpray")
-            .SetParent<UbLoadBalancer>()
-            .SetGroupName("Fabric")
-            .AddConstructor<UbAdaptiveSpray>()
-            .AddAttribute("Entropies",
-                          "Number of entropy values fresh ones are drawn from (E).",
-                          UintegerValue(256),
-                          MakeUintegerAccessor(&UbAdaptiveSpray::m_entropies),
-                          MakeUintegerChecker<uint32_t>(1, 16384));
+    static TypeId tid = TypeId("ns3::UbAdaptiveSpray")
+                            .SetParent<UbLoadBalancer>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<UbAdaptiveSpray>()
+                            .AddAttribute("Entropies",
+                                          "Number of entropy values fresh ones are drawn from (E).",
+                                          UintegerValue(256),
+                                          MakeUintegerAccessor(&UbAdaptiveSpray::m_entropies),
+                                          MakeUintegerChecker<uint32_t>(1, 16384));
     return tid;
 }
 

@@ -23,13 +23,26 @@ class UbLoadBalancer : public Object
 {
   public:
     static TypeId GetTypeId();
+
     /// \p flowEntropy: the channel's own value (what per-flow hashing would use).
-    virtual void Start(uint16_t flowEntropy) { m_base = flowEntropy; }
+    virtual void Start(uint16_t flowEntropy)
+    {
+        m_base = flowEntropy;
+    }
+
     virtual uint16_t NextEntropy() = 0;
+
     /// An ACK came back for a packet sent with \p entropy, congestion-marked or not.
-    virtual void OnFeedback(uint16_t entropy, bool congested) {}
+    virtual void OnFeedback(uint16_t entropy, bool congested)
+    {
+    }
+
     virtual std::string GetName() const = 0;
-    virtual int64_t AssignStreams(int64_t stream) { return 0; }
+
+    virtual int64_t AssignStreams(int64_t stream)
+    {
+        return 0;
+    }
 
     /// The UDP source port of entropy index \p i above \p base.
     static uint16_t Port(uint16_t base, uint32_t i)
@@ -46,8 +59,16 @@ class UbFixedEntropy : public UbLoadBalancer
 {
   public:
     static TypeId GetTypeId();
-    uint16_t NextEntropy() override { return m_base; }
-    std::string GetName() const override { return "ecmp"; }
+
+    uint16_t NextEntropy() override
+    {
+        return m_base;
+    }
+
+    std::string GetName() const override
+    {
+        return "ecmp";
+    }
 };
 
 /// Oblivious spraying: entropies base, base+1, ... base+E-1 in turn, one per packet.
@@ -56,7 +77,11 @@ class UbObliviousSpray : public UbLoadBalancer
   public:
     static TypeId GetTypeId();
     uint16_t NextEntropy() override;
-    std::string GetName() const override { return "oblivious"; }
+
+    std::string GetName() const override
+    {
+        return "oblivious";
+    }
 
   private:
     uint32_t m_entropies;
@@ -76,7 +101,12 @@ class UbAdaptiveSpray : public UbLoadBalancer
     UbAdaptiveSpray();
     uint16_t NextEntropy() override;
     void OnFeedback(uint16_t entropy, bool congested) override;
-    std::string GetName() const override { return "adaptive"; }
+
+    std::string GetName() const override
+    {
+        return "adaptive";
+    }
+
     int64_t AssignStreams(int64_t stream) override;
 
   private:

@@ -145,7 +145,8 @@ UbNic::DoDispose()
 void
 UbNic::Install(Ptr<FabricHost> host)
 {
-    m_launcher.Configure(m_requestInterval, m_maxInflightRequests,
+    m_launcher.Configure(m_requestInterval,
+                         m_maxInflightRequests,
                          MakeCallback(&UbNic::Launch, this));
     m_host = host;
     m_flows = host->GetFlowTable();
@@ -153,12 +154,11 @@ UbNic::Install(Ptr<FabricHost> host)
     m_cache.SetCapacity(m_contextCacheSize.GetValue());
     for (uint32_t i = 0; i < host->GetNPorts(); ++i)
     {
-        Ptr<FabricNetDevice> dev = host->GetPort(i);
-        dev->SetOwner(this);
         Port p;
-        p.device = dev;
+        p.device = host->GetPort(i);
         m_ports.push_back(std::move(p));
     }
+    host->SetClient(this);
 }
 
 int64_t
@@ -365,17 +365,11 @@ UbNic::Schedule(TxChannel& ch)
     {
         port.channels.push_back(ch.id);
     }
-    ServePort(ch.port);
+    m_host->ServePort(ch.port);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sending
-
-void
-UbNic::PortIdle(FabricNetDevice* device)
-{
-    ServePort(device->GetIfIndex());
-}
 
 int64_t
 UbNic::NextPsn(TxChannel& ch)
@@ -386,8 +380,7 @@ UbNic::NextPsn(TxChannel& ch)
         uint32_t i = psn - ch.una;
         if (i < ch.packets.size() && ch.packets[i].lost && !ch.packets[i].acked)
         {
-            return ch.packets[i].frameBytes + ch.inflight <= ch.cc->GetWindow() ? int64_t(psn)
-                                                                                  : -1;
+            return ch.packets[i].frameBytes + ch.inflight <= ch.cc->GetWindow() ? int64_t(psn) : -1;
         }
         ch.resend.pop_front(); // acknowledged meanwhile
     }
@@ -403,15 +396,11 @@ UbNic::NextPsn(TxChannel& ch)
     return ch.nextPsn;
 }
 
-void
-UbNic::ServePort(uint32_t portIndex)
+bool
+UbNic::OfferFrame(uint32_t portIndex, Time now, Time* wake)
 {
     Port& port = m_ports[portIndex];
-    Ptr<FabricNetDevice> dev = port.device;
-    if (dev->IsBusy() || !dev->IsLinkUp() || port.channels.empty())
-    {
-        return;
-    }
+    const FabricNetDevice& dev = *port.device;
     size_t n = port.channels.size();
     for (size_t k = 0; k < n; ++k)
     {
@@ -424,20 +413,21 @@ UbNic::ServePort(uint32_t portIndex)
             port.channels.erase(port.channels.begin() + slot);
             if (port.channels.empty())
             {
-                return;
+                return false;
             }
             --k;
             --n;
             continue;
         }
-        if (dev->IsPaused(ch.priority) || dev->GetQueueBytes(ch.priority) > 0)
+        if (FabricHost::IsPaused(dev, ch.priority, wake) || dev.GetQueueBytes(ch.priority) > 0)
         {
-            continue; // the port calls us when it is idle again
+            continue; // the host wakes the port when the pause ends, the port when idle
         }
         port.next = (slot + 1) % port.channels.size();
         SendData(ch, static_cast<uint32_t>(psn));
-        return;
+        return true;
     }
+    return false;
 }
 
 void
@@ -496,8 +486,13 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
 }
 
 void
-UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
-                   uint32_t payload, uint8_t flags, uint16_t cci)
+UbNic::EnqueueData(const TxChannel& ch,
+                   uint32_t flowId,
+                   uint32_t index,
+                   uint32_t psn,
+                   uint32_t payload,
+                   uint8_t flags,
+                   uint16_t cci)
 {
     Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
     UbFrameHeader h;
@@ -532,22 +527,20 @@ UbNic::EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_
 // Receiving
 
 void
-UbNic::FrameReceived(FabricNetDevice* device, FrameRef& received)
+UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
 {
-    FrameInfo parsed;
-    const FrameInfo* rx = device->GetRxFrameInfo(received, &parsed); // parsed once by the device
-    if (!rx)
+    if (!received.hasInfo)
     {
         return;
     }
-    const FrameInfo& info = *rx;
+    const FrameInfo& info = received.info; // parsed once, where the frame was first queued
     if (!info.isUb || HostIndexOfIp(info.dstIp) != m_hostIndex)
     {
         return;
     }
     // The frame ends here: decode a copy of its headers (one memcpy) rather than removing
     // them from the packet (Buffer::Iterator reads byte by byte).
-    Ptr<Packet> frame = received.Get();
+    Ptr<Packet> frame = received.frame.Get();
     uint8_t b[512];
     uint32_t n = frame->CopyData(b, std::min<uint32_t>(frame->GetSize(), sizeof b));
     UbFrameHeader h;
@@ -789,8 +782,9 @@ UbNic::Execute(uint32_t flowId)
     for (uint32_t other : waiting)
     {
         const RxMessage& o = m_rxMessages[other];
-        bool ready = std::all_of(o.waitFor.begin(), o.waitFor.end(),
-                                 [this](uint32_t p) { return m_executed.count(p) > 0; });
+        bool ready = std::all_of(o.waitFor.begin(), o.waitFor.end(), [this](uint32_t p) {
+            return m_executed.count(p) > 0;
+        });
         if (ready && !o.executed)
         {
             Execute(other);
@@ -1025,8 +1019,13 @@ UbNic::SendProbe(TxChannel& ch, uint32_t flowId)
     f.sentBytes += payload;
     f.retransmittedBytes += payload;
     ++m_resentPackets;
-    EnqueueData(ch, flowId, index, m.lastPsn, payload,
-                UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend, 0);
+    EnqueueData(ch,
+                flowId,
+                index,
+                m.lastPsn,
+                payload,
+                UbFrameHeader::kFlagLast | UbFrameHeader::kFlagResend,
+                0);
 }
 
 void
@@ -1059,7 +1058,7 @@ UbNic::Complete(uint32_t flowId)
 }
 
 void
-UbNic::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
+UbNic::LoseFrame(FabricNetDevice* device, const QueuedFrame& item)
 {
     m_flows->Dropped(item.flowId, item.payloadBytes);
 }

@@ -2,13 +2,12 @@
 #define FABRIC_UB_NIC_H
 
 #include "context-cache.h"
-#include "ub-congestion-control.h"
-#include "ub-load-balancer.h"
-
 #include "host/host-transport.h"
 #include "host/request-launcher.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
+#include "ub-congestion-control.h"
+#include "ub-load-balancer.h"
 #include "wire/ub-header.h"
 
 #include "ns3/event-id.h"
@@ -61,9 +60,9 @@ namespace ns3
  * Requests launch no closer than RequestInterval apart (a 322 MHz request pipeline: 6.2 ns), at
  * most MaxInflightRequests at a time; each launch touches its Jetty and channel contexts in the
  * NIC's ContextCacheSize-byte cache, and every miss adds ContextMissPenalty before it starts.
- * Context sizes: Jetty 20 B, channel 56 B (DOMAIN.md section 6); GetPeakStateBytes reports them.
+ * Context sizes (docs/models.md#transport-state): Jetty 20 B, channel 56 B (GetPeakStateBytes).
  */
-class UbNic : public HostTransport, public FabricPortOwner
+class UbNic : public HostTransport, public HostPortClient
 {
   public:
     enum Sharing
@@ -72,6 +71,7 @@ class UbNic : public HostTransport, public FabricPortOwner
         PRIVATE_PER_RELATION,
         GROUPS
     };
+
     static constexpr uint32_t kJettyContextBytes = 20;
     static constexpr uint32_t kChannelContextBytes = 56;
 
@@ -98,15 +98,46 @@ class UbNic : public HostTransport, public FabricPortOwner
     uint64_t GetPeakStateBytes() const override;
     int64_t AssignStreams(int64_t stream) override;
 
-    uint32_t GetMtu() const { return m_mtu; }
+    uint32_t GetMtu() const
+    {
+        return m_mtu;
+    }
+
     /// Transport channels this NIC sends on and receives on.
-    uint32_t GetSenderChannels() const { return static_cast<uint32_t>(m_tx.size()); }
-    uint32_t GetReceiverChannels() const { return static_cast<uint32_t>(m_rx.size()); }
-    uint32_t GetJettys() const { return static_cast<uint32_t>(m_jettys.size()); }
-    uint64_t GetContextMisses() const { return m_cache.GetMisses(); }
-    uint64_t GetPeakReorderBytes() const { return m_peakReorderBytes; }
-    uint32_t GetPeakReorderPackets() const { return m_peakReorderPackets; }
-    uint64_t GetResentPackets() const { return m_resentPackets; }
+    uint32_t GetSenderChannels() const
+    {
+        return static_cast<uint32_t>(m_tx.size());
+    }
+
+    uint32_t GetReceiverChannels() const
+    {
+        return static_cast<uint32_t>(m_rx.size());
+    }
+
+    uint32_t GetJettys() const
+    {
+        return static_cast<uint32_t>(m_jettys.size());
+    }
+
+    uint64_t GetContextMisses() const
+    {
+        return m_cache.GetMisses();
+    }
+
+    uint64_t GetPeakReorderBytes() const
+    {
+        return m_peakReorderBytes;
+    }
+
+    uint32_t GetPeakReorderPackets() const
+    {
+        return m_peakReorderPackets;
+    }
+
+    uint64_t GetResentPackets() const
+    {
+        return m_resentPackets;
+    }
 
   protected:
     void DoDispose() override;
@@ -124,16 +155,18 @@ class UbNic : public HostTransport, public FabricPortOwner
         bool everSent = false;
         bool resent = false; ///< sent more than once (its `sent` is then out of PSN order)
     };
+
     struct TxMessage
     {
         uint32_t channel = 0;
         uint32_t packets = 0;
-        uint32_t nextIndex = 0;  ///< next packet never sent
-        uint32_t acked = 0;      ///< packets acknowledged
-        uint32_t lastPsn = 0;    ///< PSN of its last packet (once sent)
-        Time allAckedAt;         ///< when its last packet was acknowledged
+        uint32_t nextIndex = 0; ///< next packet never sent
+        uint32_t acked = 0;     ///< packets acknowledged
+        uint32_t lastPsn = 0;   ///< PSN of its last packet (once sent)
+        Time allAckedAt;        ///< when its last packet was acknowledged
         bool done = false;
     };
+
     struct TxChannel
     {
         uint32_t id = 0;
@@ -141,8 +174,8 @@ class UbNic : public HostTransport, public FabricPortOwner
         uint32_t port = 0;
         uint8_t priority = 0;
         bool ecnCapable = true;
-        uint32_t una = 0;     ///< first PSN not acknowledged
-        uint32_t nextPsn = 0; ///< next PSN to assign
+        uint32_t una = 0;             ///< first PSN not acknowledged
+        uint32_t nextPsn = 0;         ///< next PSN to assign
         std::deque<TxPacket> packets; ///< PSNs una .. nextPsn-1
         std::deque<uint32_t> resend;  ///< PSNs deemed lost
         std::deque<uint32_t> active;  ///< requests with packets never sent, in turn
@@ -152,21 +185,23 @@ class UbNic : public HostTransport, public FabricPortOwner
         EventId rto;
         uint32_t openMessages = 0;
     };
+
     struct RxChannel
     {
         uint32_t src = 0;
         uint32_t channel = 0;
         uint32_t port = 0;
         uint8_t priority = 0;
-        uint32_t cumulative = 0;     ///< first PSN not received
-        std::deque<uint8_t> beyond;  ///< beyond[i]: PSN cumulative + 1 + i received
+        uint32_t cumulative = 0;    ///< first PSN not received
+        std::deque<uint8_t> beyond; ///< beyond[i]: PSN cumulative + 1 + i received
         uint32_t sinceAck = 0;
-        uint32_t congested = 0;      ///< C-AQM echo accumulators
+        uint32_t congested = 0; ///< C-AQM echo accumulators
         bool increase = false;
         uint32_t hintSum = 0;
         uint16_t lastEntropy = 0;
         bool lastCongested = false;
     };
+
     struct RxMessage
     {
         uint32_t packets = 0;
@@ -179,6 +214,7 @@ class UbNic : public HostTransport, public FabricPortOwner
         uint64_t rxChannel = 0;
         std::vector<uint32_t> waitFor; ///< requests that must execute first
     };
+
     struct Port
     {
         Ptr<FabricNetDevice> device;
@@ -193,18 +229,21 @@ class UbNic : public HostTransport, public FabricPortOwner
     void Activate(uint32_t flowId);
     uint32_t ChannelFor(const FlowRecord& f);
     void Schedule(TxChannel& ch);
-    bool PullsWhenIdle() const override { return true; }
-    void PortIdle(FabricNetDevice* device) override;
-    void ServePort(uint32_t port);
+    // HostPortClient: the channels of the port in turn.
+    bool OfferFrame(uint32_t port, Time now, Time* wake) override;
     /// PSN the channel would send now (a resend first, then a new packet), or -1.
     int64_t NextPsn(TxChannel& ch);
     void SendData(TxChannel& ch, uint32_t psn);
     /// Builds the DATA frame of packet \p index of \p flowId (entropy from the channel's load
     /// balancer) and hands it to the channel's port.
-    void EnqueueData(const TxChannel& ch, uint32_t flowId, uint32_t index, uint32_t psn,
-                     uint32_t payload, uint8_t flags, uint16_t cci);
-    // FabricPortOwner
-    void FrameReceived(FabricNetDevice* device, FrameRef& received) override;
+    void EnqueueData(const TxChannel& ch,
+                     uint32_t flowId,
+                     uint32_t index,
+                     uint32_t psn,
+                     uint32_t payload,
+                     uint8_t flags,
+                     uint16_t cci);
+    void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
     void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
     void SendAck(RxChannel& rc, uint32_t executed);
@@ -218,10 +257,14 @@ class UbNic : public HostTransport, public FabricPortOwner
     void TryExecute(uint32_t flowId);
     void Execute(uint32_t flowId);
     void Complete(uint32_t flowId);
-    void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
+    void LoseFrame(FabricNetDevice* device, const QueuedFrame& item) override;
     void TraceReorder(uint32_t flowId, const RxMessage& m);
     uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
-    static uint64_t RxKey(uint32_t src, uint32_t channel) { return (uint64_t(src) << 32) | channel; }
+
+    static uint64_t RxKey(uint32_t src, uint32_t channel)
+    {
+        return (uint64_t(src) << 32) | channel;
+    }
 
     // Attributes
     uint32_t m_mtu;
@@ -254,7 +297,7 @@ class UbNic : public HostTransport, public FabricPortOwner
     std::set<uint16_t> m_jettys;
     std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
     ContextCache m_cache;
-    RequestLauncher m_launcher; ///< launch interval and in-flight slots
+    RequestLauncher m_launcher;     ///< launch interval and in-flight slots
     std::vector<uint32_t> m_fenced; ///< posted, waiting for predecessors to other targets
     std::map<std::pair<uint16_t, uint32_t>, uint32_t> m_postCount; ///< per (Jetty, target)
     uint64_t m_reorderBytes = 0;

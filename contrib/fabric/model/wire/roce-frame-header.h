@@ -37,7 +37,7 @@ class RoceFrameHeader : public Header
     Mac48Address dstMac;
     uint32_t srcIp = 0;
     uint32_t dstIp = 0;
-    uint8_t tos = 0;           ///< DSCP << 2 | ECN
+    uint8_t tos = 0; ///< DSCP << 2 | ECN
     uint16_t srcPort = 0;
     uint16_t payloadBytes = 0; ///< bytes after the BTH (extension headers, payload, ICRC)
     uint8_t opcode = 0;

@@ -42,6 +42,7 @@ struct SharpHeader
         RESULT = 2,
         ACK = 3
     };
+
     static constexpr uint32_t kSize = 16;
 
     uint8_t opcode = CONTRIB;
@@ -56,6 +57,7 @@ struct SharpHeader
     Ptr<Packet> Build(const EthernetIpv4Udp& outer, uint32_t payloadBytes) const;
     /// Parses a frame built by Build (false when it is not a SHARP frame).
     bool Parse(const Ptr<const Packet>& frame);
+
     /// Bytes of a frame with \p payloadBytes of payload.
     static uint32_t FrameBytes(uint32_t payloadBytes)
     {

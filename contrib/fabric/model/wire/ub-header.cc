@@ -167,7 +167,8 @@ UbAckHeader::Decode(const uint8_t* b, uint32_t available)
     {
         return 0;
     }
-    uint32_t executed = (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+    uint32_t executed =
+        (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
     executedMessage = executed == 0 ? kNoMessage : executed - 1;
     congestedCount = b[4];
     increase = (b[5] & 1) != 0;

@@ -114,7 +114,12 @@ class UbFrameHeader : public Header
     static constexpr uint8_t kFlagLast = 0x80;
     static constexpr uint8_t kFlagAckRequest = 0x40;
     static constexpr uint8_t kFlagResend = 0x01;
-    UbOrder GetOrder() const { return static_cast<UbOrder>((flags >> 4) & 0x3); }
+
+    UbOrder GetOrder() const
+    {
+        return static_cast<UbOrder>((flags >> 4) & 0x3);
+    }
+
     void SetOrder(UbOrder order)
     {
         flags = static_cast<uint8_t>((flags & ~0x30) | (uint8_t(order) << 4));
@@ -166,6 +171,7 @@ struct SackBitmap
         }
         return out;
     }
+
     /// Whether the bitmap reports \p psn as received (PSNs below \p cumulative always are).
     static bool Reports(uint32_t cumulative, const std::vector<uint8_t>& bitmap, uint32_t psn);
     /// The holes: PSNs from \p cumulative up to the highest PSN the bitmap reports that are

@@ -1,0 +1,104 @@
+#include "ecn-mark-stage.h"
+
+#include "fabric-switch.h"
+#include "link/fabric-net-device.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EcnMarkStage");
+NS_OBJECT_ENSURE_REGISTERED(EcnMarkStage);
+
+TypeId
+EcnMarkStage::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::EcnMarkStage")
+                            .SetParent<EgressStage>()
+                            .SetGroupName("Fabric")
+                            .AddConstructor<EcnMarkStage>();
+    return tid;
+}
+
+EcnMarkStage::EcnMarkStage()
+    : m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+void
+EcnMarkStage::Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pmax, MarkPoint point)
+{
+    m_enabled = enabled;
+    m_kmin = kmin;
+    m_kmax = kmax;
+    m_pmax = pmax;
+    m_markPoint = point;
+}
+
+void
+EcnMarkStage::DoDispose()
+{
+    m_rng = nullptr;
+    EgressStage::DoDispose();
+}
+
+void
+EcnMarkStage::Install(const FabricSwitch& sw)
+{
+    uint32_t n = sw.GetNPorts();
+    m_curves.assign(n, EcnCurve());
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        double per100G = static_cast<double>(sw.GetPort(i)->GetDataRate().GetBitRate()) / 100e9;
+        EcnCurve& c = m_curves[i];
+        c.kmin =
+            m_kmin.GetValue() ? m_kmin.GetValue() : static_cast<uint64_t>(100 * 1024 * per100G);
+        c.kmax =
+            m_kmax.GetValue() ? m_kmax.GetValue() : static_cast<uint64_t>(400 * 1024 * per100G);
+        c.pmax = m_pmax;
+        NS_LOG_INFO("port " << i << " kmin " << c.kmin << " kmax " << c.kmax << " pmax " << c.pmax);
+    }
+}
+
+int64_t
+EcnMarkStage::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+EcnMarkStage::OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes)
+{
+    MaybeMark(port.GetPortIndex(), item, queueBytes);
+}
+
+void
+EcnMarkStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
+{
+    MaybeMark(port.GetPortIndex(), item, port.GetQueueBytes(item.priority));
+}
+
+void
+EcnMarkStage::MaybeMark(uint32_t port, QueuedFrame& item, uint64_t queueBytes)
+{
+    FrameInfo& info = item.info;
+    if (!info.IsEcnCapable() || info.ecn == 3)
+    {
+        return;
+    }
+    double p = m_curves[port].Probability(queueBytes);
+    if (p <= 0.0)
+    {
+        return;
+    }
+    if (p >= 1.0 || m_rng->GetValue() < p)
+    {
+        MarkCongestionExperienced(item.frame.Get());
+        info.ecn = 3;
+        ++m_marked;
+    }
+}
+
+} // namespace ns3

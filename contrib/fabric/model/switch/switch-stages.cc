@@ -1,0 +1,74 @@
+#include "switch-stages.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchLoadBalancer);
+NS_OBJECT_ENSURE_REGISTERED(EgressStage);
+
+TypeId
+SwitchLoadBalancer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SwitchLoadBalancer").SetParent<Object>().SetGroupName("Fabric");
+    return tid;
+}
+
+void
+SwitchLoadBalancer::Install(const FabricSwitch& sw)
+{
+}
+
+int64_t
+SwitchLoadBalancer::AssignStreams(int64_t stream)
+{
+    return 0;
+}
+
+TypeId
+EgressStage::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::EgressStage").SetParent<Object>().SetGroupName("Fabric");
+    return tid;
+}
+
+void
+EgressStage::Install(const FabricSwitch& sw)
+{
+}
+
+bool
+EgressStage::RunsOnEnqueue() const
+{
+    return false;
+}
+
+bool
+EgressStage::RunsOnDequeue() const
+{
+    return false;
+}
+
+void
+EgressStage::OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes)
+{
+}
+
+void
+EgressStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
+{
+}
+
+int64_t
+EgressStage::GetStreamCount() const
+{
+    return 0;
+}
+
+int64_t
+EgressStage::AssignStreams(int64_t stream)
+{
+    return 0;
+}
+
+} // namespace ns3

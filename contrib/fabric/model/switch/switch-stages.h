@@ -1,0 +1,99 @@
+#ifndef FABRIC_SWITCH_STAGES_H
+#define FABRIC_SWITCH_STAGES_H
+
+#include "link/fabric-frames.h"
+
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetDevice;
+class FabricSwitch;
+
+/**
+ * \defgroup fabric-switch-pipeline Switch pipeline
+ * \ingroup fabric
+ *
+ * FabricSwitch runs every frame through the same stages (docs/architecture.md draws them):
+ * receive hooks (in-network services take their frames), ingress classification (priority,
+ * hop class; the flow id came with the frame), forwarding (route lookup, then the load
+ * balancer picks among equal-cost ports), MMU admission (shared buffer, PFC), egress stages on
+ * enqueue, the port's scheduler, egress stages on dequeue, buffer release. The load balancer
+ * and egress stages are ns-3 Objects chosen by the switch's attributes; none of them, nor the
+ * switch, knows a transport: they read FrameInfo, which the frame's parser filled once.
+ */
+
+/**
+ * \ingroup fabric-switch-pipeline
+ * \brief Forwarding strategy: which of a destination's equal-cost ports a frame leaves by.
+ *
+ * Called once per frame and hop with a group of at least two ports. A strategy may read the
+ * switch's port state (queue depth, pause state through FabricSwitch::GetPort) and keep tables of
+ * its own (per flowlet, per destination); it must be deterministic given its random streams.
+ */
+class SwitchLoadBalancer : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    /// Binds the strategy to its switch (called once, before the first frame).
+    virtual void Install(const FabricSwitch& sw);
+    /// The port (an element of \p group, size >= 2) a frame with headers \p info leaves by.
+    virtual uint16_t SelectPort(const FrameInfo& info, const std::vector<uint16_t>& group) = 0;
+    /// Fixes the strategy's random streams; returns how many it takes.
+    virtual int64_t AssignStreams(int64_t stream);
+};
+
+/**
+ * \ingroup fabric-switch-pipeline
+ * \brief A step every frame passes through on an egress port: on enqueue, on dequeue, or both.
+ *
+ * Active queue management (RED/ECN), congestion feedback (C-AQM), telemetry stamping and the
+ * like. A stage that rewrites a header rewrites item.info with it (QueuedFrame::info) so that
+ * later hops need not parse the packet again. Stages run in the order the switch holds them.
+ */
+class EgressStage : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    /// Binds the stage to its switch after the last port was added (size per-port state here).
+    virtual void Install(const FabricSwitch& sw);
+    /// Whether OnEnqueue / OnDequeue do anything (the switch skips the call otherwise).
+    virtual bool RunsOnEnqueue() const;
+    virtual bool RunsOnDequeue() const;
+    /// \p item is about to join the egress queue of \p port, which holds \p queueBytes of its
+    /// priority before it.
+    virtual void OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes);
+    /// \p item has left the egress queue of \p port for the wire (it is no longer counted in
+    /// the queue).
+    virtual void OnDequeue(FabricNetDevice& port, QueuedFrame& item);
+    /// Random streams the stage takes (known before Install: a switch another rank simulates
+    /// still counts them).
+    virtual int64_t GetStreamCount() const;
+    /// Fixes the stage's random streams; returns GetStreamCount().
+    virtual int64_t AssignStreams(int64_t stream);
+};
+
+/**
+ * \ingroup fabric-switch-pipeline
+ * \brief An in-network service on a switch (SHARP aggregation): takes the frames it claims
+ * before forwarding; they are not forwarded.
+ */
+class SwitchReceiveHook
+{
+  public:
+    virtual ~SwitchReceiveHook() = default;
+    /// Whether the frame with headers \p info is addressed to this service.
+    virtual bool Claims(const FrameInfo& info) const = 0;
+    /// The claimed frame, arrived on \p port.
+    virtual void Receive(FabricNetDevice* port, WireFrame& frame) = 0;
+};
+
+} // namespace ns3
+
+#endif

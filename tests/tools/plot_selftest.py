@@ -1,0 +1,349 @@
+#!/usr/bin/python3
+"""Self-test of tools/plot, tools/summary and bench/run-bench, without the simulator.
+
+Synthetic runs come in the older raw-transport format (no cc.csv, no RoCE columns) and as RoCE
+runs with cc.csv (DCQCN with alpha, or cc "none" without), so both must keep working.
+
+It writes synthetic run directories (fabrictools.plot.synth) and a fake fabric-run into a temporary
+directory, runs the real scripts on them as subprocesses (so shebangs, exec bits and argument
+parsing are tested too) and checks their outputs. Exits non-zero on the first failure.
+
+    /usr/bin/python3 tests/tools/plot_selftest.py [-v]
+"""
+
+import csv
+import json
+import os
+import re
+import struct
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+TOOLS_DIR = os.path.join(REPO_DIR, "tools")
+PLOT = os.path.join(TOOLS_DIR, "plot")
+SUMMARY = os.path.join(TOOLS_DIR, "summary")
+RUN_BENCH = os.path.join(REPO_DIR, "bench", "run-bench")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ALL_PNGS = ("queue.png", "rates.png", "pfc.png", "incast.png")
+ROCE_PNGS = ALL_PNGS + ("cc.png",)
+
+from fabrictools.plot import synth  # tests/tools/fabrictools links to the package
+
+# Stands in for build/fabric-run: writes a summary.json whose content the scenario file
+# controls ("mode: fail" exits 3, "mode: broken" reports conservation_ok false).
+FAKE_FABRIC_RUN = """#!/usr/bin/python3
+import json, os, sys
+scenario, out = sys.argv[1], sys.argv[sys.argv.index("--out") + 1]
+text = open(scenario).read()
+if "mode: fail" in text:
+    print("fake fabric-run: failing on purpose", file=sys.stderr)
+    sys.exit(3)
+ballast = bytearray(20 * 1024 * 1024)  # something for peak RSS to see
+json.dump({"scenario": os.path.basename(scenario), "seed": 1, "sim_time_ns": 1000000,
+           "wall_s": 0.01, "events": 3000000, "packet_hops": 1000000, "peak_rss_kb": 30000,
+           "counters": {}, "conservation_ok": "mode: broken" not in text},
+          open(os.path.join(out, "summary.json"), "w"))
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def run(argv, expect_rc=0, verbose=False):
+    """Run a tool; fail unless it exits with expect_rc (None: anything but a crash)."""
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    if verbose:
+        print("$ " + " ".join(argv))
+        print(proc.stdout + proc.stderr)
+    crashed = "Traceback (most recent call last)" in proc.stderr
+    if crashed or (expect_rc is not None and proc.returncode != expect_rc):
+        raise Failure(f"{' '.join(argv)} exited {proc.returncode}, expected {expect_rc}\n"
+                      f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return proc
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def check_pngs(directory, names, stdout):
+    """Each PNG exists, is a PNG, is not trivially small, and its path was printed."""
+    for name in names:
+        path = os.path.join(directory, name)
+        check(os.path.isfile(path), f"{path} not written")
+        with open(path, "rb") as handle:
+            check(handle.read(8) == PNG_MAGIC, f"{path} is not a PNG")
+        check(os.path.getsize(path) > 5000, f"{path} is suspiciously small")
+        check(path in stdout.split("\n"), f"{path} not printed by plot")
+
+
+def png_height(path):
+    """Pixel height from the PNG's IHDR chunk: tells how many panels a figure got."""
+    with open(path, "rb") as handle:
+        return struct.unpack(">I", handle.read(24)[20:24])[0]
+
+
+def summary_value(stdout, label):
+    """The value printed after a label, or None when the line is absent."""
+    match = re.search(rf"^{re.escape(label)}\s\s+(.*)$", stdout, re.M)
+    return match.group(1) if match else None
+
+
+def flows_column_sum(run_dir, column):
+    with open(os.path.join(run_dir, "flows.csv"), newline="") as handle:
+        return sum(int(row[column]) for row in csv.DictReader(handle) if row[column])
+
+
+def summary_flow_count(stdout):
+    match = re.search(r"^flows\s+(\d+)", stdout, re.M)
+    return int(match.group(1)) if match else None
+
+
+def test_full_run(tmp, verbose):
+    """A complete run: every plot, and a summary with the right flow count and verdict."""
+    run_dir = os.path.join(tmp, "full")
+    synth.write_run(run_dir, senders=8)
+    proc = run([PLOT, run_dir], verbose=verbose)
+    check_pngs(run_dir, ALL_PNGS, proc.stdout)
+    out = run([SUMMARY, run_dir], verbose=verbose).stdout
+    check(summary_flow_count(out) == 9, f"summary flow count wrong:\n{out}")
+    check(re.search(r"^conservation\s+ok", out, re.M), f"summary conservation wrong:\n{out}")
+    check(re.search(r"^FCT min/median/max\s+[\d.]+ / [\d.]+ / [\d.]+ µs", out, re.M),
+          f"summary FCT line wrong:\n{out}")
+    check("at sw0:8 priority 3" in out, f"summary max queue wrong:\n{out}")
+    # A raw run of the older format: no cc.csv, no RoCE columns, so no RoCE lines.
+    check(not os.path.exists(os.path.join(run_dir, "cc.png")), "cc.png without cc.csv")
+    check("cc.csv: not found" in proc.stderr, "no note for the missing cc.csv")
+    for label in ("bytes retransmitted", "bytes discarded", "CNPs", "PFC frames sent"):
+        check(summary_value(out, label) is None, f"{label} shown for a raw run:\n{out}")
+
+
+def test_roce_runs(tmp, verbose):
+    """RoCE runs: cc.png (alpha panel only with DCQCN), CC rates as incast.png's third row,
+    and the summary's transport, loss and CNP lines, from the counters or else flows.csv."""
+    raw = os.path.join(tmp, "roce-raw")
+    synth.write_run(raw, senders=8)
+    run([PLOT, raw], verbose=verbose)
+    heights = {}
+    for cc in ("dcqcn", "none"):
+        run_dir = os.path.join(tmp, f"roce-{cc}")
+        synth.write_run(run_dir, senders=8, transport="roce", cc=cc)
+        proc = run([PLOT, run_dir], verbose=verbose)
+        check_pngs(run_dir, ROCE_PNGS, proc.stdout)
+        heights[cc] = png_height(os.path.join(run_dir, "cc.png"))
+        check(png_height(os.path.join(run_dir, "incast.png"))
+              > png_height(os.path.join(raw, "incast.png")),
+              f"incast.png of a {cc} run has no CC-rate row")
+        out = run([SUMMARY, run_dir], verbose=verbose).stdout
+        check(summary_value(out, "transport") == f"roce (cc {cc})", f"transport wrong:\n{out}")
+        check(summary_value(out, "bytes retransmitted") == "5,120 B (5.00 KiB)",
+              f"retransmitted bytes wrong:\n{out}")
+        check(summary_value(out, "bytes discarded") == "4,096 B (4.00 KiB)",
+              f"discarded bytes wrong:\n{out}")
+        cnps = flows_column_sum(run_dir, "cnps")
+        check(cnps > 0 and summary_value(out, "CNPs") == f"{cnps:,}", f"CNPs wrong:\n{out}")
+        check(re.search(r"^conservation\s+ok \(sent = delivered \+ dropped \+ discarded",
+                        out, re.M), f"conservation ignores discarded bytes:\n{out}")
+        check(summary_value(out, "launch wait median/max") == "0 ns / 300 ns",
+              f"launch wait wrong:\n{out}")
+        check(re.search(r"^PFC frames sent\s+\d", out, re.M), f"no PFC frames line:\n{out}")
+    check(heights["dcqcn"] > heights["none"], "cc.png: alpha panel missing for DCQCN, or "
+          "drawn for cc none")
+
+    # Without the counters the totals come from flows.csv's columns.
+    no_counters = shutil.copytree(os.path.join(tmp, "roce-dcqcn"),
+                                  os.path.join(tmp, "roce-no-counters"))
+    path = os.path.join(no_counters, "summary.json")
+    with open(path) as handle:
+        data = json.load(handle)
+    del data["counters"]
+    with open(path, "w") as handle:
+        json.dump(data, handle)
+    out = run([SUMMARY, no_counters], verbose=verbose).stdout
+    check(summary_value(out, "bytes retransmitted") == "5,120 B (5.00 KiB)" and
+          summary_value(out, "bytes discarded") == "4,096 B (4.00 KiB)",
+          f"flows.csv sums not used:\n{out}")
+
+    # More than 12 flows: no per-flow legend, still both panels.
+    wide = os.path.join(tmp, "roce-wide")
+    synth.write_run(wide, senders=20, flow_bytes=100_000, stop_ns=200_000, transport="roce",
+                    cc="dcqcn")
+    proc = run([PLOT, wide], verbose=verbose)
+    check_pngs(wide, ROCE_PNGS, proc.stdout)
+    check(png_height(os.path.join(wide, "cc.png")) == heights["dcqcn"], "wide cc.png panels")
+
+
+def test_many_senders_and_options(tmp, verbose):
+    """64 senders (legend and PFC rows capped), --out elsewhere, --port override, and a run
+    stopped early so flows are unfinished."""
+    run_dir = os.path.join(tmp, "wide")
+    synth.write_run(run_dir, senders=64, flow_bytes=200_000, stop_ns=300_000)
+    out_dir = os.path.join(tmp, "wide-plots")
+    proc = run([PLOT, run_dir, "--out", out_dir, "--port", "sw0:64"], verbose=verbose)
+    check_pngs(out_dir, ALL_PNGS, proc.stdout)
+    out = run([SUMMARY, run_dir], verbose=verbose).stdout
+    check(summary_flow_count(out) == 65, f"summary flow count wrong:\n{out}")
+    check(re.search(r"^flows\s+65 \(\d+ finished, [1-9]\d* unfinished\)", out, re.M),
+          f"expected unfinished flows:\n{out}")
+    proc = run([PLOT, run_dir, "--out", os.path.join(tmp, "none"), "--port", "sw9:1"],
+               verbose=verbose)
+    check("no queue samples" in proc.stderr, "missing note for a port without samples")
+    run([PLOT, run_dir, "--port", "nonsense"], expect_rc=2, verbose=verbose)
+
+
+def test_degraded_runs(tmp, verbose):
+    """Missing, empty and malformed files skip plots with a note, never crash."""
+    base = os.path.join(tmp, "base")
+    synth.write_run(base, senders=4)
+
+    no_pfc = shutil.copytree(base, os.path.join(tmp, "no-pfc"))
+    os.remove(os.path.join(no_pfc, "pfc.csv"))
+    os.remove(os.path.join(no_pfc, "rates.csv"))
+    proc = run([PLOT, no_pfc], verbose=verbose)
+    check_pngs(no_pfc, ("queue.png", "incast.png"), proc.stdout)
+    check(not os.path.exists(os.path.join(no_pfc, "pfc.png")), "pfc.png without pfc.csv")
+
+    empty = shutil.copytree(base, os.path.join(tmp, "empty"))
+    for name in ("queues.csv", "rates.csv"):
+        with open(os.path.join(empty, name), "w") as handle:
+            handle.write("time_ns,node,port,priority,bytes\n" if name == "queues.csv" else "")
+    proc = run([PLOT, empty], verbose=verbose)
+    check_pngs(empty, ("pfc.png",), proc.stdout)
+    check("incast.png" not in proc.stdout, "incast.png drawn from no data")
+
+    no_summary = shutil.copytree(base, os.path.join(tmp, "no-summary"))
+    os.remove(os.path.join(no_summary, "summary.json"))
+    with open(os.path.join(no_summary, "queues.csv"), "a") as handle:
+        handle.write("garbage,row\n12,sw0,4,3,notanumber\n")
+    proc = run([PLOT, no_summary], verbose=verbose)
+    check_pngs(no_summary, ALL_PNGS, proc.stdout)  # bottleneck found from queues.csv
+    out = run([SUMMARY, no_summary], verbose=verbose).stdout
+    check(summary_flow_count(out) == 5, f"summary without summary.json:\n{out}")
+
+    roce = os.path.join(tmp, "roce-base")
+    synth.write_run(roce, senders=4, transport="roce", cc="dcqcn")
+    for name, content in (("cc-header", "time_ns,flow_id,cc,rate_gbps,alpha\n"),
+                          ("cc-zero", ""),
+                          ("cc-wrong-columns", "time,flow,rate\n1,2,3\n")):
+        broken = shutil.copytree(roce, os.path.join(tmp, name))
+        with open(os.path.join(broken, "cc.csv"), "w") as handle:
+            handle.write(content)
+        proc = run([PLOT, broken], verbose=verbose)
+        check_pngs(broken, ALL_PNGS, proc.stdout)
+        check(not os.path.exists(os.path.join(broken, "cc.png")), f"{name}: cc.png from no data")
+        check("cc.png: no congestion-control samples" in proc.stderr, f"{name}: no note")
+
+    # No alpha column, malformed rows, no flows.csv (bare flow ids in the legend), a flow the
+    # NIC never launched (empty launch_ns), and old summary counters.
+    odd = shutil.copytree(roce, os.path.join(tmp, "cc-odd"))
+    with open(os.path.join(odd, "cc.csv"), "w") as handle:
+        handle.write("time_ns,flow_id,rate_gbps\n10000,0,50\n20000,0,25\n10000,1,50\n"
+                     "garbage\n30000,1,fast\n30000,1,nan\n20000,1,12.5\n")
+    proc = run([PLOT, odd, "--out", os.path.join(tmp, "cc-odd-plots")], verbose=verbose)
+    check_pngs(os.path.join(tmp, "cc-odd-plots"), ("cc.png",), proc.stdout)
+    check(png_height(os.path.join(tmp, "cc-odd-plots", "cc.png")) <
+          png_height(os.path.join(tmp, "roce-dcqcn", "cc.png")), "alpha panel without alpha")
+    check("cc.csv: skipped 2 malformed row(s)" in proc.stderr, "malformed cc rows not counted")
+    with open(os.path.join(odd, "flows.csv"), newline="") as handle:
+        rows = list(csv.reader(handle))
+    rows[1][-1] = ""
+    rows[2][-3:] = ["", "", ""]
+    with open(os.path.join(odd, "flows.csv"), "w", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    out = run([SUMMARY, odd], verbose=verbose).stdout
+    check(summary_value(out, "CNPs") is not None, f"CNPs line missing:\n{out}")
+    os.remove(os.path.join(odd, "flows.csv"))
+    proc = run([PLOT, odd], verbose=verbose)
+    check("/cc.png" in proc.stdout, "cc.png not drawn without flows.csv")
+
+    bare = os.path.join(tmp, "bare")
+    os.mkdir(bare)
+    run([PLOT, bare], verbose=verbose)
+    run([SUMMARY, bare], expect_rc=2, verbose=verbose)
+    run([PLOT, os.path.join(tmp, "does-not-exist")], expect_rc=2, verbose=verbose)
+
+
+def write_bench_setup(tmp, scenarios):
+    """A build dir with the fake fabric-run and a scenario dir with the given files."""
+    build = os.path.join(tmp, "build")
+    os.makedirs(build, exist_ok=True)
+    fake = os.path.join(build, "fabric-run")
+    with open(fake, "w") as handle:
+        handle.write(FAKE_FABRIC_RUN)
+    os.chmod(fake, 0o755)
+    scen_dir = tempfile.mkdtemp(prefix="scenarios-", dir=tmp)
+    for name, text in scenarios.items():
+        with open(os.path.join(scen_dir, name + ".yaml"), "w") as handle:
+            handle.write(text)
+    return build, scen_dir
+
+
+def test_run_bench(tmp, verbose):
+    """The harness reports good runs and fails on a crash or a conservation violation."""
+    build, scen = write_bench_setup(tmp, {"alpha": "mode: ok\n", "beta": "mode: ok\n"})
+    results = os.path.join(tmp, "bench-results")
+    proc = run([RUN_BENCH, "--build", build, "--scenarios", scen, "--results", results,
+                "--repeat", "2"], verbose=verbose)
+    with open(os.path.join(results, "results.json")) as handle:
+        data = json.load(handle)
+    names = [s["name"] for s in data["scenarios"]]
+    check(names == ["alpha", "beta"], f"results.json scenarios {names}")
+    first = data["scenarios"][0]
+    check(first["events"] == 3_000_000 and first["events_per_s"] > 0, "events/s missing")
+    check(first["peak_rss_kb"] > 20 * 1024, f"peak RSS {first['peak_rss_kb']} KiB too small")
+    check(len(first["runs"]) == 2, "--repeat 2 did not run twice")
+    check(data["machine"]["nproc"] >= 1 and data["machine"]["cpu_model"], "machine info")
+    with open(os.path.join(results, "results.md")) as handle:
+        table = handle.read()
+    check("| alpha |" in table and "| beta |" in table and "| alpha |" in proc.stdout,
+          f"markdown table wrong:\n{table}")
+
+    proc = run([RUN_BENCH, "--build", build, "--scenarios", scen, "--results", results,
+                "--only", "beta"], verbose=verbose)
+    check("| beta |" in proc.stdout and "| alpha |" not in proc.stdout, "--only ignored")
+    run([RUN_BENCH, "--build", build, "--scenarios", scen, "--only", "gamma"], expect_rc=1,
+        verbose=verbose)
+
+    for mode in ("fail", "broken"):
+        build, scen = write_bench_setup(tmp, {"good": "mode: ok\n", "bad": f"mode: {mode}\n"})
+        failed_results = os.path.join(tmp, f"bench-{mode}")
+        proc = run([RUN_BENCH, "--build", build, "--scenarios", scen, "--results",
+                    failed_results], expect_rc=1, verbose=verbose)
+        check("bad FAILED" in proc.stderr, f"no failure reported for mode {mode}")
+        check(not os.path.exists(os.path.join(failed_results, "results.json")),
+              "results written despite a failure")
+
+
+TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
+         test_run_bench]
+
+
+def main() -> int:
+    verbose = "-v" in sys.argv[1:]
+    tmp = tempfile.mkdtemp(prefix="plot-selftest-")
+    # run-bench keeps failed runs' directories on purpose; keep them inside tmp, cleaned below.
+    os.environ["TMPDIR"] = tmp
+    failed = 0
+    try:
+        for test in TESTS:
+            try:
+                test(tmp, verbose)
+                print(f"PASS {test.__name__}")
+            except Failure as err:
+                failed += 1
+                print(f"FAIL {test.__name__}: {err}")
+    finally:
+        if failed:
+            print(f"(files kept in {tmp})")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
