@@ -8,10 +8,10 @@
 //   - bad collective sections are ConfigErrors naming file, line and key.
 
 #include "../fabric-sim-util.h"
-#include "collective-config.h"
 #include "collective-setup.h"
 #include "collective/collective-engine.h"
 #include "collective/sharp-service.h"
+#include "config-collective.h"
 #include "config-error.h"
 #include "host/host-transport.h"
 #include "switch/fabric-switch.h"

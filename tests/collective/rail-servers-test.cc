@@ -3,8 +3,8 @@
 // to a dual-port NIC — a shared bottleneck, checked: a collective cannot beat slot bytes / 32 GB/s.
 
 #include "../fabric-sim-util.h"
-#include "collective-config.h"
 #include "collective-setup.h"
+#include "config-collective.h"
 #include "host/host-transport.h"
 #include "topology-generators.h"
 #include "yaml-fields.h"

@@ -2,9 +2,13 @@
 
 #include "units.h"
 
-#include "ns3/type-id.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-size.h"
 
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -120,6 +124,44 @@ NormalizeAttributeValue(const std::string& name,
         return bad(info.checker->GetUnderlyingTypeInformation());
     }
     return true;
+}
+
+TypeId::AttributeInformation
+AttributeDefault(const std::string& name)
+{
+    size_t sep = name.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
+        !tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    {
+        throw std::invalid_argument("no ns-3 attribute " + name);
+    }
+    return info;
+}
+
+std::string
+AttributeDefaultText(const std::string& name)
+{
+    TypeId::AttributeInformation info = AttributeDefault(name);
+    Ptr<const AttributeValue> v = info.initialValue;
+    if (auto size = DynamicCast<const QueueSizeValue>(v))
+    {
+        return std::to_string(size->Get().GetValue()) + "B";
+    }
+    if (auto time = DynamicCast<const TimeValue>(v))
+    {
+        return std::to_string(time->Get().GetPicoSeconds()) + "ps";
+    }
+    if (auto rate = DynamicCast<const DataRateValue>(v))
+    {
+        return std::to_string(rate->Get().GetBitRate()) + "bps";
+    }
+    if (auto number = DynamicCast<const DoubleValue>(v))
+    {
+        return NumberText(number->Get());
+    }
+    return v->SerializeToString(info.checker);
 }
 
 } // namespace ns3

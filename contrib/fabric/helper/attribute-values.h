@@ -1,6 +1,8 @@
 #ifndef FABRIC_ATTRIBUTE_VALUES_H
 #define FABRIC_ATTRIBUTE_VALUES_H
 
+#include "ns3/type-id.h"
+
 #include <string>
 
 namespace ns3
@@ -18,6 +20,19 @@ bool NormalizeAttributeValue(const std::string& name,
                              const std::string& value,
                              std::string* normalized,
                              std::string* error);
+
+/**
+ * \brief The current default of ns-3 attribute \p name ("ns3::Type::Attribute"): its initial
+ * value, which Config::SetDefault updates, with its checker.
+ *
+ * Throws std::invalid_argument when no type has that attribute: the scenario key table names
+ * attributes in code, so that is a programming error, not bad input.
+ */
+TypeId::AttributeInformation AttributeDefault(const std::string& name);
+
+/// AttributeDefault(\p name) in the form NormalizeAttributeValue produces (sizes "4096B", times
+/// in ps, rates in bps, numbers exactly), so it can be set back with Config::SetDefault.
+std::string AttributeDefaultText(const std::string& name);
 
 } // namespace ns3
 

@@ -1,8 +1,8 @@
 #ifndef FABRIC_COLLECTIVE_SETUP_H
 #define FABRIC_COLLECTIVE_SETUP_H
 
-#include "collective-config.h"
 #include "collective/collective-engine.h"
+#include "config-collective.h"
 #include "fabric-builder.h"
 #include "host/host-transport.h"
 

@@ -1,7 +1,7 @@
 #ifndef FABRIC_SCENARIO_CONFIG_H
 #define FABRIC_SCENARIO_CONFIG_H
 
-#include "collective-config.h"
+#include "config-collective.h"
 #include "host/flow-table.h"
 #include "topology-spec.h"
 
@@ -60,15 +60,17 @@ struct StormEvent
     bool stop = false;
 };
 
+/// What the run records besides flows, links and the summary (the trace: section; its
+/// defaults are in the scenario key table, config-trace.cc).
 struct TraceConfig
 {
-    Time queueInterval = MicroSeconds(1);
+    Time queueInterval;
     bool queueOnChange = false;          ///< a row at every change instead of every interval
     std::vector<std::string> queueNodes; ///< empty = every switch
     std::vector<uint32_t> queuePorts;    ///< empty = every port
-    uint8_t queuePriorities = 0xFF;      ///< bit mask
-    uint64_t gzipAbove = 256ull << 20;   ///< traces larger than this are stored as .csv.gz
-    Time rateInterval = MicroSeconds(10);
+    uint8_t queuePriorities = 0;         ///< bit mask
+    uint64_t gzipAbove = 0;              ///< traces larger than this are stored as .csv.gz
+    Time rateInterval;
     bool pcap = false;
     std::vector<std::string> pcapNodes; ///< empty = every node
 };
@@ -77,7 +79,9 @@ struct TraceConfig
  * \brief A scenario file after parsing and validation: everything fabric-run needs.
  *
  * Model parameters are kept as (attribute path, value) pairs applied with Config::SetDefault
- * before the fabric is built, so the file, --set and --attr all end in ns-3 attributes.
+ * before the fabric is built, so the file, --set and --attr all end in ns-3 attributes. The
+ * other values come from the keys of the scenario key table (config-table.h), which holds
+ * their defaults: the members here are only zero until LoadScenario fills them.
  */
 struct ScenarioConfig
 {
@@ -90,17 +94,17 @@ struct ScenarioConfig
     std::vector<LinkEvent> linkEvents;
     std::vector<StormEvent> stormEvents;
     std::vector<std::pair<Time, uint32_t>> cnpEvents; ///< (time, flow): scripted CNPs (RoCE)
-    std::string transport = "raw";                    ///< raw (no reliability, no CC) or roce
+    std::string transport;                            ///< raw (no reliability, no CC), roce or ub
     std::vector<PacketLoss> losses;
     TraceConfig trace;
-    Time stopTime = MilliSeconds(10);
-    uint64_t seed = 1;
+    Time stopTime;
+    uint64_t seed = 0;
     uint32_t hashSalt = 0;
-    Time deadlockCheckInterval = MicroSeconds(100);
-    Time deadlockTimeout = MilliSeconds(1);
-    uint32_t payloadMtu = 4096;
+    Time deadlockCheckInterval;
+    Time deadlockTimeout;
+    uint32_t payloadMtu = 0;     ///< host.mtu
     CollectiveConfig collective; ///< workload.type collective: the `collective:` section
-    std::string scheduler = "ns3::FabricWheelScheduler"; ///< simulator.scheduler, a TypeId name
+    std::string scheduler;       ///< simulator.scheduler, a TypeId name
 };
 
 class YamlFields;
@@ -130,7 +134,8 @@ uint64_t OneHopHeadroomBytes(DataRate rate,
                              uint32_t frameBytes,
                              uint32_t wireOverhead);
 
-/// Text for `fabric-run --help`: every scenario key with its meaning and default.
+/// Text for `fabric-run --help`: every key of the scenario key table with its meaning, unit
+/// and default (config-help.cc).
 std::string ScenarioKeysHelp();
 
 } // namespace ns3

@@ -12,15 +12,15 @@
 #include "rank-merge.h"
 #include "run-recorder.h"
 #include "run-totals.h"
+#include "scoped-attribute-defaults.h"
 #include "trace/csv-writer.h"
 #include "ub-recorder.h"
 #include "ub/ub-nic.h"
 
-#include "ns3/config.h"
+#include "ns3/boolean.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 
 #include <algorithm>
 #include <chrono>
@@ -59,6 +59,7 @@ YamlToJson(const YAML::Node& node)
     }
 }
 
+/// UDP source port of flow \p id for run seed \p seed: 49152 + a 14-bit hash of both.
 uint16_t
 FlowEntropy(uint32_t id, uint64_t seed)
 {
@@ -73,24 +74,6 @@ FlowEntropy(uint32_t id, uint64_t seed)
 
 namespace
 {
-
-void
-ApplyAttributes(const ScenarioConfig& cfg)
-{
-    for (const auto& [name, value] : cfg.attributes)
-    {
-        std::string normalized;
-        std::string error;
-        if (!NormalizeAttributeValue(name, value, &normalized, &error) ||
-            !Config::SetDefaultFailSafe(name, StringValue(normalized)))
-        {
-            throw ConfigError(cfg.file,
-                              0,
-                              name,
-                              error.empty() ? "cannot set '" + value + "'" : error);
-        }
-    }
-}
 
 /// One transport per host, by scenario name: none for raw flows; null for the hosts another
 /// rank simulates.
@@ -175,25 +158,23 @@ WriteLinks(const RunTotals& totals, const std::string& path)
     out.Commit();
 }
 
-} // namespace
-
-RunOutcome
-ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const PartitionPlan* plan)
+void
+CheckDistributable(const ScenarioConfig& cfg, const PartitionPlan* plan)
 {
-    auto wallStart = std::chrono::steady_clock::now();
-    if (plan)
+    if (plan && cfg.transport == "raw")
     {
-        if (cfg.transport == "raw")
-        {
-            throw ConfigError(cfg.file,
-                              0,
-                              "transport",
-                              "a distributed run needs a transport (roce or ub): a raw flow "
-                              "ends when its bytes are delivered or dropped anywhere in the "
-                              "fabric, which no single rank sees");
-        }
+        throw ConfigError(cfg.file,
+                          0,
+                          "transport",
+                          "a distributed run needs a transport (roce or ub): a raw flow "
+                          "ends when its bytes are delivered or dropped anywhere in the "
+                          "fabric, which no single rank sees");
     }
-    ApplyAttributes(cfg);
+}
+
+void
+SeedAndScheduler(const ScenarioConfig& cfg)
+{
     RngSeedManager::SetSeed(static_cast<uint32_t>(cfg.seed == 0 ? 1 : cfg.seed));
     RngSeedManager::SetRun(1);
     // The timing wheel (simulator.scheduler, default) beats ns-3's binary heap, which beats
@@ -201,30 +182,87 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     // results do not depend on the choice.
     ObjectFactory scheduler(cfg.scheduler);
     Simulator::SetScheduler(scheduler);
+}
 
-    FabricNetwork net;
+/// One run from the fabric to the results; ScenarioRunner::Run calls the steps in order.
+class ScenarioRun
+{
+  public:
+    ScenarioRun(const ScenarioConfig& cfg, const std::string& outDir, const PartitionPlan* plan)
+        : m_cfg(cfg),
+          m_outDir(outDir),
+          m_plan(plan)
+    {
+    }
+
+    /// The nodes, devices and channels (this rank's part of them), and the NICs.
+    void BuildFabric();
+    /// Every flow of the workload into the flow table; this rank's hosts start theirs.
+    void PostFlows();
+    /// Scripted losses, link failures, CNPs and PFC storms.
+    void ScheduleEvents();
+    /// The collective engine, and what ends the run when every flow is done.
+    void SetUpCompletion();
+    /// Traces and the deadlock detector.
+    void StartRecording(double buildSeconds);
+    void Simulate();
+    /// The results: written on rank 0 (or a single process); a rank other than 0 writes its
+    /// part for rank 0 and returns an empty summary.
+    RunOutcome Finish();
+
+  private:
+    bool AnySwitchHasPfc() const;
+    /// Rank 0 merges every rank's part; false on the other ranks (nothing more to do).
+    bool MergeRankResults(nlohmann::json& summary);
+    void Summarize(const ConservationReport& cons, RunOutcome& outcome) const;
+
+    const ScenarioConfig& m_cfg;
+    std::string m_outDir;
+    const PartitionPlan* m_plan;
+    FabricNetwork m_net;
+    std::unique_ptr<PartitionedRun> m_parts;
+    std::vector<Ptr<HostTransport>> m_nics;
+    Ptr<CollectiveEngine> m_collective;
+    std::string m_traceDir;
+    TraceConfig m_trace;
+    std::unique_ptr<RunRecorder> m_recorder;
+    std::unique_ptr<UbRecorder> m_ubRecorder;
+    std::unique_ptr<DeadlockDetector> m_deadlock;
+    double m_buildSeconds = 0;
+    double m_runSeconds = 0;
+    Time m_simEnd;
+    RunTotals m_totals;
+};
+
+void
+ScenarioRun::BuildFabric()
+{
     try
     {
-        net = plan ? FabricNetwork::Build(cfg.topology,
-                                          cfg.hashSalt,
-                                          0,
-                                          plan->partition.rankOfNode,
-                                          plan->rank)
-                   : FabricNetwork::Build(cfg.topology, cfg.hashSalt, 0);
+        m_net = m_plan ? FabricNetwork::Build(m_cfg.topology,
+                                              m_cfg.hashSalt,
+                                              0,
+                                              m_plan->partition.rankOfNode,
+                                              m_plan->rank)
+                       : FabricNetwork::Build(m_cfg.topology, m_cfg.hashSalt, 0);
     }
     catch (const std::invalid_argument& e)
     {
-        throw ConfigError(cfg.file, 0, "switch.buffer", e.what());
+        throw ConfigError(m_cfg.file, 0, "switch.buffer", e.what());
     }
-    std::unique_ptr<PartitionedRun> parts;
-    if (plan)
+    if (m_plan)
     {
-        parts = std::make_unique<PartitionedRun>(&net, *plan);
-        parts->ConnectCuts();
+        m_parts = std::make_unique<PartitionedRun>(&m_net, *m_plan);
+        m_parts->ConnectCuts();
     }
-    Ptr<FlowTable> table = net.GetFlowTable();
-    std::vector<Ptr<HostTransport>> nics = InstallTransports(net, cfg.transport);
-    for (const FlowSpec& fs : cfg.flows)
+    m_nics = InstallTransports(m_net, m_cfg.transport);
+}
+
+void
+ScenarioRun::PostFlows()
+{
+    Ptr<FlowTable> table = m_net.GetFlowTable();
+    for (const FlowSpec& fs : m_cfg.flows)
     {
         FlowRecord rec;
         rec.src = fs.src;
@@ -238,7 +276,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         // the QP number; it is what ECMP hashes. Mixed with the seed so that every seed draws
         // an independent set of paths (seed sweeps are ECMP collision studies).
         uint32_t id = table->GetN();
-        rec.entropy = FlowEntropy(id, cfg.seed);
+        rec.entropy = FlowEntropy(id, m_cfg.seed);
         rec.verb = fs.verb;
         rec.endpoint = fs.endpoint;
         rec.order = fs.order;
@@ -248,53 +286,59 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         rec.onTime = fs.onTime;
         // Known before the flow is posted, so that every rank's copy of the record agrees (a
         // receiver must not end a reliable flow on delivery).
-        rec.reliable = !nics.empty();
+        rec.reliable = !m_nics.empty();
         table->Add(rec);
-        if (!net.IsHostLocal(fs.src))
+        if (!m_net.IsHostLocal(fs.src))
         {
             continue; // posted by the rank that simulates its host
         }
-        if (nics.empty())
+        if (m_nics.empty())
         {
-            net.GetHost(fs.src)->StartFlowAt(id);
+            m_net.GetHost(fs.src)->StartFlowAt(id);
         }
         else
         {
-            nics[fs.src]->StartFlowAt(id);
+            m_nics[fs.src]->StartFlowAt(id);
         }
     }
-    if (cfg.transport == "ub")
+    if (m_cfg.transport == "ub")
     {
         // Strict ordering at a target needs the initiator's posting order on every rank.
         UbNic::AssignPostingOrder(*table);
     }
-    for (const PacketLoss& loss : cfg.losses)
+}
+
+void
+ScenarioRun::ScheduleEvents()
+{
+    for (const PacketLoss& loss : m_cfg.losses)
     {
-        const FlowRecord& f = table->Get(loss.flow);
+        const FlowRecord& f = m_net.GetFlowTable()->Get(loss.flow);
         uint32_t sink = f.verb == RdmaVerb::READ ? f.src : f.dst; // where the data arrives
-        if (net.IsHostLocal(sink))
+        if (m_net.IsHostLocal(sink))
         {
-            nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);
+            m_nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);
         }
     }
-    for (const LinkEvent& ev : cfg.linkEvents)
+    for (const LinkEvent& ev : m_cfg.linkEvents)
     {
-        Simulator::Schedule(ev.at, &FabricNetwork::SetLinkUp, &net, ev.link, ev.up);
+        Simulator::Schedule(ev.at, &FabricNetwork::SetLinkUp, &m_net, ev.link, ev.up);
     }
-    for (const auto& [at, flow] : cfg.cnpEvents)
+    for (const auto& [at, flow] : m_cfg.cnpEvents)
     {
-        if (net.IsHostLocal(cfg.flows[flow].src))
+        uint32_t src = m_cfg.flows[flow].src;
+        if (m_net.IsHostLocal(src))
         {
-            Simulator::Schedule(at, &HostTransport::InjectCnp, nics[cfg.flows[flow].src], flow);
+            Simulator::Schedule(at, &HostTransport::InjectCnp, m_nics[src], flow);
         }
     }
-    for (const StormEvent& ev : cfg.stormEvents)
+    for (const StormEvent& ev : m_cfg.stormEvents)
     {
-        if (!net.IsHostLocal(ev.host))
+        if (!m_net.IsHostLocal(ev.host))
         {
             continue;
         }
-        Ptr<FabricHost> host = net.GetHost(ev.host);
+        Ptr<FabricHost> host = m_net.GetHost(ev.host);
         for (uint32_t p = 0; p < host->GetNPorts(); ++p)
         {
             Ptr<FabricNetDevice> nic = host->GetPort(p);
@@ -308,44 +352,37 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
             }
         }
     }
+}
+
+void
+ScenarioRun::SetUpCompletion()
+{
     // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
-    Ptr<CollectiveEngine> collective =
-        SetupCollective(cfg.collective, net, nics, cfg.seed, parts.get());
-    if (parts)
+    m_collective = SetupCollective(m_cfg.collective, m_net, m_nics, m_cfg.seed, m_parts.get());
+    if (m_parts)
     {
-        parts->InstallFinishRule();
+        m_parts->InstallFinishRule();
     }
     else
     {
-        table->SetAllFinishedCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        m_net.GetFlowTable()->SetAllFinishedCallback(
+            MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
     }
-    double buildSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+}
 
-    // A rank writes its share of the traces into rank-<r>/; rank 0 merges them at the end.
-    std::string traceDir = outDir;
-    TraceConfig traceConfig = cfg.trace;
-    if (plan)
-    {
-        traceDir = RankDirectory(outDir, plan->rank);
-        std::filesystem::create_directories(traceDir);
-        traceConfig.gzipAbove = UINT64_MAX; // compressed after merging
-    }
-    RunRecorder recorder(&net, traceConfig, traceDir);
-    recorder.Start();
-    UbRecorder ubRecorder(nics, traceDir);
-    ubRecorder.Start();
-    DeadlockDetector deadlock(&net, cfg.deadlockCheckInterval, cfg.deadlockTimeout);
+bool
+ScenarioRun::AnySwitchHasPfc() const
+{
     // Every rank must agree (a distributed run samples for the detector on all of them), also
-    // one that simulates no switch: switches take their PFC setting from the attribute
-    // defaults, so a switch built only to read them answers for the others.
+    // one that simulates no switch: switches take their PFC setting from the attribute's
+    // default, which then answers for the others.
     bool anyPfc = false;
     bool anySwitch = false;
     bool anyLocalSwitch = false;
-    for (uint32_t n = 0; n < cfg.topology.nodes.size(); ++n)
+    for (uint32_t n = 0; n < m_cfg.topology.nodes.size(); ++n)
     {
-        anySwitch = anySwitch || cfg.topology.nodes[n].isSwitch;
-        if (Ptr<FabricSwitch> sw = net.GetSwitch(n))
+        anySwitch = anySwitch || m_cfg.topology.nodes[n].isSwitch;
+        if (Ptr<FabricSwitch> sw = m_net.GetSwitch(n))
         {
             anyLocalSwitch = true;
             anyPfc = anyPfc || sw->GetMmu()->PfcEnabled();
@@ -353,78 +390,140 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     }
     if (anySwitch && !anyLocalSwitch)
     {
-        anyPfc = CreateObject<FabricSwitch>()->GetMmu()->PfcEnabled();
+        TypeId::AttributeInformation pfc = AttributeDefault("ns3::SharedBufferMmu::PfcEnabled");
+        anyPfc = DynamicCast<const BooleanValue>(pfc.initialValue)->Get();
     }
-    if (anyPfc && parts)
-    {
-        parts->ConnectDeadlockDetector(&deadlock); // cycles may cross ranks
-    }
-    else if (anyPfc)
-    {
-        deadlock.Start();
-    }
+    return anyPfc;
+}
 
+void
+ScenarioRun::StartRecording(double buildSeconds)
+{
+    m_buildSeconds = buildSeconds;
+    // A rank writes its share of the traces into rank-<r>/; rank 0 merges them at the end.
+    m_traceDir = m_outDir;
+    m_trace = m_cfg.trace;
+    if (m_plan)
+    {
+        m_traceDir = RankDirectory(m_outDir, m_plan->rank);
+        std::filesystem::create_directories(m_traceDir);
+        m_trace.gzipAbove = UINT64_MAX; // compressed after merging
+    }
+    m_recorder = std::make_unique<RunRecorder>(&m_net, m_trace, m_traceDir);
+    m_recorder->Start();
+    m_ubRecorder = std::make_unique<UbRecorder>(m_nics, m_traceDir);
+    m_ubRecorder->Start();
+    m_deadlock = std::make_unique<DeadlockDetector>(&m_net,
+                                                    m_cfg.deadlockCheckInterval,
+                                                    m_cfg.deadlockTimeout);
+    if (!AnySwitchHasPfc())
+    {
+        return;
+    }
+    if (m_parts)
+    {
+        m_parts->ConnectDeadlockDetector(m_deadlock.get()); // cycles may cross ranks
+    }
+    else
+    {
+        m_deadlock->Start();
+    }
+}
+
+void
+ScenarioRun::Simulate()
+{
     auto runStart = std::chrono::steady_clock::now();
-    Simulator::Stop(cfg.stopTime);
+    Simulator::Stop(m_cfg.stopTime);
     Simulator::Run();
-    double runSeconds =
+    m_runSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-    Time simEnd = Simulator::Now();
-    recorder.Finish();
-    ubRecorder.Finish(traceConfig.gzipAbove);
+    m_simEnd = Simulator::Now();
+    m_recorder->Finish();
+    m_ubRecorder->Finish(m_trace.gzipAbove);
 
-    RunTotals totals = CollectTotals(net, nics, deadlock, Simulator::GetEventCount());
-    if (collective)
+    m_totals = CollectTotals(m_net, m_nics, *m_deadlock, Simulator::GetEventCount());
+    if (m_collective)
     {
-        totals.collective = CollectiveNetworkCounters(*collective, net);
+        m_totals.collective = CollectiveNetworkCounters(*m_collective, m_net);
     }
+    nlohmann::json ub;
+    m_ubRecorder->Summarize(ub);
+    if (ub.contains("ub"))
     {
-        nlohmann::json ub;
-        ubRecorder.Summarize(ub);
-        if (ub.contains("ub"))
-        {
-            totals.ub = ub["ub"];
-        }
+        m_totals.ub = ub["ub"];
     }
+}
+
+bool
+ScenarioRun::MergeRankResults(nlohmann::json& summary)
+{
+    FlowTable& table = *m_net.GetFlowTable();
+    nlohmann::json rankInfo = {{"rank", m_plan->rank},
+                               {"wall_s", m_runSeconds},
+                               {"build_s", m_buildSeconds},
+                               {"events", m_totals.events},
+                               {"packet_hops", m_totals.packetHops},
+                               {"peak_rss_kb", m_totals.peakRssKb},
+                               {"sync_wait_s", RankExchange::SyncWaitSeconds()},
+                               {"syncs", RankExchange::SyncCount()},
+                               {"notices_sent", m_parts->GetNoticesSent()},
+                               {"sim_time_ps", m_simEnd.GetPicoSeconds()}};
+    WriteRankPartial(m_traceDir, rankInfo, TotalsToJson(m_totals), table);
+    RankExchange::Barrier();
+    if (m_plan->rank != 0)
+    {
+        return false; // rank 0 writes the merged results
+    }
+    RankMerge merged = MergeRanks(m_outDir, m_plan->size, m_cfg.trace.gzipAbove, table);
+    m_totals = merged.totals;
+    m_runSeconds = merged.wallSeconds;
+    m_simEnd = merged.simEnd;
+    summary["distributed"] =
+        DescribeDistributedRun(m_cfg.topology, *m_plan, merged, m_parts->GetDrainDelay());
+    summary["distributed"]["notice_delay_ps"] = m_parts->GetMaxNoticeDelay().GetPicoSeconds();
+    return true;
+}
+
+RunOutcome
+ScenarioRun::Finish()
+{
     RunOutcome outcome;
-    nlohmann::json& s = outcome.summary;
-    if (plan)
+    if (m_plan && !MergeRankResults(outcome.summary))
     {
-        double syncWait = RankExchange::SyncWaitSeconds();
-        nlohmann::json rankInfo = {{"rank", plan->rank},
-                                   {"wall_s", runSeconds},
-                                   {"build_s", buildSeconds},
-                                   {"events", totals.events},
-                                   {"packet_hops", totals.packetHops},
-                                   {"peak_rss_kb", totals.peakRssKb},
-                                   {"sync_wait_s", syncWait},
-                                   {"syncs", RankExchange::SyncCount()},
-                                   {"notices_sent", parts->GetNoticesSent()},
-                                   {"sim_time_ps", simEnd.GetPicoSeconds()}};
-        WriteRankPartial(traceDir, rankInfo, TotalsToJson(totals), *table);
-        RankExchange::Barrier();
-        if (plan->rank != 0)
-        {
-            Simulator::Destroy();
-            return outcome; // rank 0 writes the merged results
-        }
-        RankMerge merged = MergeRanks(outDir, plan->size, cfg.trace.gzipAbove, *table);
-        totals = merged.totals;
-        runSeconds = merged.wallSeconds;
-        simEnd = merged.simEnd;
-        s["distributed"] =
-            DescribeDistributedRun(cfg.topology, *plan, merged, parts->GetDrainDelay());
-        s["distributed"]["notice_delay_ps"] = parts->GetMaxNoticeDelay().GetPicoSeconds();
+        return outcome;
     }
-    outcome.conservation = BalanceFlows(*table, totals.inFlight);
-    const ConservationReport& cons = outcome.conservation;
-    WriteFlows(net, cons, totals, outDir + "/flows.csv");
-    WriteLinks(totals, outDir + "/links.csv");
+    outcome.conservation = BalanceFlows(*m_net.GetFlowTable(), m_totals.inFlight);
+    WriteFlows(m_net, outcome.conservation, m_totals, m_outDir + "/flows.csv");
+    WriteLinks(m_totals, m_outDir + "/links.csv");
+    Summarize(outcome.conservation, outcome);
+    if (m_collective)
+    {
+        std::string wrong = FinishCollective(*m_collective,
+                                             m_cfg.collective,
+                                             m_totals.collective,
+                                             m_plan != nullptr,
+                                             m_outDir,
+                                             outcome.summary);
+        if (!wrong.empty() && outcome.exitCode == EXIT_OK)
+        {
+            outcome.exitCode = EXIT_CONSERVATION_FAILED;
+            outcome.message = "collective result is not the exact sum: " + wrong;
+        }
+    }
+    WriteFileAtomically(m_outDir + "/summary.json", outcome.summary.dump(2) + "\n");
+    return outcome;
+}
 
+void
+ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) const
+{
+    const RunTotals& totals = m_totals;
+    nlohmann::json& s = outcome.summary;
     nlohmann::json maxQueues = nlohmann::json::array();
     nlohmann::json bottleneck = nullptr;
     uint64_t worst = 0;
-    const TopologySpec& spec = cfg.topology;
+    const TopologySpec& spec = m_cfg.topology;
     for (const auto& [n, p, q] : totals.maxQueues)
     {
         maxQueues.push_back({{"node", spec.nodes[n].name}, {"port", p}, {"bytes", q}});
@@ -434,6 +533,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
             bottleneck = {{"node", spec.nodes[n].name}, {"port", p}, {"bytes", q}};
         }
     }
+    Ptr<FlowTable> table = m_net.GetFlowTable();
     uint32_t finished = 0;
     Time lastFinish(0);
     uint64_t retransmitted = 0;
@@ -447,24 +547,24 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         retransmitted += f.retransmittedBytes;
     }
 
-    s["scenario"] = cfg.name;
-    s["scenario_file"] = cfg.file;
+    s["scenario"] = m_cfg.name;
+    s["scenario_file"] = m_cfg.file;
     s["version"] = FabricVersion();
     s["git_revision"] = FabricGitRevision();
-    s["seed"] = cfg.seed;
-    s["parameters"] = YamlToJson(cfg.document);
-    s["sim_time_ns"] = simEnd.GetNanoSeconds();
+    s["seed"] = m_cfg.seed;
+    s["parameters"] = YamlToJson(m_cfg.document);
+    s["sim_time_ns"] = m_simEnd.GetNanoSeconds();
     s["last_finish_ns"] = lastFinish.GetNanoSeconds();
-    s["wall_s"] = runSeconds;
-    s["build_s"] = buildSeconds;
+    s["wall_s"] = m_runSeconds;
+    s["build_s"] = m_buildSeconds;
     s["events"] = totals.events;
     s["packet_hops"] = totals.packetHops;
-    s["events_per_s"] = runSeconds > 0 ? totals.events / runSeconds : 0.0;
-    s["packet_hops_per_s"] = runSeconds > 0 ? totals.packetHops / runSeconds : 0.0;
+    s["events_per_s"] = m_runSeconds > 0 ? totals.events / m_runSeconds : 0.0;
+    s["packet_hops_per_s"] = m_runSeconds > 0 ? totals.packetHops / m_runSeconds : 0.0;
     s["peak_rss_kb"] = totals.peakRssKb;
     s["flows_total"] = table->GetN();
     s["flows_finished"] = finished;
-    s["transport"] = cfg.transport;
+    s["transport"] = m_cfg.transport;
     s["counters"] = {{"sent_bytes", cons.total.sent},
                      {"retransmitted_bytes", retransmitted},
                      {"discarded_bytes", cons.total.discarded},
@@ -507,21 +607,28 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
                                     " flows where sent != delivered + dropped + in flight"
                               : "queue-pair state inconsistent: " + totals.transportProblems;
     }
-    if (collective)
-    {
-        std::string wrong = FinishCollective(*collective,
-                                             cfg.collective,
-                                             totals.collective,
-                                             plan != nullptr,
-                                             outDir,
-                                             s);
-        if (!wrong.empty() && outcome.exitCode == EXIT_OK)
-        {
-            outcome.exitCode = EXIT_CONSERVATION_FAILED;
-            outcome.message = "collective result is not the exact sum: " + wrong;
-        }
-    }
-    WriteFileAtomically(outDir + "/summary.json", s.dump(2) + "\n");
+}
+
+} // namespace
+
+RunOutcome
+ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const PartitionPlan* plan)
+{
+    auto wallStart = std::chrono::steady_clock::now();
+    CheckDistributable(cfg, plan);
+    // LoadScenario takes absent keys' defaults from the attributes as they are: a run must
+    // leave them as it found them, or a scenario loaded next would inherit its settings.
+    ScopedAttributeDefaults defaults(cfg.file, cfg.attributes);
+    SeedAndScheduler(cfg);
+    ScenarioRun run(cfg, outDir, plan);
+    run.BuildFabric();
+    run.PostFlows();
+    run.ScheduleEvents();
+    run.SetUpCompletion();
+    run.StartRecording(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count());
+    run.Simulate();
+    RunOutcome outcome = run.Finish();
     Simulator::Destroy();
     return outcome;
 }

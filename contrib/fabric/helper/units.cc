@@ -3,6 +3,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -246,6 +249,101 @@ FormatBytes(uint64_t bytes)
     else
     {
         std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    }
+    return buf;
+}
+
+namespace
+{
+
+/// \p value in the largest of \p units (scale, suffix; largest first) that needs at most three
+/// decimals, trailing zeros dropped; \p zero when the value is 0.
+std::string
+ScaledText(uint64_t value,
+           const std::vector<std::pair<uint64_t, const char*>>& units,
+           const char* zero)
+{
+    if (value == 0)
+    {
+        return zero;
+    }
+    for (const auto& [scale, suffix] : units)
+    {
+        if (value < scale || (value % scale) * 1000 % scale != 0)
+        {
+            continue;
+        }
+        std::string text = std::to_string(value / scale);
+        uint64_t millis = (value % scale) * 1000 / scale;
+        if (millis != 0)
+        {
+            char frac[8];
+            std::snprintf(frac, sizeof frac, ".%03llu", static_cast<unsigned long long>(millis));
+            std::string f = frac;
+            f.erase(f.find_last_not_of('0') + 1);
+            text += f;
+        }
+        return text + suffix;
+    }
+    return std::to_string(value) + units.back().second;
+}
+
+} // namespace
+
+std::string
+BytesText(uint64_t bytes)
+{
+    for (const auto& [scale, suffix] : {std::make_pair(1ULL << 30, "GiB"),
+                                        std::make_pair(1ULL << 20, "MiB"),
+                                        std::make_pair(1ULL << 10, "KiB")})
+    {
+        if (bytes != 0 && bytes % scale == 0)
+        {
+            return std::to_string(bytes / scale) + suffix;
+        }
+    }
+    return std::to_string(bytes) + "B";
+}
+
+std::string
+TimeText(Time t)
+{
+    int64_t ps = t.GetPicoSeconds();
+    std::string sign = ps < 0 ? "-" : "";
+    uint64_t magnitude = ps < 0 ? uint64_t(-(ps + 1)) + 1 : uint64_t(ps);
+    return sign + ScaledText(magnitude,
+                             {{1000000000000ULL, "s"},
+                              {1000000000ULL, "ms"},
+                              {1000000ULL, "us"},
+                              {1000ULL, "ns"},
+                              {1ULL, "ps"}},
+                             "0ns");
+}
+
+std::string
+RateText(DataRate rate)
+{
+    return ScaledText(rate.GetBitRate(),
+                      {{1000000000000ULL, "Tbps"},
+                       {1000000000ULL, "Gbps"},
+                       {1000000ULL, "Mbps"},
+                       {1000ULL, "kbps"},
+                       {1ULL, "bps"}},
+                      "0bps");
+}
+
+std::string
+NumberText(double v)
+{
+    char buf[40];
+    // From %g's six digits up, so that round numbers stay plain ("10", not "1e+01").
+    for (int precision = 6; precision <= 17; ++precision)
+    {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (std::strtod(buf, nullptr) == v)
+        {
+            break;
+        }
     }
     return buf;
 }

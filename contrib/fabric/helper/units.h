@@ -35,6 +35,23 @@ Time CableDelay(double metres);
 /// Human-readable byte count for summaries ("1.00 MiB").
 std::string FormatBytes(uint64_t bytes);
 
+/**
+ * The inverses of the parsers: values written as a scenario file writes them, exactly (each
+ * reads back to the same value), for `fabric-run --help` and generated attribute values.
+ */
+
+/// "32MiB", "9KiB", "4154B": the largest binary unit that divides the count.
+std::string BytesText(uint64_t bytes);
+
+/// "100us", "18.6ns", "2.048ns", "0ns": the largest unit that needs at most three decimals.
+std::string TimeText(Time t);
+
+/// "400Gbps", "25.6Tbps", "40Mbps": as TimeText, in bits per second.
+std::string RateText(DataRate rate);
+
+/// The shortest decimal that reads back as exactly \p v: "0.2", "0.00390625", "1e-07".
+std::string NumberText(double v);
+
 } // namespace ns3
 
 #endif

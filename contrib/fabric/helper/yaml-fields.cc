@@ -294,7 +294,7 @@ YamlFields::StringList(const std::string& key)
 }
 
 void
-YamlFields::RejectUnknownKeys() const
+YamlFields::RejectUnknownKeys(const std::string& message) const
 {
     if (!m_map.IsMap())
     {
@@ -305,7 +305,7 @@ YamlFields::RejectUnknownKeys() const
         std::string k = kv.first.Scalar();
         if (m_known.count(k) == 0)
         {
-            throw ConfigError(m_file, YamlLine(kv.first), KeyPath(k), "unknown key");
+            throw ConfigError(m_file, YamlLine(kv.first), KeyPath(k), message);
         }
     }
 }

@@ -53,8 +53,9 @@ class YamlFields
     Time DelayOrCable(const std::string& delayKey, const std::string& cableKey, Time fallback);
     std::vector<std::string> StringList(const std::string& key);
 
-    /// Throws a ConfigError for the first key of the mapping that no getter asked for.
-    void RejectUnknownKeys() const;
+    /// Throws a ConfigError (\p message) for the first key of the mapping that no getter asked
+    /// for.
+    void RejectUnknownKeys(const std::string& message = "unknown key") const;
 
     /// A ConfigError about \p key of this mapping (line of the key's value when present).
     ConfigError Error(const std::string& key, const std::string& message) const;
@@ -62,6 +63,12 @@ class YamlFields
     const std::string& File() const
     {
         return m_file;
+    }
+
+    /// Dotted path of the mapping in the document ("" for the root).
+    const std::string& Path() const
+    {
+        return m_path;
     }
 
     std::string KeyPath(const std::string& key) const;

@@ -1,6 +1,8 @@
-#include "collective-config.h"
+// collective: the collective a workload of type collective runs (with transport: roce).
 
-#include "attribute-values.h"
+#include "config-collective.h"
+
+#include "config-sections.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,21 +13,6 @@ namespace ns3
 
 namespace
 {
-
-void
-AddAttribute(YamlFields& f,
-             const std::string& key,
-             const std::string& attribute,
-             std::vector<std::pair<std::string, std::string>>& attributes)
-{
-    std::string normalized;
-    std::string error;
-    if (!NormalizeAttributeValue(attribute, f.String(key), &normalized, &error))
-    {
-        throw f.Error(key, error);
-    }
-    attributes.emplace_back(attribute, normalized);
-}
 
 uint32_t
 RankIndex(YamlFields& f, const std::string& key, uint64_t value, uint32_t ranks)
@@ -68,26 +55,9 @@ ParseCollective(YamlFields& c,
     {
         throw c.Error("algorithm", "collectives run over reliable transfers: set transport: roce");
     }
-    cfg.algorithm = c.String("algorithm", "ring");
-    static const char* kAlgorithms[] = {"ring",
-                                        "interleaved-ring",
-                                        "hierarchical",
-                                        "direct",
-                                        "sharp"};
-    if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), cfg.algorithm) ==
-        std::end(kAlgorithms))
-    {
-        throw c.Error("algorithm",
-                      "expected ring, interleaved-ring, hierarchical, direct or "
-                      "sharp, got '" +
-                          cfg.algorithm + "'");
-    }
+    cfg.algorithm = ValueOf(c, "algorithm").text;
     cfg.sharp = cfg.algorithm == "sharp";
-    cfg.messageBytes = c.Bytes("message");
-    if (cfg.messageBytes == 0)
-    {
-        throw c.Error("message", "must be positive");
-    }
+    cfg.messageBytes = ValueOf(c, "message").count;
 
     // Ranks and their servers: a host's group is its server (the rail generator's GPUs);
     // hosts without a group are servers of their own.
@@ -175,21 +145,12 @@ ParseCollective(YamlFields& c,
         }
         attributes.emplace_back("ns3::HierarchicalAllReduce::PairingOffset", offset);
     }
-    cfg.interServerOnly = c.Bool("inter_server_only", false);
-    attributes.emplace_back("ns3::HierarchicalAllReduce::InterServerOnly",
-                            cfg.interServerOnly ? "true" : "false");
+    cfg.interServerOnly = SetFromKey(c, "inter_server_only", attributes).flag;
     attributes.emplace_back("ns3::RingAllReduce::Order",
                             cfg.algorithm == "interleaved-ring" ? "interleaved" : "flat");
-    for (const auto& [key, attr] :
-         {std::make_pair("launch_cost", "ns3::CollectiveEngine::LaunchCost"),
-          std::make_pair("update_time", "ns3::CollectiveEngine::UpdateTime"),
-          std::make_pair("value_elements", "ns3::CollectiveEngine::ValueElements"),
-          std::make_pair("priority", "ns3::CollectiveEngine::Priority")})
+    for (const char* key : {"launch_cost", "update_time", "value_elements", "priority"})
     {
-        if (c.Has(key))
-        {
-            AddAttribute(c, key, attr, attributes);
-        }
+        SetFromKey(c, key, attributes);
     }
 
     cfg.readiness.assign(p, Time(0));
@@ -277,48 +238,93 @@ ParseCollective(YamlFields& c,
         }
     }
     YamlFields sharp = c.Child("sharp");
-    if (c.Has("sharp"))
+    for (const ScenarioKey* key : KeysUnder(sharp.Path()))
     {
-        for (const auto& [key, attr] :
-             {std::make_pair("chunks", "ns3::SharpAllReduce::Chunks"),
-              std::make_pair("nvlink_stages", "ns3::SharpAllReduce::NvlinkStages"),
-              std::make_pair("priority", "ns3::SharpHostAgent::Priority"),
-              std::make_pair("buffer", "ns3::SharpAggregator::BufferSize"),
-              std::make_pair("rate", "ns3::SharpAggregator::AggregationRate"),
-              std::make_pair("packet_payload", "ns3::SharpHostAgent::PacketPayload"),
-              std::make_pair("timeout", "ns3::SharpHostAgent::RetransmitTimeout")})
-        {
-            if (sharp.Has(key))
-            {
-                AddAttribute(sharp, key, attr, attributes);
-            }
-        }
-        sharp.RejectUnknownKeys();
+        SetFromKey(sharp, *key, attributes);
     }
+    sharp.RejectUnknownKeys();
     c.RejectUnknownKeys();
     return cfg;
 }
 
-std::string
-CollectiveKeysHelp()
+ScenarioKeys
+CollectiveKeys()
 {
-    return R"(  workload.type: collective  with a collective section (transport: roce):
-  collective.algorithm       ring | interleaved-ring | hierarchical | direct | sharp
-  collective.message         gradient bytes per rank (192MiB)
-  collective.ranks           ranks on hosts 0..ranks-1 (default all hosts); or collective.placement [hosts]
-  collective.pairing         hierarchical partner: i+8 (same rail) | i+9 | (i+4)%8+8 | rail offset
-  collective.inter_server_only  hierarchical: only the inter-server stage on M/G per rank
-  collective.launch_cost     per-round launch cost (default 0.83us)
-  collective.update_time     optimizer update after the collective (step timeline, default 0)
-  collective.value_elements  float32 values per rank carried and checked (default 1024, 0 = off)
-  collective.priority        traffic class of the collective (default 3)
-  collective.readiness       [{rank, at}]: a rank that finishes computing late
-  collective.nic_failures    [{rank, helpers: [ranks], shares: [..]}]: relay over NVLink
-  collective.sharp           in-network aggregation (algorithm: sharp):
-      chunks (pieces per rank, 1), nvlink_stages (NVLink RS/AG around per-rail trees, false),
-      buffer (aggregation buffer per switch, 4MiB), rate (aggregation throughput, 25600Gbps),
-      packet_payload (4096), timeout (member retransmission, 500us), priority (3)
-)";
+    const std::string engine = "ns3::CollectiveEngine::";
+    const std::string sharp = "collective.sharp.";
+    return {
+        ScenarioKey("collective",
+                    KeyKind::Mapping,
+                    "the collective of workload.type collective (transport: roce)"),
+        ScenarioKey("collective.algorithm", KeyKind::Choice, "the AllReduce algorithm")
+            .Choices({"ring", "interleaved-ring", "hierarchical", "direct", "sharp"})
+            .Default("ring"),
+        ScenarioKey("collective.message", KeyKind::Bytes, "gradient bytes per rank")
+            .Check(Positive("must be positive")),
+        ScenarioKey("collective.ranks", KeyKind::Count, "ranks, on hosts 0..ranks-1")
+            .Rule("every host"),
+        ScenarioKey("collective.placement",
+                    KeyKind::List,
+                    "the host of each rank, instead of collective.ranks"),
+        ScenarioKey("collective.pairing",
+                    KeyKind::Text,
+                    "hierarchical: the partner on the next server, i+G (same rail), i+G+1, "
+                    "(i+G/2)%G+G for G GPUs per server, or a rail offset")
+            .Attribute("ns3::HierarchicalAllReduce::PairingOffset")
+            .OnlyWhenGiven()
+            .Unit("pairing or rail offset"),
+        ScenarioKey("collective.inter_server_only",
+                    KeyKind::Flag,
+                    "hierarchical: only the inter-server stage, on M/G per rank")
+            .Attribute("ns3::HierarchicalAllReduce::InterServerOnly"),
+        ScenarioKey("collective.launch_cost", KeyKind::Native, "per-round launch cost")
+            .Attribute(engine + "LaunchCost"),
+        ScenarioKey("collective.update_time",
+                    KeyKind::Native,
+                    "optimizer update after the collective (step timeline)")
+            .Attribute(engine + "UpdateTime"),
+        ScenarioKey("collective.value_elements",
+                    KeyKind::Native,
+                    "float32 values per rank carried and checked for the exact sum (0 = off)")
+            .Attribute(engine + "ValueElements"),
+        ScenarioKey("collective.priority", KeyKind::Native, "traffic class of the collective")
+            .Attribute(engine + "Priority"),
+        ScenarioKey("collective.readiness",
+                    KeyKind::List,
+                    "[{rank, at}]: ranks that finish computing late (others at 0)"),
+        ScenarioKey("collective.readiness[].rank", KeyKind::Count, "the rank"),
+        ScenarioKey("collective.readiness[].at", KeyKind::Duration, "when it joins"),
+        ScenarioKey("collective.nic_failures",
+                    KeyKind::List,
+                    "[{rank, helpers, shares}]: a rank whose NIC failed relays over NVLink"),
+        ScenarioKey("collective.nic_failures[].rank", KeyKind::Count, "the rank"),
+        ScenarioKey("collective.nic_failures[].helpers",
+                    KeyKind::List,
+                    "other ranks of its server that carry its traffic"),
+        ScenarioKey("collective.nic_failures[].shares",
+                    KeyKind::List,
+                    "the share each helper carries (adding up to 1)")
+            .Rule("equal shares"),
+        ScenarioKey("collective.sharp",
+                    KeyKind::Mapping,
+                    "in-network aggregation (algorithm: sharp)"),
+        ScenarioKey(sharp + "chunks", KeyKind::Native, "pieces per rank")
+            .Attribute("ns3::SharpAllReduce::Chunks"),
+        ScenarioKey(sharp + "nvlink_stages",
+                    KeyKind::Native,
+                    "NVLink reduce-scatter and all-gather around per-rail trees")
+            .Attribute("ns3::SharpAllReduce::NvlinkStages"),
+        ScenarioKey(sharp + "priority", KeyKind::Native, "traffic class of the members' packets")
+            .Attribute("ns3::SharpHostAgent::Priority"),
+        ScenarioKey(sharp + "buffer", KeyKind::Native, "aggregation buffer per switch")
+            .Attribute("ns3::SharpAggregator::BufferSize"),
+        ScenarioKey(sharp + "rate", KeyKind::Native, "aggregation throughput per switch")
+            .Attribute("ns3::SharpAggregator::AggregationRate"),
+        ScenarioKey(sharp + "packet_payload", KeyKind::Native, "payload bytes per SHARP packet")
+            .Attribute("ns3::SharpHostAgent::PacketPayload"),
+        ScenarioKey(sharp + "timeout", KeyKind::Native, "member retransmission timeout")
+            .Attribute("ns3::SharpHostAgent::RetransmitTimeout"),
+    };
 }
 
 } // namespace ns3

@@ -1,5 +1,5 @@
-#ifndef FABRIC_COLLECTIVE_CONFIG_H
-#define FABRIC_COLLECTIVE_CONFIG_H
+#ifndef FABRIC_CONFIG_COLLECTIVE_H
+#define FABRIC_CONFIG_COLLECTIVE_H
 
 #include "collective/collective-plan.h"
 #include "topology-spec.h"
@@ -36,7 +36,7 @@ namespace ns3
 struct CollectiveConfig
 {
     bool enabled = false;
-    std::string algorithm = "ring";
+    std::string algorithm; ///< collective.algorithm (its default: config-collective.cc)
     uint64_t messageBytes = 0;
     std::vector<uint32_t> hostOfRank;
     std::vector<uint32_t> serverOfRank;
@@ -53,9 +53,6 @@ CollectiveConfig ParseCollective(YamlFields& section,
                                  const TopologySpec& topology,
                                  const std::string& transport,
                                  std::vector<std::pair<std::string, std::string>>& attributes);
-
-/// Help text for the section (fabric-run --help).
-std::string CollectiveKeysHelp();
 
 } // namespace ns3
 

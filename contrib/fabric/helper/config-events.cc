@@ -1,0 +1,141 @@
+// events: things that happen during the run (link failures, PFC storms, scripted CNPs).
+
+#include "config-sections.h"
+
+namespace ns3
+{
+
+namespace
+{
+
+/// {at: 100us, cnp: 0}: the sender of flow 0 reacts as if a CNP had arrived.
+void
+ReadCnpEvent(YamlFields& e, ScenarioBuild& b)
+{
+    Time at = e.Duration("at");
+    uint64_t flow = e.Uint("cnp");
+    if (flow >= b.cfg.flows.size() || b.cfg.transport != "roce")
+    {
+        throw e.Error("cnp", "needs a RoCE flow index (transport: roce)");
+    }
+    e.RejectUnknownKeys();
+    b.cfg.cnpEvents.emplace_back(at, static_cast<uint32_t>(flow));
+}
+
+/// {at: 50us, pfc_storm: h0, priority: 3} or {at: .., pfc_storm_stop: h0}.
+void
+ReadStormEvent(YamlFields& e, ScenarioBuild& b)
+{
+    StormEvent storm;
+    storm.at = e.Duration("at");
+    storm.stop = e.Has("pfc_storm_stop");
+    storm.host = ReadHost(e, storm.stop ? "pfc_storm_stop" : "pfc_storm", b.cfg.topology);
+    storm.priority = static_cast<uint8_t>(ValueOf(e, "priority").count);
+    e.RejectUnknownKeys();
+    b.cfg.stormEvents.push_back(storm);
+}
+
+/// {at: 100us, link_down: [leaf0, spine1]} or link_up: every link between the two nodes.
+void
+ReadLinkEvent(YamlFields& e, ScenarioBuild& b)
+{
+    const TopologySpec& topo = b.cfg.topology;
+    LinkEvent ev;
+    ev.at = e.Duration("at");
+    ev.up = e.Has("link_up");
+    std::string key = ev.up ? "link_up" : "link_down";
+    std::vector<std::string> ends = e.StringList(key);
+    if (ends.size() != 2)
+    {
+        throw e.Error(key, "expected the two nodes of a link, e.g. [leaf0, spine1]");
+    }
+    auto a = topo.Find(ends[0]);
+    auto z = topo.Find(ends[1]);
+    if (!a || !z)
+    {
+        throw e.Error(key, "unknown node '" + (a ? ends[1] : ends[0]) + "'");
+    }
+    bool found = false;
+    for (uint32_t li = 0; li < topo.links.size(); ++li)
+    {
+        const TopologyLink& l = topo.links[li];
+        if ((l.a == *a && l.b == *z) || (l.a == *z && l.b == *a))
+        {
+            ev.link = li; // every parallel link between the two nodes
+            b.cfg.linkEvents.push_back(ev);
+            found = true;
+        }
+    }
+    if (!found)
+    {
+        throw e.Error(key, "no link between " + ends[0] + " and " + ends[1]);
+    }
+    e.RejectUnknownKeys();
+}
+
+void
+ReadEvents(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!root.Has(key.Name()))
+    {
+        return;
+    }
+    YAML::Node list = root.Node(key.Name());
+    if (!list.IsSequence())
+    {
+        throw root.Error(key.Name(), "expected a list of {at, link_down|link_up: [a, b]}");
+    }
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields e(list[i], root.File(), key.path + "[" + std::to_string(i) + "]");
+        if (e.Has("cnp"))
+        {
+            ReadCnpEvent(e, b);
+        }
+        else if (e.Has("pfc_storm") || e.Has("pfc_storm_stop"))
+        {
+            ReadStormEvent(e, b);
+        }
+        else
+        {
+            ReadLinkEvent(e, b);
+        }
+    }
+}
+
+} // namespace
+
+ScenarioKeys
+EventKeys()
+{
+    const std::string item = "events[].";
+    return {
+        ScenarioKey("events",
+                    KeyKind::List,
+                    "things that happen during the run, each a mapping with `at` and one of "
+                    "link_down, link_up, pfc_storm, pfc_storm_stop or cnp")
+            .Reader(ReadEvents),
+        ScenarioKey(item + "at", KeyKind::Duration, "when"),
+        ScenarioKey(item + "link_down",
+                    KeyKind::List,
+                    "[a, b]: every link between nodes a and b fails (queued and in-flight frames "
+                    "on it are dropped; routes recompute at once)"),
+        ScenarioKey(item + "link_up", KeyKind::List, "[a, b]: those links come back"),
+        ScenarioKey(item + "pfc_storm",
+                    KeyKind::Text,
+                    "a host's NIC stops draining and keeps its switch paused")
+            .Unit("host index or name"),
+        ScenarioKey(item + "pfc_storm_stop", KeyKind::Text, "the host's storm ends")
+            .Unit("host index or name"),
+        ScenarioKey(item + "priority", KeyKind::Count, "pfc_storm: the priority paused")
+            .Unit("0..7")
+            .Default("3")
+            .Check(PriorityCheck()),
+        ScenarioKey(item + "cnp",
+                    KeyKind::Count,
+                    "RoCE: the sender of this flow reacts as if a CNP had arrived")
+            .Unit("flow index"),
+    };
+}
+
+} // namespace ns3

@@ -1,0 +1,55 @@
+#ifndef FABRIC_CONFIG_SECTIONS_H
+#define FABRIC_CONFIG_SECTIONS_H
+
+#include "config-table.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * The rows of the scenario key table, one function per section of the file, each defined in
+ * the file that reads that section (config-<section>.cc). ScenarioKeyTable() joins them in the
+ * order they are read; a row's reader runs after every row above it.
+ */
+
+ScenarioKeys RunKeys();        ///< name, seed, stop_time (config-run.cc)
+ScenarioKeys LinkKeys();       ///< link.* (config-link.cc)
+ScenarioKeys TopologyKeys();   ///< topology (config-topology.cc)
+ScenarioKeys HostKeys();       ///< host.* (config-host.cc)
+ScenarioKeys SwitchKeys();     ///< switch.*, switch.pfc.*, switch.ecn.* (config-switch.cc)
+ScenarioKeys TransportKeys();  ///< transport, cc, roce.*, dcqcn.* (config-transport.cc)
+ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.* (config-ub.cc)
+ScenarioKeys WorkloadKeys();   ///< workload.* (config-workload.cc)
+ScenarioKeys FlowKeys();       ///< workload.flows[].*, within WorkloadKeys (config-flows.cc)
+ScenarioKeys CollectiveKeys(); ///< collective.* (config-collective.cc)
+ScenarioKeys TraceKeys();      ///< trace.* (config-trace.cc)
+ScenarioKeys EventKeys();      ///< events[].* (config-events.cc)
+ScenarioKeys SimulatorKeys();  ///< deadlock.*, simulator.* (config-simulator.cc)
+ScenarioKeys AttributeKeys();  ///< attributes (config-run.cc)
+
+/**
+ * The rows of a section of \p typeName's attributes, one per attribute in snake_case
+ * (RateAI -> rate_ai), the attribute's name still accepted as a deprecated spelling; each sets
+ * its attribute only when given. \p help describes the section (config-table.cc).
+ */
+ScenarioKeys TypeAttributeKeys(const std::string& section,
+                               const std::string& typeName,
+                               const std::string& help);
+
+/// snake_case of an attribute name: "RateAI" -> "rate_ai", "InitialAlpha" -> "initial_alpha".
+std::string SnakeCase(const std::string& camelCase);
+
+/// Reads `workload.flows` (\p work's list) into build.cfg.flows (config-flows.cc).
+void ReadFlowList(YamlFields& work, const FlowSpec& defaults, ScenarioBuild& build);
+
+/// Reads the UB request fields of one flow entry (endpoint, order, after) into \p fs (whose
+/// src and start are set); \p earlier: the flows defined before it (an `after` entry must name
+/// one of them, from the same source, starting no later) (config-ub.cc).
+void ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs);
+
+} // namespace ns3
+
+#endif

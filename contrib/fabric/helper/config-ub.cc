@@ -1,0 +1,210 @@
+// ub, caqm and caqm_switch: Unified Bus NICs (transport: ub), their C-AQM, and the UB request
+// fields of a flow. The UB keys are checked whatever the transport, so one file can compare
+// transports; transport and cc are read in config-transport.cc.
+
+#include "attribute-values.h"
+#include "config-sections.h"
+
+namespace ns3
+{
+
+namespace
+{
+
+/// ub.entropies: the entropy values either spraying policy cycles through.
+void
+ReadEntropies(YamlFields& ub, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!ub.Has(key.Name()))
+    {
+        return; // each policy keeps its own default
+    }
+    for (const char* policy :
+         {"ns3::UbObliviousSpray::Entropies", "ns3::UbAdaptiveSpray::Entropies"})
+    {
+        AddAttributeFromKey(b.cfg, ub, key.Name(), policy);
+    }
+}
+
+/// ub.window: a fixed window, for cc: none only.
+void
+ReadWindow(YamlFields& ub, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!ub.Has(key.Name()))
+    {
+        return;
+    }
+    if (b.ubCaqm)
+    {
+        throw ub.Error(key.Name(), "a fixed window is for cc: none (C-AQM sizes its own)");
+    }
+    SetFromKey(ub, key, b.cfg.attributes);
+}
+
+} // namespace
+
+void
+ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs)
+{
+    if (f.Has("endpoint"))
+    {
+        uint64_t e = f.Uint("endpoint");
+        if (e > 0xFFFF)
+        {
+            throw f.Error("endpoint", "Jetty index must be below 65536");
+        }
+        fs.endpoint = static_cast<uint16_t>(e);
+    }
+    std::string order = f.String("order", f.Has("after") ? "after" : "none");
+    if (order == "none")
+    {
+        fs.order = 0;
+    }
+    else if (order == "after")
+    {
+        fs.order = 1;
+    }
+    else if (order == "strict")
+    {
+        fs.order = 2;
+    }
+    else
+    {
+        throw f.Error("order", "expected none, after or strict, got '" + order + "'");
+    }
+    if (f.Has("after"))
+    {
+        YAML::Node list = f.Node("after");
+        if (!list.IsSequence())
+        {
+            throw f.Error("after", "expected a list of earlier flow indices");
+        }
+        for (const auto& item : list)
+        {
+            uint64_t id = 0;
+            try
+            {
+                id = item.as<uint64_t>();
+            }
+            catch (const YAML::Exception&)
+            {
+                throw f.Error("after", "'" + item.Scalar() + "' is not a flow index");
+            }
+            if (id >= earlier.size())
+            {
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " is not an earlier flow of this list");
+            }
+            // A Jetty orders its own requests; a predecessor posted later could hold back a
+            // request that already holds a request slot (no progress).
+            const FlowSpec& pred = earlier[id];
+            if (pred.src != fs.src)
+            {
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " has another source: ordering is among one host's requests");
+            }
+            if (pred.start > fs.start)
+            {
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " starts later than this one: a request waits only for "
+                                  "requests posted before it");
+            }
+            fs.after.push_back(static_cast<uint32_t>(id));
+        }
+    }
+    else if (fs.order == 1)
+    {
+        throw f.Error("order", "order: after needs an `after:` list of flows");
+    }
+}
+
+ScenarioKeys
+UbKeys()
+{
+    const std::string nic = "ns3::UbNic::";
+    ScenarioKeys rows = {
+        ScenarioKey("ub", KeyKind::Mapping, "Unified Bus NICs (transport: ub)").Reader(ReadSection),
+        ScenarioKey("ub.sharing",
+                    KeyKind::Native,
+                    "shared: every Jetty toward a target on one transport channel; private: a "
+                    "channel per Jetty and target; groups: Jetty mod ub.groups")
+            .Attribute(nic + "Sharing"),
+        ScenarioKey("ub.groups", KeyKind::Native, "channel groups per target for sharing: groups")
+            .Attribute(nic + "Groups"),
+        ScenarioKey("ub.sack_bits", KeyKind::Native, "selective-ACK bitmap bits per ACK")
+            .Attribute(nic + "SackBits"),
+        ScenarioKey("ub.out_of_order_window",
+                    KeyKind::Native,
+                    "PSNs a receiver tracks beyond its cumulative point")
+            .Attribute(nic + "OutOfOrderWindow"),
+        ScenarioKey("ub.rto", KeyKind::Native, "retransmission timeout").Attribute(nic + "Rto"),
+        ScenarioKey("ub.reorder_window",
+                    KeyKind::Native,
+                    "resend a packet once one sent this much later has arrived (0 = timeout "
+                    "only)")
+            .Attribute(nic + "ReorderWindow"),
+        ScenarioKey("ub.ack_interval",
+                    KeyKind::Native,
+                    "ACK every N packets (always on gaps and last packets)")
+            .Attribute(nic + "AckInterval")
+            .Unit("packets"),
+        ScenarioKey("ub.request_interval",
+                    KeyKind::Native,
+                    "minimum time between request launches per NIC")
+            .Attribute(nic + "RequestInterval"),
+        ScenarioKey("ub.max_inflight_requests",
+                    KeyKind::Native,
+                    "requests outstanding per NIC (0 = unlimited)")
+            .Attribute(nic + "MaxInflightRequests"),
+        ScenarioKey("ub.reorder_buffer",
+                    KeyKind::Native,
+                    "out-of-order bytes a NIC can hold (0B = unlimited)")
+            .Attribute(nic + "ReorderBufferSize"),
+        ScenarioKey("ub.context_cache",
+                    KeyKind::Native,
+                    "on-chip context cache (0B = every context fits)")
+            .Attribute(nic + "ContextCacheSize"),
+        ScenarioKey("ub.context_miss_penalty", KeyKind::Native, "added per context miss")
+            .Attribute(nic + "ContextMissPenalty"),
+        ScenarioKey("ub.spray",
+                    KeyKind::Choice,
+                    "ecmp: one entropy per channel; oblivious: round-robin over ub.entropies "
+                    "values; adaptive: REPS-like, recycle unmarked entropies")
+            .MappedChoices({{"ecmp", "ns3::UbFixedEntropy"},
+                            {"oblivious", "ns3::UbObliviousSpray"},
+                            {"adaptive", "ns3::UbAdaptiveSpray"}})
+            .Attribute(nic + "LoadBalancer"),
+        ScenarioKey("ub.entropies", KeyKind::Count, "entropy values a channel sprays over")
+            .Rule([] {
+                return "oblivious " + AttributeDefaultText("ns3::UbObliviousSpray::Entropies") +
+                       " (ns3::UbObliviousSpray::Entropies), adaptive " +
+                       AttributeDefaultText("ns3::UbAdaptiveSpray::Entropies") +
+                       " (ns3::UbAdaptiveSpray::Entropies)";
+            })
+            .Reader(ReadEntropies),
+        ScenarioKey("ub.window",
+                    KeyKind::Native,
+                    "fixed window per channel with cc: none (0B = unlimited)")
+            .Attribute("ns3::UbFixedWindow::Window")
+            .OnlyWhenGiven()
+            .Reader(ReadWindow),
+    };
+    for (const ScenarioKeys& section :
+         {TypeAttributeKeys("caqm",
+                            "ns3::CaqmCongestionControl",
+                            "C-AQM at the UB NICs (cc: caqm), one key per "
+                            "ns3::CaqmCongestionControl attribute"),
+          TypeAttributeKeys("caqm_switch",
+                            "ns3::CaqmSwitch",
+                            "C-AQM at the switches (cc: caqm), one key per ns3::CaqmSwitch "
+                            "attribute")})
+    {
+        rows.insert(rows.end(), section.begin(), section.end());
+    }
+    return rows;
+}
+
+} // namespace ns3
