@@ -3,7 +3,6 @@
 // Node::AddDevice installs); link changes reach every AddLinkChangeCallback.
 
 #include "../fabric-sim-util.h"
-
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
 
@@ -70,8 +69,13 @@ TEST_F(NetDeviceContract, SendReachesThePeersReceiveCallbackAfterSerializationAn
         },
         &r));
     w.b->SetPromiscReceiveCallback(MakeBoundCallback(
-        +[](Received* r, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&,
-            const Address&, NetDevice::PacketType type) {
+        +[](Received* r,
+            Ptr<NetDevice>,
+            Ptr<const Packet>,
+            uint16_t,
+            const Address&,
+            const Address&,
+            NetDevice::PacketType type) {
             ++r->promiscuous;
             r->otherHost += type == NetDevice::PACKET_OTHERHOST;
             return true;
@@ -96,8 +100,12 @@ TEST_F(NetDeviceContract, LinkChangeCallbacksRunOnEveryChangeAndOnlyThen)
 {
     Wire w = MakeWire(NanoSeconds(10));
     uint32_t calls = 0;
-    w.a->AddLinkChangeCallback(MakeBoundCallback(+[](uint32_t* n) { ++*n; }, &calls));
-    w.a->AddLinkChangeCallback(MakeBoundCallback(+[](uint32_t* n) { *n += 100; }, &calls));
+    w.a->AddLinkChangeCallback(MakeBoundCallback(
+        +[](uint32_t* n) { ++*n; },
+        &calls));
+    w.a->AddLinkChangeCallback(MakeBoundCallback(
+        +[](uint32_t* n) { *n += 100; },
+        &calls));
     EXPECT_TRUE(w.a->IsLinkUp());
     w.a->SetLinkUp(true); // no change
     EXPECT_EQ(calls, 0u);

@@ -102,11 +102,11 @@ FabricHost::ServePort(uint32_t portIndex)
 {
     Port& port = m_ports[portIndex];
     FabricNetDevice& dev = *port.device;
-    if (dev.IsBusy() || !dev.IsLinkUp())
+    Time now = Simulator::Now();
+    if (dev.IsBusyAt(now) || !dev.IsLinkUp())
     {
         return;
     }
-    Time now = Simulator::Now();
     Time wake = Time::Max();
     bool sent = m_client ? m_client->OfferFrame(portIndex, now, &wake)
                          : OfferRawFrame(portIndex, now, &wake);

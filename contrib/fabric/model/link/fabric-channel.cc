@@ -37,23 +37,18 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricChannel::Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time txTime)
+FabricChannel::Transmit(FabricNetDevice* sender, Time txTime)
 {
     int i = DirectionFrom(sender);
     if (m_context[i] == UINT32_MAX)
     {
         m_context[i] = m_devices[i]->GetNode()->GetId();
     }
-    m_onWire[i].push_back(std::move(wire));
-    Simulator::ScheduleWithContext(m_context[i], txTime + m_delay, &FabricChannel::Arrive, this, i);
-}
-
-void
-FabricChannel::Arrive(int to)
-{
-    WireFrame wire = std::move(m_onWire[to].front());
-    m_onWire[to].pop_front();
-    m_devices[to]->ReceiveFromChannel(wire);
+    Simulator::ScheduleWithContext(m_context[i],
+                                   txTime + m_delay,
+                                   &FabricNetDevice::HandOverOldest,
+                                   sender,
+                                   PeekPointer(m_devices[i]));
 }
 
 void
@@ -105,8 +100,6 @@ FabricChannel::DoDispose()
 {
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
-    m_onWire[0].clear();
-    m_onWire[1].clear();
     Channel::DoDispose();
 }
 

@@ -7,8 +7,6 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 
-#include <deque>
-
 namespace ns3
 {
 
@@ -28,16 +26,10 @@ class FabricChannel : public Channel
     FabricChannel();
 
     void Attach(Ptr<FabricNetDevice> device);
-    /// Puts \p wire on the cable from \p sender: it arrives whole at the peer after
-    /// \p txTime + delay. The cable is FIFO per direction, so the arrival event carries only
-    /// the direction and the frame waits here.
-    void Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time txTime);
-
-    /// Frames \p sender has put on the cable that have not arrived yet, oldest first.
-    const std::deque<WireFrame>& GetOnWire(const FabricNetDevice* sender) const
-    {
-        return m_onWire[DirectionFrom(sender)];
-    }
+    /// \p sender has just put a frame on the cable (last in its on-wire list): after
+    /// \p txTime + delay the sender hands it to the peer (FabricNetDevice::HandOverOldest). The
+    /// cable is FIFO per direction, so the arrival event needs only the two ends.
+    void Transmit(FabricNetDevice* sender, Time txTime);
 
     /// Hands a frame to another MPI rank: (frame, arrival time, peer node id, peer interface
     /// index, flow id, payload bytes).
@@ -71,11 +63,7 @@ class FabricChannel : public Channel
         return PeekPointer(m_devices[0]) == sender ? 1 : 0;
     }
 
-    /// The oldest frame of direction \p to has arrived at device \p to.
-    void Arrive(int to);
-
     Time m_delay;
-    std::deque<WireFrame> m_onWire[2]; ///< by receiving device index
     Ptr<FabricNetDevice> m_devices[2];
     uint32_t m_nDevices = 0;
     /// Node id of each device (the delivery context), read at the first transmission.

@@ -42,7 +42,7 @@ struct QueuedFrame
     FrameInfo info;
 };
 
-/// A frame on the cable (the channel holds it until the peer has it), then handed to the
+/// A frame on the cable (its sender keeps it until the peer has it), then handed to the
 /// receiving port's owner. The flow and payload the sending NIC recorded travel with the frame,
 /// so no hop derives them from transport headers.
 struct WireFrame

@@ -102,6 +102,7 @@ FabricNetDevice::DoDispose()
         q.clear();
     }
     m_control.clear();
+    m_onWire.clear();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     m_completeEvent.Cancel();
@@ -454,7 +455,8 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
     }
     else
     {
-        m_channel->Transmit(this, std::move(wire), txTime);
+        m_onWire.push_back(std::move(wire));
+        m_channel->Transmit(this, txTime);
     }
     if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls)
     {

@@ -104,6 +104,12 @@ class FabricNetDevice : public NetDevice
         return Simulator::Now() < m_busyUntil;
     }
 
+    /// The same, at \p now (Simulator::Now() read by the caller: each read is a call).
+    bool IsBusyAt(Time now) const
+    {
+        return now < m_busyUntil;
+    }
+
     uint64_t GetQueueBytes(uint8_t priority) const
     {
         return m_queueBytes[priority];
@@ -156,7 +162,7 @@ class FabricNetDevice : public NetDevice
     /// them).
     const std::deque<WireFrame>& GetOnWire() const
     {
-        return m_channel->GetOnWire(this);
+        return m_onWire;
     }
 
     /// PFC storm (a NIC that stops draining): keep the peer paused on \p priority, refreshing
@@ -190,10 +196,13 @@ class FabricNetDevice : public NetDevice
         return m_lostFrames;
     }
 
-    /// Called by the channel when a frame has fully arrived.
-    void ReceiveFromChannel(WireFrame& wire)
+    /// Called by the channel when the oldest frame this device sent has fully arrived at
+    /// \p peer: the sender takes it off its own on-wire list and hands it over.
+    void HandOverOldest(FabricNetDevice* peer)
     {
-        Deliver(wire);
+        WireFrame wire = std::move(m_onWire.front());
+        m_onWire.pop_front();
+        peer->Deliver(wire);
     }
 
     /// A frame from a peer simulated by another MPI rank, with the flow and payload its sender
@@ -336,6 +345,7 @@ class FabricNetDevice : public NetDevice
 
     bool m_peerRemote = false;
     std::deque<RemoteWireFrame> m_remoteOnWire;
+    std::deque<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txFrames = 0;
