@@ -273,6 +273,7 @@ FabricNetDevice::SelectPriority(Time now)
 void
 FabricNetDevice::StartPfcStorm(uint8_t priority)
 {
+    NS_LOG_FUNCTION(this << unsigned(priority));
     m_stormMask |= static_cast<uint8_t>(1u << priority);
     StormRefresh();
 }
@@ -609,6 +610,8 @@ FabricNetDevice::DeliverUp(const WireFrame& wire)
 void
 FabricNetDevice::ReportLost(const WireFrame& wire)
 {
+    NS_LOG_INFO("lost on arrival: flow " << wire.flowId << ", " << wire.payloadBytes
+                                         << " payload bytes" << (m_linkUp ? "" : " (link down)"));
     if (m_owner)
     {
         QueuedFrame lost;
@@ -640,6 +643,7 @@ FabricNetDevice::HandlePfcFrame(Ptr<Packet> frame)
             continue;
         }
         uint16_t quanta = pfc.GetPauseQuanta(p);
+        NS_LOG_LOGIC("PFC priority " << unsigned(p) << " quanta " << quanta);
         m_pfcReceivedTrace(p, quanta);
         if (quanta > 0)
         {

@@ -126,7 +126,12 @@ RdmaNic::GetTypeId()
                           "ns3::DcqcnCongestionControl.",
                           TypeIdValue(NoCongestionControl::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaNic::m_ccType),
-                          MakeTypeIdChecker());
+                          MakeTypeIdChecker())
+            .AddTraceSource("CcRate",
+                            "The rate a QP's congestion control lets it send at changed: flow "
+                            "id, old rate, new rate (read as the QP sends).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_ccRateTrace),
+                            "ns3::RdmaNic::CcRateTracedCallback");
     return tid;
 }
 
@@ -286,6 +291,7 @@ RdmaNic::Launch(uint32_t flowId)
     factory.SetTypeId(m_ccType);
     qp.cc = factory.Create<RoceCongestionControl>();
     qp.cc->Start(m_ports[qp.port].device->GetDataRate());
+    qp.pacedRate = qp.cc->GetRate();
     f.cc = qp.cc;
     if (qp.packets == 0)
     {
@@ -478,6 +484,12 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     uint32_t bytes = frame->GetSize();
     qp.cc->OnBytesSent(bytes);
     DataRate rate = qp.cc->GetRate();
+    if (rate != qp.pacedRate)
+    {
+        NS_LOG_LOGIC("flow " << qp.flow << " paces at " << rate);
+        m_ccRateTrace(qp.flow, qp.pacedRate, rate);
+        qp.pacedRate = rate;
+    }
     if (rate < dev->GetDataRate())
     {
         qp.nextSend = Simulator::Now() + BitsAtRate(uint64_t(bytes) * 8, rate, false);
@@ -625,6 +637,8 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         factory.SetTypeId(m_ccType);
         qp.cc = factory.Create<RoceCongestionControl>();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
+        qp.pacedRate = qp.cc->GetRate();
+        qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.destQp).cc = qp.cc;
     }
     // A repeated request restarts the responses from the PSN it names (go-back-N).

@@ -12,6 +12,7 @@
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/queue-size.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <deque>
@@ -63,6 +64,9 @@ namespace ns3
 class RdmaNic : public HostTransport, public HostPortClient
 {
   public:
+    /// CcRate: the rate a QP paces at changed (flow, old rate, new rate).
+    typedef void (*CcRateTracedCallback)(uint32_t flowId, DataRate oldRate, DataRate newRate);
+
     enum Recovery
     {
         GO_BACK_N,
@@ -129,6 +133,7 @@ class RdmaNic : public HostTransport, public HostPortClient
     struct SenderQp
     {
         uint32_t flow = 0;
+        DataRate pacedRate{0ULL}; ///< the CC's rate when last read (CcRate traces changes)
         uint32_t port = 0;
         uint32_t packets = 0; ///< message length in packets
         uint32_t startPsn = 0;
@@ -271,6 +276,7 @@ class RdmaNic : public HostTransport, public HostPortClient
     std::unordered_map<uint32_t, std::pair<uint32_t, uint8_t>> m_connectionOf;
     std::set<uint32_t> m_allSent;
     std::set<uint32_t> m_finishedOnConnection;
+    TracedCallback<uint32_t, DataRate, DataRate> m_ccRateTrace;
 };
 
 } // namespace ns3

@@ -288,6 +288,7 @@ void
 FabricSwitch::SetRoutes(std::vector<uint32_t> groupOfHost,
                         std::vector<std::vector<uint16_t>> groups)
 {
+    NS_LOG_FUNCTION(this << groups.size());
     m_groupOfHost = std::move(groupOfHost);
     m_groups = std::move(groups);
 }
@@ -462,6 +463,7 @@ FabricSwitch::ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes)
     for (const auto& [port, prio] : m_resumeScratch)
     {
         m_pauseRefresh[port * kFabricPriorities + prio].Cancel();
+        NS_LOG_INFO("XON port " << port << " priority " << unsigned(prio));
         m_ports[port]->SendPause(prio, 0);
     }
 }
@@ -505,6 +507,8 @@ FabricSwitch::WatchdogCheck()
                     w.triggered = false;
                     dev->SetPriorityDropping(q, false);
                     dev->SetPauseIgnored(q, false);
+                    NS_LOG_INFO("PFC watchdog restores port " << port << " priority "
+                                                              << unsigned(q));
                     m_watchdogTrace(port, q, false);
                 }
                 continue;
@@ -546,6 +550,8 @@ FabricSwitch::WatchdogDeadline(uint32_t port, uint8_t q)
     }
     w.triggered = true;
     ++m_watchdogTriggers;
+    NS_LOG_INFO("PFC watchdog triggers on port " << port << " priority " << unsigned(q)
+                                                 << ": paused since " << w.pausedSince);
     m_watchdogTrace(port, q, true);
     dev->SetPauseIgnored(q, true);
     if (m_watchdogAction == WATCHDOG_DROP)
@@ -557,6 +563,7 @@ FabricSwitch::WatchdogDeadline(uint32_t port, uint8_t q)
 void
 FabricSwitch::SendXoff(uint32_t port, uint8_t priority)
 {
+    NS_LOG_INFO("XOFF port " << port << " priority " << unsigned(priority));
     Ptr<FabricNetDevice> dev = m_ports[port];
     uint16_t quanta = m_mmu->GetPauseQuanta();
     dev->SendPause(priority, quanta);

@@ -117,7 +117,12 @@ UbNic::GetTypeId()
             .AddTraceSource("ReorderBuffer",
                             "A request's out-of-order data held: flow, packets, bytes.",
                             MakeTraceSourceAccessor(&UbNic::m_reorderTrace),
-                            "ns3::UbNic::ReorderTracedCallback");
+                            "ns3::UbNic::ReorderTracedCallback")
+            .AddTraceSource("CcWindow",
+                            "A transport channel's congestion window changed: channel, "
+                            "destination host, old and new window (bytes).",
+                            MakeTraceSourceAccessor(&UbNic::m_ccWindowTrace),
+                            "ns3::UbNic::CcWindowTracedCallback");
     return tid;
 }
 
@@ -185,7 +190,7 @@ UbNic::InjectCnp(uint32_t flowId)
     m_flows->Get(flowId).cnpsReceived++;
     UbAckFeedback fb;
     fb.congestedCount = 1;
-    m_tx[it->second.channel].cc->OnAck(fb);
+    CcFeedback(m_tx[it->second.channel], fb);
 }
 
 uint32_t
@@ -525,6 +530,19 @@ UbNic::EnqueueData(const TxChannel& ch,
 
 // ---------------------------------------------------------------------------------------------
 // Receiving
+
+void
+UbNic::CcFeedback(TxChannel& ch, const UbAckFeedback& fb)
+{
+    uint64_t before = ch.cc->GetWindow();
+    ch.cc->OnAck(fb);
+    uint64_t after = ch.cc->GetWindow();
+    if (after != before)
+    {
+        NS_LOG_LOGIC("channel " << ch.id << " window " << before << " -> " << after);
+        m_ccWindowTrace(ch.id, ch.dst, before, after);
+    }
+}
 
 void
 UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
@@ -942,7 +960,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     if (newestSent.IsPositive() || fb.congestedCount > 0)
     {
         // ACKs that cover no new packet (duplicates, execution notices) answer no request.
-        ch.cc->OnAck(fb);
+        CcFeedback(ch, fb);
     }
     if (ack.executedMessage != UbAckHeader::kNoMessage)
     {

@@ -76,6 +76,12 @@ class UbNic : public HostTransport, public HostPortClient
     static constexpr uint32_t kChannelContextBytes = 56;
 
     typedef void (*ReorderTracedCallback)(uint32_t flowId, uint32_t packets, uint64_t bytes);
+    /// CcWindow: a transport channel's congestion window changed (channel, destination host,
+    /// old window bytes, new window bytes).
+    typedef void (*CcWindowTracedCallback)(uint32_t channel,
+                                           uint32_t dstHost,
+                                           uint64_t oldWindow,
+                                           uint64_t newWindow);
 
     static TypeId GetTypeId();
     UbNic();
@@ -308,6 +314,9 @@ class UbNic : public HostTransport, public HostPortClient
     int64_t m_stream = -1;
 
     TracedCallback<uint32_t, uint32_t, uint64_t> m_reorderTrace;
+    TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_ccWindowTrace;
+    /// Feeds \p fb to the channel's congestion control and traces a window change.
+    void CcFeedback(TxChannel& ch, const UbAckFeedback& fb);
 };
 
 } // namespace ns3
