@@ -7,9 +7,8 @@
 // Prints what the hooks saw next to the switch's own counters; exit status 0 when they agree.
 
 #include "fabric-builder.h"
-#include "topology-generators.h"
-
 #include "roce/rdma-nic.h"
+#include "topology-generators.h"
 
 #include "ns3/command-line.h"
 #include "ns3/config.h"
@@ -133,8 +132,8 @@ main(int argc, char* argv[])
     std::printf("DCQCN rate changes: %llu, lowest rate %.3f Gb/s\n",
                 (unsigned long long)g_seen.rateChanges,
                 g_seen.lowestRate.GetBitRate() / 1e9);
-    bool agree = tracedMax == sw->GetMaxQueueBytes(toReceiver) &&
-                 g_seen.pauses > 0 && g_seen.pauses + g_seen.resumes == pfcSent &&
+    bool agree = tracedMax == sw->GetMaxQueueBytes(toReceiver) && g_seen.pauses > 0 &&
+                 g_seen.pauses + g_seen.resumes == pfcSent &&
                  g_seen.drops == sw->GetDroppedFrames() && g_seen.rateChanges > 0 &&
                  g_seen.lowestRate < rate;
     Simulator::Destroy();

@@ -326,6 +326,17 @@ TEST_F(FabricRunTest, BadAttrValue)
     ExpectBadInput({"examples/incast.yaml", "--attr", "ns3::FabricSwitch::EcnPmax=abc"},
                    "ns3::FabricSwitch::EcnPmax",
                    "abc");
+    // Switch stages named by TypeId: one that does not exist, and one that is no stage.
+    ExpectBadInput({"examples/incast.yaml", "--attr", "ns3::FabricSwitch::EgressStages=ns3::Nope"},
+                   "ns3::FabricSwitch::EgressStages",
+                   "ns3::Nope");
+    ExpectBadInput(
+        {"examples/incast.yaml", "--attr", "ns3::FabricSwitch::EgressStages=ns3::FabricHost"},
+        "ns3::FabricSwitch::EgressStages",
+        "ns3::EgressStage");
+    ExpectBadInput({"examples/incast.yaml", "--attr", "ns3::FabricSwitch::LoadBalancer=ns3::Nope"},
+                   "ns3::FabricSwitch::LoadBalancer",
+                   "ns3::Nope");
 }
 
 // --- --set on a shipped example -----------------------------------------------------------

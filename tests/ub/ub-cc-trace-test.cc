@@ -33,21 +33,24 @@ TEST_F(UbCcTrace, WindowChangesChainFromTheInitialWindow)
     Set("ns3::FabricSwitch::Caqm", "true");
     Set("ns3::CaqmSwitch::Mtu", std::to_string(kMtu) + "B");
     Set("ns3::FabricSwitch::EcnEnabled", "false");
-    FabricNetwork net = FabricNetwork::Build(MakeStar(5, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(5, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
     std::vector<Ptr<UbNic>> nics = InstallUb(net);
     std::map<std::pair<uint32_t, uint32_t>, std::vector<WindowChange>> changes; // (host, channel)
     for (uint32_t s = 1; s <= 4; ++s)
     {
         PostUb(net, nics, {s, 0, 2 << 20});
-        nics[s]->TraceConnectWithoutContext(
-            "CcWindow",
-            MakeBoundCallback(
-                +[](std::vector<WindowChange>* out, uint32_t, uint32_t dst, uint64_t before,
-                    uint64_t after) {
-                    EXPECT_EQ(dst, 0u);
-                    out->push_back({before, after});
-                },
-                &changes[{s, 0}]));
+        nics[s]->TraceConnectWithoutContext("CcWindow",
+                                            MakeBoundCallback(
+                                                +[](std::vector<WindowChange>* out,
+                                                    uint32_t,
+                                                    uint32_t dst,
+                                                    uint64_t before,
+                                                    uint64_t after) {
+                                                    EXPECT_EQ(dst, 0u);
+                                                    out->push_back({before, after});
+                                                },
+                                                &changes[{s, 0}]));
     }
     Simulator::Stop(MilliSeconds(2));
     Simulator::Run();
@@ -61,7 +64,8 @@ TEST_F(UbCcTrace, WindowChangesChainFromTheInitialWindow)
             EXPECT_NE(list[i].before, list[i].after) << "host " << key.first << " change " << i;
             if (i > 0)
             {
-                EXPECT_EQ(list[i].before, list[i - 1].after) << "host " << key.first << " change " << i;
+                EXPECT_EQ(list[i].before, list[i - 1].after)
+                    << "host " << key.first << " change " << i;
             }
         }
     }

@@ -13,6 +13,7 @@
 #include "run-recorder.h"
 #include "run-totals.h"
 #include "scoped-attribute-defaults.h"
+#include "switch/switch-stages.h"
 #include "trace/csv-writer.h"
 #include "ub-recorder.h"
 #include "ub/ub-nic.h"
@@ -245,6 +246,10 @@ ScenarioRun::BuildFabric()
                                               m_plan->partition.rankOfNode,
                                               m_plan->rank)
                        : FabricNetwork::Build(m_cfg.topology, m_cfg.hashSalt, 0);
+    }
+    catch (const SwitchStageError& e)
+    {
+        throw ConfigError(m_cfg.file, 0, "", e.what()); // the message names the attribute
     }
     catch (const std::invalid_argument& e)
     {

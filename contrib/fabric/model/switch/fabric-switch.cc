@@ -177,24 +177,24 @@ FabricSwitch::IsPortTowardHost(uint32_t i) const
 
 namespace
 {
-/// An Object of the TypeId named \p name that is a \p T: a fatal error naming \p attribute
-/// otherwise (a scenario names stages through attributes, checked when the switch is built).
+/// An Object of the TypeId named \p name that is a \p T; SwitchStageError naming
+/// \p attribute otherwise (a scenario names stages through attributes, checked when the switch
+/// is built; fabric-run reports it as bad input).
 template <class T>
 Ptr<T>
 CreateStage(const std::string& name, const std::string& attribute)
 {
     TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(name, &tid) || !tid.HasConstructor())
+    if (!TypeId::LookupByNameFailSafe(name, &tid) || !tid.HasConstructor() ||
+        !tid.IsChildOf(T::GetTypeId()))
     {
-        NS_FATAL_ERROR("FabricSwitch::" << attribute << ": no TypeId '" << name << "'");
+        throw SwitchStageError("ns3::FabricSwitch::" + attribute + ": '" + name +
+                               "' is not a TypeId of a " + T::GetTypeId().GetName() +
+                               " with a constructor");
     }
     ObjectFactory factory;
     factory.SetTypeId(tid);
-    Ptr<T> stage = DynamicCast<T>(factory.Create());
-    NS_ABORT_MSG_IF(!stage,
-                    "FabricSwitch::" << attribute << ": '" << name << "' is not a "
-                                     << T::GetTypeId().GetName());
-    return stage;
+    return DynamicCast<T>(factory.Create());
 }
 } // namespace
 

@@ -6,6 +6,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace ns3
@@ -26,6 +27,17 @@ class FabricSwitch;
  * and egress stages are ns-3 Objects chosen by the switch's attributes; none of them, nor the
  * switch, knows a transport: they read FrameInfo, which the frame's parser filled once.
  */
+
+/**
+ * \ingroup fabric-switch-pipeline
+ * \brief A switch attribute names a stage that cannot be built (no such TypeId, or not a stage
+ * of that kind); thrown when the switch builds its pipeline.
+ */
+class SwitchStageError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
 
 /**
  * \ingroup fabric-switch-pipeline
