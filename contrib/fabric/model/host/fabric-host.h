@@ -16,6 +16,7 @@ namespace ns3
 {
 
 /**
+ * \ingroup fabric
  * \brief A transport installed on a FabricHost (RoCEv2, Unified Bus): it supplies frames to the
  * host's port scheduler and takes the frames that arrive.
  *
@@ -38,6 +39,7 @@ class HostPortClient
 };
 
 /**
+ * \ingroup fabric
  * \brief A host NIC that sends raw flows and sinks what arrives.
  *
  * Raw flows have no congestion control or reliability: each sends its bytes in MTU-sized

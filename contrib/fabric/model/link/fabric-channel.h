@@ -13,6 +13,7 @@ namespace ns3
 class FabricNetDevice;
 
 /**
+ * \ingroup fabric
  * \brief A full-duplex cable between two FabricNetDevices.
  *
  * Each direction is independent; the channel only adds the propagation delay (given directly or

@@ -12,6 +12,14 @@
 namespace ns3
 {
 
+/**
+ * \defgroup fabric Fabric
+ *
+ * ns3-fabric: a packet-level model of lossless datacenter fabrics (shared-buffer switches with
+ * PFC and ECN, RoCEv2 and Unified Bus NICs, collectives). docs/architecture.md draws the data
+ * path; docs/models.md gives the analytic models the code and the validation use.
+ */
+
 /// Number of traffic classes (IEEE 802.1Q priorities) every port has.
 constexpr uint8_t kFabricPriorities = 8;
 /// Marks a frame that did not enter through a switch port (host-originated, control).

@@ -27,6 +27,7 @@ namespace ns3
 {
 
 /**
+ * \ingroup fabric
  * \brief A full-duplex Ethernet port with 8 priority queues and IEEE 802.1Qbb PFC.
  *
  * Transmission: PFC control frames first, then data by strict priority (7 highest) or DWRR over

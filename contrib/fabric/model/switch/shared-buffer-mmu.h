@@ -13,6 +13,7 @@ namespace ns3
 {
 
 /**
+ * \ingroup fabric
  * \brief Shared-buffer memory management of a switch: admission, PFC thresholds, headroom.
  *
  * Every frame is charged to its (ingress port, priority) while it sits in the switch, as

@@ -20,6 +20,7 @@ namespace ns3
 {
 
 /**
+ * \ingroup fabric
  * \brief SHARP-style in-network reduction engine of one FabricSwitch.
  *
  * Aggregation groups are trees of switches configured by the helper (AddGroup): each switch of
