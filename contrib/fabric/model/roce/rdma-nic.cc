@@ -24,27 +24,20 @@ TypeId
 RdmaNic::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::RdmaNic")
-            .SetParent<HostTransport>()
-            .SetGroupName("Fabric")
-            .AddConstructor<RdmaNic>()
-            .AddAttribute("Mtu",
-                          "Path MTU: payload bytes per packet (RoCE: 1024, 2048 or 4096).",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&RdmaNic::m_mtu),
-                          MakeUintegerChecker<uint32_t>(64, 9000))
+        AddNicAttributes(TypeId("ns3::RdmaNic")
+                             .SetParent<NicTransport>()
+                             .SetGroupName("Fabric")
+                             .AddConstructor<RdmaNic>(),
+                         {PicoSeconds(18600), // RoCE RC (docs/models.md#concurrency-limits)
+                          NoCongestionControl::GetTypeId(),
+                          RoceCongestionControl::GetTypeId(),
+                          "ns3::NoCongestionControl or ns3::DcqcnCongestionControl"})
             .AddAttribute("Recovery",
                           "Loss recovery: go-back-N (commodity RoCE NICs) or selective repeat "
                           "(IRN-style).",
                           EnumValue(GO_BACK_N),
                           MakeEnumAccessor(&RdmaNic::m_recovery),
                           MakeEnumChecker(GO_BACK_N, "gbn", SELECTIVE_REPEAT, "sr"))
-            .AddAttribute("AckInterval",
-                          "The receiver ACKs every this many in-order packets (and always the "
-                          "last packet of a message).",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
-                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("CnpInterval",
                           "DCQCN notification point: at most one CNP per QP per interval "
                           "(DCQCN paper: 50 us).",
@@ -84,18 +77,6 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_baseRtt),
                           MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("RequestInterval",
-                          "Minimum time between two message launches on this NIC (RoCE RC: "
-                          "18.6 ns, docs/models.md#concurrency-limits).",
-                          TimeValue(PicoSeconds(18600)),
-                          MakeTimeAccessor(&RdmaNic::m_requestInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("MaxInflightRequests",
-                          "Messages outstanding per NIC (a slot is held until the last ACK); "
-                          "0 = unlimited.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RdmaNic::m_maxInflightRequests),
-                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ReceiveSlots",
                           "Receive buffers posted for SENDs (0 = unlimited); a SEND holds one "
                           "until its completion has been processed.",
@@ -121,12 +102,6 @@ RdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_orderedMessages),
                           MakeBooleanChecker())
-            .AddAttribute("CongestionControl",
-                          "Congestion control of each QP: ns3::NoCongestionControl or "
-                          "ns3::DcqcnCongestionControl.",
-                          TypeIdValue(NoCongestionControl::GetTypeId()),
-                          MakeTypeIdAccessor(&RdmaNic::m_ccType),
-                          MakeTypeIdChecker())
             .AddTraceSource("CcRate",
                             "The rate a QP's congestion control lets it send at changed: flow "
                             "id, old rate, new rate (read as the QP sends).",
@@ -148,14 +123,7 @@ RdmaNic::DoDispose()
             qp.cc->Stop();
         }
     }
-    for (auto& p : m_ports)
-    {
-        p.device = nullptr;
-    }
-    m_launcher.Cancel();
-    m_host = nullptr;
-    m_flows = nullptr;
-    Object::DoDispose();
+    NicTransport::DoDispose();
 }
 
 uint32_t
@@ -164,30 +132,6 @@ RdmaNic::InitialPsn(uint32_t qp)
     // Spread starting PSNs over the 24-bit space; every 16th QP starts just below the wrap.
     uint32_t h = qp * 2654435761u;
     return (qp % 16 == 15) ? 0xFFFFFF - (qp % 64) : (h >> 8) & 0xFFFFFF;
-}
-
-void
-RdmaNic::Install(Ptr<FabricHost> host)
-{
-    m_launcher.Configure(m_requestInterval,
-                         m_maxInflightRequests,
-                         MakeCallback(&RdmaNic::Launch, this));
-    m_host = host;
-    m_flows = host->GetFlowTable();
-    m_hostIndex = host->GetHostIndex();
-    for (uint32_t i = 0; i < host->GetNPorts(); ++i)
-    {
-        Port p;
-        p.device = host->GetPort(i);
-        m_ports.push_back(std::move(p));
-    }
-    host->SetClient(this);
-}
-
-int64_t
-RdmaNic::AssignStreams(int64_t stream)
-{
-    return 0;
 }
 
 void
@@ -201,32 +145,10 @@ RdmaNic::InjectCnp(uint32_t flowId)
     }
 }
 
-void
-RdmaNic::LoseFirstTransmission(uint32_t flowId, uint32_t index)
-{
-    m_loseOnce.emplace(flowId, index);
-}
-
 uint32_t
 RdmaNic::PortToward(uint32_t dstHost, uint16_t entropy) const
 {
     return m_host->EgressPortFor(dstHost, entropy);
-}
-
-uint32_t
-RdmaNic::PayloadOf(const FlowRecord& f, uint32_t index) const
-{
-    uint64_t offset = uint64_t(index) * m_mtu;
-    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - offset));
-}
-
-void
-RdmaNic::StartFlowAt(uint32_t flowId)
-{
-    FlowRecord& f = m_flows->Get(flowId);
-    f.reliable = true;
-    Time at = f.start - Simulator::Now();
-    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &RdmaNic::Post, this, flowId);
 }
 
 void
@@ -243,8 +165,7 @@ RdmaNic::Post(uint32_t flowId)
             return; // starts when the previous message's last packet has been sent
         }
     }
-    m_launcher.Enqueue(flowId);
-    m_launcher.TryLaunch();
+    QueueRequest(flowId);
 }
 
 void
@@ -279,7 +200,7 @@ RdmaNic::Launch(uint32_t flowId)
     SenderQp& qp = m_senders[flowId];
     qp.flow = flowId;
     qp.port = PortToward(DataSink(f), f.entropy);
-    qp.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+    qp.packets = PacketsOf(f);
     qp.startPsn = InitialPsn(flowId);
     qp.nextSend = Simulator::Now();
     qp.launched = true;
@@ -287,9 +208,7 @@ RdmaNic::Launch(uint32_t flowId)
     {
         qp.sacked.assign(qp.packets, 0);
     }
-    ObjectFactory factory;
-    factory.SetTypeId(m_ccType);
-    qp.cc = factory.Create<RoceCongestionControl>();
+    qp.cc = CreateCongestionControl<RoceCongestionControl>();
     qp.cc->Start(m_ports[qp.port].device->GetDataRate());
     qp.pacedRate = qp.cc->GetRate();
     f.cc = qp.cc;
@@ -302,18 +221,7 @@ RdmaNic::Launch(uint32_t flowId)
         Complete(qp);
         return;
     }
-    Activate(qp);
-}
-
-void
-RdmaNic::Activate(SenderQp& qp)
-{
-    Port& port = m_ports[qp.port];
-    if (std::find(port.qps.begin(), port.qps.end(), qp.flow) == port.qps.end())
-    {
-        port.qps.push_back(qp.flow);
-    }
-    m_host->ServePort(qp.port);
+    ActivateSender(qp.port, qp.flow);
 }
 
 int64_t
@@ -356,49 +264,31 @@ RdmaNic::NextPacket(SenderQp& qp)
     return qp.nextIndex < qp.packets ? int64_t(qp.nextIndex) : -1;
 }
 
-bool
-RdmaNic::OfferFrame(uint32_t portIndex, Time now, Time* wake)
+NicTransport::Turn
+RdmaNic::OfferTurn(uint32_t flowId, const FabricNetDevice& dev, Time now, Time* wake)
 {
-    Port& port = m_ports[portIndex];
-    const FabricNetDevice& dev = *port.device;
-    size_t n = port.qps.size();
-    for (size_t k = 0; k < n; ++k)
+    SenderQp& qp = m_senders[flowId];
+    int64_t index = NextPacket(qp);
+    if (index < 0)
     {
-        size_t slot = (port.next + k) % port.qps.size();
-        uint32_t flowId = port.qps[slot];
-        SenderQp& qp = m_senders[flowId];
-        int64_t index = NextPacket(qp);
-        if (index < 0)
-        {
-            // Nothing to send until an ACK, NAK or timeout: leave the rotation.
-            port.qps.erase(port.qps.begin() + slot);
-            if (port.qps.empty())
-            {
-                return false;
-            }
-            --k;
-            --n;
-            continue;
-        }
-        uint8_t prio = m_flows->Get(flowId).priority;
-        if (FabricHost::IsPaused(dev, prio, wake))
-        {
-            continue;
-        }
-        if (qp.nextSend > now)
-        {
-            *wake = std::min(*wake, qp.nextSend);
-            continue;
-        }
-        if (dev.GetQueueBytes(prio) > 0)
-        {
-            continue; // its ACKs or CNPs go first; the port calls us when idle again
-        }
-        port.next = (slot + 1) % port.qps.size();
-        SendData(qp, static_cast<uint32_t>(index));
-        return true;
+        return Turn::IDLE; // nothing to send until an ACK, NAK or timeout
     }
-    return false;
+    uint8_t prio = m_flows->Get(flowId).priority;
+    if (FabricHost::IsPaused(dev, prio, wake))
+    {
+        return Turn::WAIT;
+    }
+    if (qp.nextSend > now)
+    {
+        *wake = std::min(*wake, qp.nextSend);
+        return Turn::WAIT;
+    }
+    if (dev.GetQueueBytes(prio) > 0)
+    {
+        return Turn::WAIT; // its ACKs or CNPs go first; the port calls us when idle again
+    }
+    SendData(qp, static_cast<uint32_t>(index));
+    return Turn::SENT;
 }
 
 void
@@ -498,13 +388,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     {
         ArmRto(qp);
     }
-    QueuedFrame item;
-    item.frame = frame;
-    item.bytes = bytes;
-    item.payloadBytes = payload;
-    item.flowId = qp.flow;
-    item.priority = f.priority;
-    dev->Enqueue(std::move(item));
+    EnqueueFrame(qp.port, frame, f.priority, qp.flow, payload);
 }
 
 void
@@ -550,12 +434,7 @@ RdmaNic::SendControl(uint32_t port,
     spec.opcode = opcode;
     spec.destQp = qpn;
     spec.psn = psn & 0xFFFFFF;
-    Ptr<Packet> frame = BuildRoceFrame(spec, inner);
-    QueuedFrame item;
-    item.frame = frame;
-    item.bytes = frame->GetSize();
-    item.priority = priority;
-    dev->Enqueue(std::move(item));
+    EnqueueFrame(port, BuildRoceFrame(spec, inner), priority);
 }
 
 void
@@ -629,15 +508,12 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.flow = info.destQp;
         qp.responder = true;
         qp.port = PortToward(f.src, f.entropy);
-        qp.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+        qp.packets = PacketsOf(f);
         qp.startPsn = InitialPsn(info.destQp);
         qp.nextSend = Simulator::Now();
         qp.launched = true;
-        ObjectFactory factory;
-        factory.SetTypeId(m_ccType);
-        qp.cc = factory.Create<RoceCongestionControl>();
+        qp.cc = CreateCongestionControl<RoceCongestionControl>();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
-        qp.pacedRate = qp.cc->GetRate();
         qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.destQp).cc = qp.cc;
     }
@@ -646,7 +522,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
     if (index < qp.packets)
     {
         qp.nextIndex = index;
-        Activate(qp);
+        ActivateSender(qp.port, qp.flow);
     }
 }
 
@@ -658,7 +534,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     ReceiverQp& rq = m_receivers[info.destQp];
     if (rq.packets == 0)
     {
-        rq.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+        rq.packets = PacketsOf(f);
         rq.startPsn = InitialPsn(info.destQp);
         if (m_recovery == SELECTIVE_REPEAT)
         {
@@ -666,9 +542,8 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         }
     }
     uint32_t index = IndexOf(info.psn, rq.startPsn);
-    if (!m_loseOnce.empty() && m_loseOnce.erase({info.destQp, index}) > 0)
+    if (LoseScripted(info.destQp, index, payload))
     {
-        m_flows->Dropped(info.destQp, payload); // lost on the way, as the study asked
         return;
     }
     const uint32_t peer = DataSource(f);
@@ -849,7 +724,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
         {
             qp.nextIndex = from;
             qp.nextSend = std::max(qp.nextSend, Simulator::Now() + m_rnrDelay);
-            Activate(qp);
+            ActivateSender(qp.port, qp.flow);
         }
         return;
     }
@@ -899,7 +774,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
             }
         }
     }
-    Activate(qp);
+    ActivateSender(qp.port, qp.flow);
 }
 
 void
@@ -970,7 +845,7 @@ RdmaNic::RtoExpired(uint32_t flowId)
         qp.scannedTo = qp.highestSent;
     }
     ArmRto(qp);
-    Activate(qp);
+    ActivateSender(qp.port, qp.flow);
 }
 
 void
@@ -990,7 +865,7 @@ RdmaNic::FinishMessage(uint32_t flowId)
     auto it = m_connectionOf.find(flowId);
     if (it == m_connectionOf.end())
     {
-        CompleteToApplication(flowId);
+        CompleteRequest(flowId);
         return;
     }
     // RC completes in order: report this message and every later one already done, once the
@@ -1002,16 +877,8 @@ RdmaNic::FinishMessage(uint32_t flowId)
         uint32_t done = conn.front();
         conn.pop_front();
         m_finishedOnConnection.erase(done);
-        CompleteToApplication(done);
+        CompleteRequest(done);
     }
-}
-
-void
-RdmaNic::CompleteToApplication(uint32_t flowId)
-{
-    m_flows->Completed(flowId);
-    m_launcher.Release();
-    m_launcher.TryLaunch();
 }
 
 std::string
@@ -1056,7 +923,7 @@ RdmaNic::StuckReason(uint32_t flowId) const
         return "not started";
     }
     const SenderQp& qp = it->second;
-    std::string blocked = m_ports[qp.port].device->BlockedReason(m_flows->Get(flowId).priority);
+    std::string blocked = PortBlockedReason(qp.port, m_flows->Get(flowId).priority);
     if (!blocked.empty())
     {
         return blocked;
@@ -1070,12 +937,6 @@ RdmaNic::CompletionProcessed()
 {
     --m_completionsQueued;
     --m_slotsInUse;
-}
-
-void
-RdmaNic::LoseFrame(FabricNetDevice* device, const QueuedFrame& item)
-{
-    m_flows->Dropped(item.flowId, item.payloadBytes);
 }
 
 } // namespace ns3

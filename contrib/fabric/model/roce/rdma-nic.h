@@ -1,10 +1,7 @@
 #ifndef FABRIC_RDMA_NIC_H
 #define FABRIC_RDMA_NIC_H
 
-#include "host/fabric-host.h"
-#include "host/flow-table.h"
-#include "host/host-transport.h"
-#include "host/request-launcher.h"
+#include "host/nic-transport.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "roce-congestion-control.h"
@@ -61,7 +58,7 @@ namespace ns3
  * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
  * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
  */
-class RdmaNic : public HostTransport, public HostPortClient
+class RdmaNic : public NicTransport
 {
   public:
     /// CcRate: the rate a QP paces at changed (flow, old rate, new rate).
@@ -79,10 +76,6 @@ class RdmaNic : public HostTransport, public HostPortClient
     /// Size of one RC queue-pair context on the NIC (docs/models.md#transport-state).
     static constexpr uint64_t kQpContextBytes = 512;
 
-    void Install(Ptr<FabricHost> host) override;
-    void StartFlowAt(uint32_t flowId) override;
-    void LoseFirstTransmission(uint32_t flowId, uint32_t index) override;
-    int64_t AssignStreams(int64_t stream) override;
     /// As if a CNP had arrived for the sending QP (validates the reaction point in isolation).
     void InjectCnp(uint32_t flowId) override;
 
@@ -95,11 +88,6 @@ class RdmaNic : public HostTransport, public HostPortClient
     uint64_t GetPeakStateBytes() const override
     {
         return (m_senders.size() + m_receivers.size()) * kQpContextBytes;
-    }
-
-    uint32_t GetMtu() const
-    {
-        return m_mtu;
     }
 
     uint32_t GetMaxReceiveSlotsInUse() const
@@ -173,18 +161,11 @@ class RdmaNic : public HostTransport, public HostPortClient
         bool rnrSent = false;   ///< an RNR NAK is outstanding for the current attempt
     };
 
-    /// The QPs of one host port: the host's port scheduler asks for their frames.
-    struct Port
-    {
-        Ptr<FabricNetDevice> device;
-        std::vector<uint32_t> qps; ///< QPs with something to send, round-robin
-        size_t next = 0;
-    };
-
-    void Post(uint32_t flowId);
-    void Launch(uint32_t flowId);
-    // HostPortClient: the QPs of the port in turn; one that is paused or paced reports when.
-    bool OfferFrame(uint32_t port, Time now, Time* wake) override;
+    void Post(uint32_t flowId) override;
+    void Launch(uint32_t flowId) override;
+    // The QP's turn on its port (sender = QP number = flow id); one that is paused or paced
+    // reports when it may send.
+    Turn OfferTurn(uint32_t flowId, const FabricNetDevice& port, Time now, Time* wake) override;
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
     void SendData(SenderQp& qp, uint32_t index);
@@ -216,7 +197,6 @@ class RdmaNic : public HostTransport, public HostPortClient
         return f.verb == RdmaVerb::READ ? f.src : f.dst;
     }
 
-    void LoseFrame(FabricNetDevice* device, const QueuedFrame& item) override;
     /// The host finished processing one completion: its receive buffer is free again.
     void CompletionProcessed();
     void ArmRto(SenderQp& qp);
@@ -225,24 +205,19 @@ class RdmaNic : public HostTransport, public HostPortClient
     /// The message is done at the NIC that posted it (in order per connection when
     /// OrderedMessages): completion and a free request slot.
     void FinishMessage(uint32_t flowId);
-    void CompleteToApplication(uint32_t flowId);
     /// OrderedMessages: the message's last packet left for the first time; the next message
     /// of its connection may start.
     void LastPacketSent(uint32_t flowId);
-    void Activate(SenderQp& qp);
 
     uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const
     {
         return (psn - startPsn) & 0xFFFFFF;
     }
 
-    uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
     uint32_t PortToward(uint32_t dstHost, uint16_t entropy) const;
 
-    // Attributes
-    uint32_t m_mtu;
+    // Attributes (and those of NicTransport)
     Recovery m_recovery;
-    uint32_t m_ackInterval;
     Time m_cnpInterval;
     uint8_t m_cnpPriority;
     Time m_rtoLow;
@@ -250,9 +225,6 @@ class RdmaNic : public HostTransport, public HostPortClient
     uint32_t m_rtoLowThreshold;
     QueueSize m_window;
     Time m_baseRtt;
-    Time m_requestInterval;
-    uint32_t m_maxInflightRequests;
-    TypeId m_ccType;
     uint32_t m_receiveSlots;
     Time m_completionTime;
     Time m_rnrDelay;
@@ -262,14 +234,8 @@ class RdmaNic : public HostTransport, public HostPortClient
     Time m_processorFreeAt;           ///< when the host finishes the completions queued so far
     uint64_t m_rnrNaks = 0;
 
-    Ptr<FabricHost> m_host;
-    Ptr<FlowTable> m_flows;
-    uint32_t m_hostIndex = 0;
-    std::vector<Port> m_ports;
     std::unordered_map<uint32_t, SenderQp> m_senders;
     std::unordered_map<uint32_t, ReceiverQp> m_receivers;
-    RequestLauncher m_launcher; ///< launch interval and in-flight slots
-    std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
     bool m_orderedMessages;
     /// OrderedMessages: per (destination, priority) connection, its messages not yet completed
     std::map<std::pair<uint32_t, uint8_t>, std::deque<uint32_t>> m_connections;

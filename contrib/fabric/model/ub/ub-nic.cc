@@ -22,15 +22,14 @@ TypeId
 UbNic::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::UbNic")
-            .SetParent<HostTransport>()
-            .SetGroupName("Fabric")
-            .AddConstructor<UbNic>()
-            .AddAttribute("Mtu",
-                          "Payload bytes per packet.",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&UbNic::m_mtu),
-                          MakeUintegerChecker<uint32_t>(64, 9000))
+        AddNicAttributes(TypeId("ns3::UbNic")
+                             .SetParent<NicTransport>()
+                             .SetGroupName("Fabric")
+                             .AddConstructor<UbNic>(),
+                         {PicoSeconds(6200), // a 322 MHz request pipeline
+                          TypeId::LookupByName("ns3::CaqmCongestionControl"),
+                          UbCongestionControl::GetTypeId(),
+                          "ns3::CaqmCongestionControl or ns3::UbFixedWindow"})
             .AddAttribute("Sharing",
                           "Which requests share a transport channel: shared (every Jetty of "
                           "the host toward a target), private (one per Jetty and target), "
@@ -70,33 +69,11 @@ UbNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&UbNic::m_reorderWindow),
                           MakeTimeChecker(Time(0)))
-            .AddAttribute("AckInterval",
-                          "Receivers ACK every this many packets (and at once on a gap or a "
-                          "request's last packet).",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&UbNic::m_ackInterval),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("RequestInterval",
-                          "Minimum time between two request launches (UB: 6.2 ns, 322 MHz).",
-                          TimeValue(PicoSeconds(6200)),
-                          MakeTimeAccessor(&UbNic::m_requestInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("MaxInflightRequests",
-                          "Requests outstanding at once per NIC (0 = unlimited).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&UbNic::m_maxInflightRequests),
-                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ReorderBufferSize",
                           "Bytes of out-of-order data the NIC can hold (0B = unlimited).",
                           QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&UbNic::m_reorderBufferSize),
                           MakeQueueSizeChecker())
-            .AddAttribute("CongestionControl",
-                          "Channel congestion control: ns3::CaqmCongestionControl or "
-                          "ns3::UbFixedWindow.",
-                          TypeIdValue(TypeId::LookupByName("ns3::CaqmCongestionControl")),
-                          MakeTypeIdAccessor(&UbNic::m_ccType),
-                          MakeTypeIdChecker())
             .AddAttribute("LoadBalancer",
                           "Entropy policy: ns3::UbFixedEntropy (ECMP), ns3::UbObliviousSpray, "
                           "ns3::UbAdaptiveSpray.",
@@ -137,33 +114,14 @@ UbNic::DoDispose()
         ch.cc = nullptr;
         ch.lb = nullptr;
     }
-    for (Port& p : m_ports)
-    {
-        p.device = nullptr;
-    }
-    m_launcher.Cancel();
-    m_host = nullptr;
-    m_flows = nullptr;
-    HostTransport::DoDispose();
+    NicTransport::DoDispose();
 }
 
 void
 UbNic::Install(Ptr<FabricHost> host)
 {
-    m_launcher.Configure(m_requestInterval,
-                         m_maxInflightRequests,
-                         MakeCallback(&UbNic::Launch, this));
-    m_host = host;
-    m_flows = host->GetFlowTable();
-    m_hostIndex = host->GetHostIndex();
+    NicTransport::Install(host);
     m_cache.SetCapacity(m_contextCacheSize.GetValue());
-    for (uint32_t i = 0; i < host->GetNPorts(); ++i)
-    {
-        Port p;
-        p.device = host->GetPort(i);
-        m_ports.push_back(std::move(p));
-    }
-    host->SetClient(this);
 }
 
 int64_t
@@ -171,12 +129,6 @@ UbNic::AssignStreams(int64_t stream)
 {
     m_stream = stream;
     return 0;
-}
-
-void
-UbNic::LoseFirstTransmission(uint32_t flowId, uint32_t index)
-{
-    m_loseOnce.emplace(flowId, index);
 }
 
 void
@@ -193,13 +145,6 @@ UbNic::InjectCnp(uint32_t flowId)
     CcFeedback(m_tx[it->second.channel], fb);
 }
 
-uint32_t
-UbNic::PayloadOf(const FlowRecord& f, uint32_t index) const
-{
-    uint64_t offset = uint64_t(index) * m_mtu;
-    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - offset));
-}
-
 uint64_t
 UbNic::GetPeakStateBytes() const
 {
@@ -210,15 +155,6 @@ UbNic::GetPeakStateBytes() const
 
 // ---------------------------------------------------------------------------------------------
 // Requests
-
-void
-UbNic::StartFlowAt(uint32_t flowId)
-{
-    FlowRecord& f = m_flows->Get(flowId);
-    f.reliable = true;
-    Time at = f.start - Simulator::Now();
-    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &UbNic::Post, this, flowId);
-}
 
 void
 UbNic::AssignPostingOrder(FlowTable& table)
@@ -260,8 +196,7 @@ UbNic::Post(uint32_t flowId)
         m_fenced.push_back(flowId);
         return;
     }
-    m_launcher.Enqueue(flowId);
-    m_launcher.TryLaunch();
+    QueueRequest(flowId);
 }
 
 bool
@@ -303,9 +238,7 @@ UbNic::ChannelFor(const FlowRecord& f)
     ch.priority = f.priority;
     ch.ecnCapable = f.ecnCapable;
     ch.port = m_host->EgressPortFor(f.dst, f.entropy);
-    ObjectFactory ccFactory;
-    ccFactory.SetTypeId(m_ccType);
-    ch.cc = ccFactory.Create<UbCongestionControl>();
+    ch.cc = CreateCongestionControl<UbCongestionControl>();
     ch.cc->Start(m_ports[ch.port].device->GetDataRate(), m_mtu);
     ObjectFactory lbFactory;
     lbFactory.SetTypeId(m_lbType);
@@ -331,7 +264,7 @@ UbNic::Launch(uint32_t flowId)
     uint32_t channel = ChannelFor(f);
     TxMessage& m = m_messages[flowId];
     m.channel = channel;
-    m.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+    m.packets = PacketsOf(f);
     m_jettys.insert(f.endpoint);
     m_tx[channel].openMessages++;
     // The request needs its Jetty's and its channel's contexts on chip.
@@ -359,18 +292,7 @@ UbNic::Activate(uint32_t flowId)
 {
     TxChannel& ch = m_tx[m_messages[flowId].channel];
     ch.active.push_back(flowId);
-    Schedule(ch);
-}
-
-void
-UbNic::Schedule(TxChannel& ch)
-{
-    Port& port = m_ports[ch.port];
-    if (std::find(port.channels.begin(), port.channels.end(), ch.id) == port.channels.end())
-    {
-        port.channels.push_back(ch.id);
-    }
-    m_host->ServePort(ch.port);
+    ActivateSender(ch.port, ch.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,38 +323,21 @@ UbNic::NextPsn(TxChannel& ch)
     return ch.nextPsn;
 }
 
-bool
-UbNic::OfferFrame(uint32_t portIndex, Time now, Time* wake)
+NicTransport::Turn
+UbNic::OfferTurn(uint32_t channel, const FabricNetDevice& dev, Time now, Time* wake)
 {
-    Port& port = m_ports[portIndex];
-    const FabricNetDevice& dev = *port.device;
-    size_t n = port.channels.size();
-    for (size_t k = 0; k < n; ++k)
+    TxChannel& ch = m_tx[channel];
+    int64_t psn = NextPsn(ch);
+    if (psn < 0)
     {
-        size_t slot = (port.next + k) % port.channels.size();
-        TxChannel& ch = m_tx[port.channels[slot]];
-        int64_t psn = NextPsn(ch);
-        if (psn < 0)
-        {
-            // Nothing until an ACK or a timeout: leave the rotation.
-            port.channels.erase(port.channels.begin() + slot);
-            if (port.channels.empty())
-            {
-                return false;
-            }
-            --k;
-            --n;
-            continue;
-        }
-        if (FabricHost::IsPaused(dev, ch.priority, wake) || dev.GetQueueBytes(ch.priority) > 0)
-        {
-            continue; // the host wakes the port when the pause ends, the port when idle
-        }
-        port.next = (slot + 1) % port.channels.size();
-        SendData(ch, static_cast<uint32_t>(psn));
-        return true;
+        return Turn::IDLE; // nothing until an ACK or a timeout
     }
-    return false;
+    if (FabricHost::IsPaused(dev, ch.priority, wake) || dev.GetQueueBytes(ch.priority) > 0)
+    {
+        return Turn::WAIT; // the host wakes the port when the pause ends, the port when idle
+    }
+    SendData(ch, static_cast<uint32_t>(psn));
+    return Turn::SENT;
 }
 
 void
@@ -519,13 +424,7 @@ UbNic::EnqueueData(const TxChannel& ch,
     Ptr<Packet> frame = Create<Packet>(payload);
     frame->AddTrailer(IcrcTrailer());
     frame->AddHeader(h);
-    QueuedFrame item;
-    item.frame = frame;
-    item.bytes = frame->GetSize();
-    item.payloadBytes = payload;
-    item.flowId = flowId;
-    item.priority = ch.priority;
-    dev->Enqueue(std::move(item));
+    EnqueueFrame(ch.port, frame, ch.priority, flowId, payload);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,9 +507,8 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         rc.priority = info.priority;
         rc.port = m_host->EgressPortFor(src, h.entropy);
     }
-    if (m_loseOnce.erase({flowId, h.word}) > 0)
+    if (LoseScripted(flowId, h.word, payload))
     {
-        m_flows->Dropped(flowId, payload); // a scripted loss: as if the fabric dropped it
         return;
     }
     UbCci cci = UbCci::Decode(h.cci);
@@ -649,7 +547,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     if (mit == m_rxMessages.end())
     {
         RxMessage m;
-        m.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+        m.packets = PacketsOf(f);
         m.got.assign(m.packets, 0);
         m.rxChannel = key;
         if (f.order == uint8_t(UbOrder::AFTER))
@@ -844,11 +742,7 @@ UbNic::SendAck(RxChannel& rc, uint32_t executed)
     frame->AddTrailer(IcrcTrailer());
     frame->AddHeader(ack);
     frame->AddHeader(h);
-    QueuedFrame item;
-    item.frame = frame;
-    item.bytes = frame->GetSize();
-    item.priority = rc.priority;
-    dev->Enqueue(std::move(item));
+    EnqueueFrame(rc.port, frame, rc.priority);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -966,7 +860,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     {
         Complete(ack.executedMessage);
     }
-    Schedule(ch);
+    ActivateSender(ch.port, ch.id);
 }
 
 void
@@ -1023,7 +917,7 @@ UbNic::RtoExpired(uint32_t channel)
     ArmRto(ch);
     if (any)
     {
-        Schedule(ch);
+        ActivateSender(ch.port, ch.id);
     }
 }
 
@@ -1056,9 +950,13 @@ UbNic::Complete(uint32_t flowId)
     }
     it->second.done = true;
     m_tx[it->second.channel].openMessages--;
-    m_flows->Completed(flowId);
-    m_launcher.Release();
-    // Requests fenced behind this one (or another that has finished) may go now.
+    CompleteRequest(flowId);
+}
+
+void
+UbNic::ReleaseHeldRequests()
+{
+    // Requests fenced behind the one completed (or another that has finished) may go now.
     std::vector<uint32_t> fenced;
     fenced.swap(m_fenced);
     for (uint32_t id : fenced)
@@ -1072,13 +970,6 @@ UbNic::Complete(uint32_t flowId)
             m_launcher.Enqueue(id);
         }
     }
-    m_launcher.TryLaunch();
-}
-
-void
-UbNic::LoseFrame(FabricNetDevice* device, const QueuedFrame& item)
-{
-    m_flows->Dropped(item.flowId, item.payloadBytes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1116,7 +1007,7 @@ UbNic::StuckReason(uint32_t flowId) const
     }
     const TxMessage& m = it->second;
     const TxChannel& ch = m_tx[m.channel];
-    std::string blocked = m_ports[ch.port].device->BlockedReason(ch.priority);
+    std::string blocked = PortBlockedReason(ch.port, ch.priority);
     if (!blocked.empty())
     {
         return blocked;

@@ -2,8 +2,7 @@
 #define FABRIC_UB_NIC_H
 
 #include "context-cache.h"
-#include "host/host-transport.h"
-#include "host/request-launcher.h"
+#include "host/nic-transport.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "ub-congestion-control.h"
@@ -62,7 +61,7 @@ namespace ns3
  * NIC's ContextCacheSize-byte cache, and every miss adds ContextMissPenalty before it starts.
  * Context sizes (docs/models.md#transport-state): Jetty 20 B, channel 56 B (GetPeakStateBytes).
  */
-class UbNic : public HostTransport, public HostPortClient
+class UbNic : public NicTransport
 {
   public:
     enum Sharing
@@ -87,7 +86,6 @@ class UbNic : public HostTransport, public HostPortClient
     UbNic();
 
     void Install(Ptr<FabricHost> host) override;
-    void StartFlowAt(uint32_t flowId) override;
     /**
      * Gives every flow of \p table that has none its place among its Jetty's requests to its
      * target (FlowRecord::postSeq), as Post would when the flows are posted by StartFlowAt all
@@ -96,18 +94,12 @@ class UbNic : public HostTransport, public HostPortClient
      * the channel's message sequence numbers).
      */
     static void AssignPostingOrder(FlowTable& table);
-    void LoseFirstTransmission(uint32_t flowId, uint32_t index) override;
     /// UB has no CNPs: counts as one congestion-marked ACK for the flow's channel.
     void InjectCnp(uint32_t flowId) override;
     std::string AuditTransportState(const FlowTable& flows) const override;
     std::string StuckReason(uint32_t flowId) const override;
     uint64_t GetPeakStateBytes() const override;
     int64_t AssignStreams(int64_t stream) override;
-
-    uint32_t GetMtu() const
-    {
-        return m_mtu;
-    }
 
     /// Transport channels this NIC sends on and receives on.
     uint32_t GetSenderChannels() const
@@ -221,22 +213,14 @@ class UbNic : public HostTransport, public HostPortClient
         std::vector<uint32_t> waitFor; ///< requests that must execute first
     };
 
-    struct Port
-    {
-        Ptr<FabricNetDevice> device;
-        std::vector<uint32_t> channels; ///< channels with something to send, in turn
-        size_t next = 0;
-    };
-
-    void Post(uint32_t flowId);
+    void Post(uint32_t flowId) override;
     /// Whether a request waits at its initiator for predecessors sent to other targets.
     bool Fenced(const FlowRecord& f) const;
-    void Launch(uint32_t flowId);
+    void Launch(uint32_t flowId) override;
     void Activate(uint32_t flowId);
     uint32_t ChannelFor(const FlowRecord& f);
-    void Schedule(TxChannel& ch);
-    // HostPortClient: the channels of the port in turn.
-    bool OfferFrame(uint32_t port, Time now, Time* wake) override;
+    // The channel's turn on its port (sender = channel id).
+    Turn OfferTurn(uint32_t channel, const FabricNetDevice& port, Time now, Time* wake) override;
     /// PSN the channel would send now (a resend first, then a new packet), or -1.
     int64_t NextPsn(TxChannel& ch);
     void SendData(TxChannel& ch, uint32_t psn);
@@ -263,36 +247,27 @@ class UbNic : public HostTransport, public HostPortClient
     void TryExecute(uint32_t flowId);
     void Execute(uint32_t flowId);
     void Complete(uint32_t flowId);
-    void LoseFrame(FabricNetDevice* device, const QueuedFrame& item) override;
+    /// Requests fenced behind one that has completed join the launch queue.
+    void ReleaseHeldRequests() override;
     void TraceReorder(uint32_t flowId, const RxMessage& m);
-    uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
 
     static uint64_t RxKey(uint32_t src, uint32_t channel)
     {
         return (uint64_t(src) << 32) | channel;
     }
 
-    // Attributes
-    uint32_t m_mtu;
+    // Attributes (and those of NicTransport)
     Sharing m_sharing;
     uint32_t m_groups;
     uint32_t m_sackBits;
     uint32_t m_outOfOrderWindow;
     Time m_rto;
     Time m_reorderWindow;
-    uint32_t m_ackInterval;
-    Time m_requestInterval;
-    uint32_t m_maxInflightRequests;
     QueueSize m_reorderBufferSize;
-    TypeId m_ccType;
     TypeId m_lbType;
     QueueSize m_contextCacheSize;
     Time m_contextMissPenalty;
 
-    Ptr<FabricHost> m_host;
-    Ptr<FlowTable> m_flows;
-    uint32_t m_hostIndex = 0;
-    std::vector<Port> m_ports;
     std::deque<TxChannel> m_tx; ///< a deque: references stay valid as channels are added
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> m_channelOf; ///< (group, dst, prio)
     std::unordered_map<uint32_t, TxMessage> m_messages;
@@ -301,9 +276,7 @@ class UbNic : public HostTransport, public HostPortClient
     std::unordered_set<uint32_t> m_executed;
     std::vector<uint32_t> m_waiting; ///< complete requests waiting for predecessors
     std::set<uint16_t> m_jettys;
-    std::set<std::pair<uint32_t, uint32_t>> m_loseOnce;
     ContextCache m_cache;
-    RequestLauncher m_launcher;     ///< launch interval and in-flight slots
     std::vector<uint32_t> m_fenced; ///< posted, waiting for predecessors to other targets
     std::map<std::pair<uint16_t, uint32_t>, uint32_t> m_postCount; ///< per (Jetty, target)
     uint64_t m_reorderBytes = 0;

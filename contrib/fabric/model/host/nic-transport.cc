@@ -1,0 +1,208 @@
+#include "nic-transport.h"
+
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(NicTransport);
+
+TypeId
+NicTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::NicTransport").SetParent<HostTransport>().SetGroupName("Fabric");
+    return tid;
+}
+
+TypeId
+NicTransport::AddNicAttributes(TypeId tid, const AttributeDefaults& defaults)
+{
+    return tid
+        .AddAttribute("Mtu",
+                      "Path MTU: payload bytes per packet (RoCE: 1024, 2048 or 4096).",
+                      UintegerValue(4096),
+                      MakeUintegerAccessor(&NicTransport::m_mtu),
+                      MakeUintegerChecker<uint32_t>(64, 9000))
+        .AddAttribute("AckInterval",
+                      "The receiver ACKs every this many packets it accepts (and always the "
+                      "last packet of a message; UB also at once on a gap).",
+                      UintegerValue(1),
+                      MakeUintegerAccessor(&NicTransport::m_ackInterval),
+                      MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("RequestInterval",
+                      "Minimum time between two message launches on this NIC (RoCE RC: 18.6 ns; "
+                      "UB: 6.2 ns, 322 MHz; docs/models.md#concurrency-limits).",
+                      TimeValue(defaults.requestInterval),
+                      MakeTimeAccessor(&NicTransport::m_requestInterval),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("MaxInflightRequests",
+                      "Messages outstanding at once per NIC (a slot is held until the message "
+                      "completes); 0 = unlimited.",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&NicTransport::m_maxInflightRequests),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("CongestionControl",
+                      "Congestion control of each sender (QP or channel): " +
+                          defaults.congestionControlChoices + " (a subclass of " +
+                          defaults.congestionControlBase.GetName() +
+                          "; docs/architecture.md, Adding a congestion control).",
+                      TypeIdValue(defaults.congestionControl),
+                      MakeTypeIdAccessor(&NicTransport::m_ccType),
+                      MakeTypeIdChecker());
+}
+
+void
+NicTransport::Install(Ptr<FabricHost> host)
+{
+    m_launcher.Configure(m_requestInterval,
+                         m_maxInflightRequests,
+                         MakeCallback(&NicTransport::Launch, this));
+    m_host = host;
+    m_flows = host->GetFlowTable();
+    m_hostIndex = host->GetHostIndex();
+    for (uint32_t i = 0; i < host->GetNPorts(); ++i)
+    {
+        Port p;
+        p.device = host->GetPort(i);
+        m_ports.push_back(std::move(p));
+    }
+    host->SetClient(this);
+}
+
+void
+NicTransport::DoDispose()
+{
+    for (Port& p : m_ports)
+    {
+        p.device = nullptr;
+    }
+    m_launcher.Cancel();
+    m_host = nullptr;
+    m_flows = nullptr;
+    HostTransport::DoDispose();
+}
+
+void
+NicTransport::StartFlowAt(uint32_t flowId)
+{
+    FlowRecord& f = m_flows->Get(flowId);
+    f.reliable = true;
+    Time at = f.start - Simulator::Now();
+    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &NicTransport::Post, this, flowId);
+}
+
+void
+NicTransport::QueueRequest(uint32_t flowId)
+{
+    m_launcher.Enqueue(flowId);
+    m_launcher.TryLaunch();
+}
+
+void
+NicTransport::CompleteRequest(uint32_t flowId)
+{
+    m_flows->Completed(flowId);
+    m_launcher.Release();
+    ReleaseHeldRequests();
+    m_launcher.TryLaunch();
+}
+
+void
+NicTransport::ActivateSender(uint32_t port, uint32_t sender)
+{
+    std::vector<uint32_t>& senders = m_ports[port].senders;
+    if (std::find(senders.begin(), senders.end(), sender) == senders.end())
+    {
+        senders.push_back(sender);
+    }
+    m_host->ServePort(port);
+}
+
+bool
+NicTransport::OfferFrame(uint32_t portIndex, Time now, Time* wake)
+{
+    Port& port = m_ports[portIndex];
+    const FabricNetDevice& dev = *port.device;
+    size_t n = port.senders.size();
+    for (size_t k = 0; k < n; ++k)
+    {
+        size_t slot = (port.next + k) % port.senders.size();
+        size_t following = (slot + 1) % port.senders.size();
+        Turn turn = OfferTurn(port.senders[slot], dev, now, wake);
+        if (turn == Turn::IDLE)
+        {
+            port.senders.erase(port.senders.begin() + slot);
+            if (port.senders.empty())
+            {
+                return false;
+            }
+            --k;
+            --n;
+            continue;
+        }
+        if (turn == Turn::SENT)
+        {
+            port.next = following;
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+NicTransport::LoseFirstTransmission(uint32_t flowId, uint32_t index)
+{
+    m_loseOnce.emplace(flowId, index);
+}
+
+bool
+NicTransport::LoseScripted(uint32_t flowId, uint32_t index, uint32_t payload)
+{
+    if (m_loseOnce.empty() || m_loseOnce.erase({flowId, index}) == 0)
+    {
+        return false;
+    }
+    m_flows->Dropped(flowId, payload); // lost on the way, as the study asked
+    return true;
+}
+
+void
+NicTransport::LoseFrame(FabricNetDevice* port, const QueuedFrame& item)
+{
+    m_flows->Dropped(item.flowId, item.payloadBytes);
+}
+
+void
+NicTransport::EnqueueFrame(uint32_t port,
+                           const Ptr<Packet>& frame,
+                           uint8_t priority,
+                           uint32_t flowId,
+                           uint32_t payload)
+{
+    QueuedFrame item;
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.payloadBytes = payload;
+    item.flowId = flowId;
+    item.priority = priority;
+    m_ports[port].device->Enqueue(std::move(item));
+}
+
+uint32_t
+NicTransport::PayloadOf(const FlowRecord& f, uint32_t index) const
+{
+    uint64_t offset = uint64_t(index) * m_mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - offset));
+}
+
+std::string
+NicTransport::PortBlockedReason(uint32_t port, uint8_t priority) const
+{
+    return m_ports[port].device->BlockedReason(priority);
+}
+
+} // namespace ns3

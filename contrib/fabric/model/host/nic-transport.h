@@ -1,0 +1,171 @@
+#ifndef FABRIC_NIC_TRANSPORT_H
+#define FABRIC_NIC_TRANSPORT_H
+
+#include "fabric-host.h"
+#include "flow-table.h"
+#include "host-transport.h"
+#include "request-launcher.h"
+
+#include "ns3/fatal-error.h"
+#include "ns3/object-factory.h"
+#include "ns3/type-id.h"
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief What the RoCE and the Unified Bus NICs (RdmaNic, UbNic) share: the attributes both
+ * have, the host and its ports, the request pipeline (RequestLauncher), the round-robin of
+ * senders on each port and the bookkeeping of scripted losses and completed requests.
+ *
+ * A sender is what a NIC serves on a port in turn: a queue pair (RoCE) or a transport channel
+ * (UB), named by a number the NIC chooses. The host's port scheduler (FabricHost) asks for a
+ * frame when a port is idle; OfferFrame gives each sender of the port's rotation its turn
+ * through OfferTurn, starting after the one that sent last.
+ *
+ * The shared attributes are registered on each NIC's own TypeId (AddNicAttributes), not on
+ * this one: ns-3.37's Config::SetDefault only finds the attributes a TypeId declares itself,
+ * and the two NICs keep their own defaults (RequestInterval, CongestionControl), so that
+ * ns3::RdmaNic::X and ns3::UbNic::X stay independent.
+ */
+class NicTransport : public HostTransport, public HostPortClient
+{
+  public:
+    static TypeId GetTypeId();
+
+    /// What a NIC's shared attributes default to and accept.
+    struct AttributeDefaults
+    {
+        /// The NIC's request rate (docs/models.md#concurrency-limits).
+        Time requestInterval;
+        /// Created for each sender.
+        TypeId congestionControl;
+        /// What a CongestionControl type must derive from.
+        TypeId congestionControlBase;
+        /// The types the model has, for the help text.
+        std::string congestionControlChoices;
+    };
+
+    /// Adds Mtu, AckInterval, RequestInterval, MaxInflightRequests and CongestionControl to
+    /// \p tid (a NicTransport subclass) and returns it.
+    static TypeId AddNicAttributes(TypeId tid, const AttributeDefaults& defaults);
+
+    /// Takes over the ports of \p host and its flows; the request pipeline launches through
+    /// Launch.
+    void Install(Ptr<FabricHost> host) override;
+    /// Posts the flow (Post) at its start time, or now if that has passed.
+    void StartFlowAt(uint32_t flowId) override;
+    void LoseFirstTransmission(uint32_t flowId, uint32_t index) override;
+
+    uint32_t GetMtu() const
+    {
+        return m_mtu;
+    }
+
+  protected:
+    /// Whether a sender has taken its turn on a port.
+    enum class Turn
+    {
+        IDLE, ///< nothing to send until an ACK or a timeout: it leaves the port's rotation
+        WAIT, ///< something to send, not now (paused, paced, control frames first)
+        SENT  ///< it queued one frame on the port
+    };
+
+    /// The senders of one host port: the host's port scheduler asks for their frames.
+    struct Port
+    {
+        Ptr<FabricNetDevice> device;
+        std::vector<uint32_t> senders; ///< senders with something to send, round-robin
+        size_t next = 0;
+    };
+
+    void DoDispose() override;
+
+    /// The flow's start time has come: queue it for launch, or hold it.
+    virtual void Post(uint32_t flowId) = 0;
+    /// The request pipeline starts \p flowId now (its request slot is taken).
+    virtual void Launch(uint32_t flowId) = 0;
+    /// Sender \p sender's turn on \p port: queue one frame if it may, else say why not (a sender
+    /// that could send later lowers \p wake to when).
+    virtual Turn OfferTurn(uint32_t sender, const FabricNetDevice& port, Time now, Time* wake) = 0;
+
+    /// Requests held back until another completes (UB fences) may join the launch queue now.
+    virtual void ReleaseHeldRequests()
+    {
+    }
+
+    /// Queues a posted request for launch (at once if the interval and a request slot allow).
+    void QueueRequest(uint32_t flowId);
+    /// The request \p flowId is complete at the NIC that posted it: the application hears of
+    /// it and its request slot goes to the next request waiting.
+    void CompleteRequest(uint32_t flowId);
+    /// Puts \p sender in the rotation of \p port (once) and asks the host to serve the port.
+    void ActivateSender(uint32_t port, uint32_t sender);
+    /// Studies: whether packet \p index of \p flowId is to be lost on arrival here; if so it is
+    /// counted as a fabric drop of \p payload bytes.
+    bool LoseScripted(uint32_t flowId, uint32_t index, uint32_t payload);
+
+    /// A new congestion control for one sender, of the CongestionControl type.
+    template <class CongestionControl>
+    Ptr<CongestionControl> CreateCongestionControl() const
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(m_ccType);
+        Ptr<CongestionControl> cc = factory.Create<CongestionControl>();
+        if (!cc)
+        {
+            NS_FATAL_ERROR(GetInstanceTypeId().GetName()
+                           << "::CongestionControl: " << m_ccType.GetName() << " is not a "
+                           << CongestionControl::GetTypeId().GetName());
+        }
+        return cc;
+    }
+
+    /// Queues \p frame on \p port; \p flowId and \p payload say which flow's bytes it carries.
+    void EnqueueFrame(uint32_t port,
+                      const Ptr<Packet>& frame,
+                      uint8_t priority,
+                      uint32_t flowId = kNoFlow,
+                      uint32_t payload = 0);
+
+    /// Packets of the message of \p f (MTU-sized, the last one shorter).
+    uint32_t PacketsOf(const FlowRecord& f) const
+    {
+        return static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
+    }
+
+    /// Payload bytes of packet \p index of \p f.
+    uint32_t PayloadOf(const FlowRecord& f, uint32_t index) const;
+    /// Why \p port cannot send \p priority now ("" when it can), for StuckReason.
+    std::string PortBlockedReason(uint32_t port, uint8_t priority) const;
+
+    // Attributes (AddNicAttributes)
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    Time m_requestInterval;
+    uint32_t m_maxInflightRequests;
+    TypeId m_ccType;
+
+    Ptr<FabricHost> m_host;
+    Ptr<FlowTable> m_flows;
+    uint32_t m_hostIndex = 0;
+    std::vector<Port> m_ports;
+    RequestLauncher m_launcher; ///< launch interval and in-flight slots
+
+  private:
+    // HostPortClient: the senders of the port in turn, one frame at a time.
+    bool OfferFrame(uint32_t port, Time now, Time* wake) final;
+    void LoseFrame(FabricNetDevice* port, const QueuedFrame& item) final;
+
+    std::set<std::pair<uint32_t, uint32_t>> m_loseOnce; ///< (flow, packet index) to lose
+};
+
+} // namespace ns3
+
+#endif
