@@ -131,7 +131,8 @@ NicTransport::OfferFrame(uint32_t portIndex, Time now, Time* wake)
     for (size_t k = 0; k < n; ++k)
     {
         size_t slot = (port.next + k) % port.senders.size();
-        size_t following = (slot + 1) % port.senders.size();
+        // Where the rotation resumes if this sender sends (before the send may add senders).
+        size_t following = slot + 1 == port.senders.size() ? 0 : slot + 1;
         Turn turn = OfferTurn(port.senders[slot], dev, now, wake);
         if (turn == Turn::IDLE)
         {
@@ -160,9 +161,9 @@ NicTransport::LoseFirstTransmission(uint32_t flowId, uint32_t index)
 }
 
 bool
-NicTransport::LoseScripted(uint32_t flowId, uint32_t index, uint32_t payload)
+NicTransport::LoseScriptedPacket(uint32_t flowId, uint32_t index, uint32_t payload)
 {
-    if (m_loseOnce.empty() || m_loseOnce.erase({flowId, index}) == 0)
+    if (m_loseOnce.erase({flowId, index}) == 0)
     {
         return false;
     }

@@ -107,9 +107,14 @@ class NicTransport : public HostTransport, public HostPortClient
     void CompleteRequest(uint32_t flowId);
     /// Puts \p sender in the rotation of \p port (once) and asks the host to serve the port.
     void ActivateSender(uint32_t port, uint32_t sender);
+
     /// Studies: whether packet \p index of \p flowId is to be lost on arrival here; if so it is
     /// counted as a fabric drop of \p payload bytes.
-    bool LoseScripted(uint32_t flowId, uint32_t index, uint32_t payload);
+    bool LoseScripted(uint32_t flowId, uint32_t index, uint32_t payload)
+    {
+        // Checked for every packet received; scripted losses are rare (studies only).
+        return !m_loseOnce.empty() && LoseScriptedPacket(flowId, index, payload);
+    }
 
     /// A new congestion control for one sender, of the CongestionControl type.
     template <class CongestionControl>
@@ -159,6 +164,9 @@ class NicTransport : public HostTransport, public HostPortClient
     RequestLauncher m_launcher; ///< launch interval and in-flight slots
 
   private:
+    /// LoseScripted once a loss is scripted at all.
+    bool LoseScriptedPacket(uint32_t flowId, uint32_t index, uint32_t payload);
+
     // HostPortClient: the senders of the port in turn, one frame at a time.
     bool OfferFrame(uint32_t port, Time now, Time* wake) final;
     void LoseFrame(FabricNetDevice* port, const QueuedFrame& item) final;
