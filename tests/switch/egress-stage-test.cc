@@ -102,6 +102,19 @@ TEST_F(EgressStages, ToyStageSelectedByAttributeSeesEveryFrameOfItsPort)
     EXPECT_EQ(sw->GetEcnMarkedFrames(), 0u);
 }
 
+TEST_F(EgressStages, StreamCountIsKnownBeforeTheSwitchIsBuiltAndMatchesAssignStreams)
+{
+    // A switch another rank simulates is never built, but its streams still count: ECN (one,
+    // even when it does not mark) and C-AQM (one); ECMP and the toy stage take none.
+    Set("ns3::FabricSwitch::Caqm", "true");
+    Set("ns3::FabricSwitch::EcnEnabled", "false");
+    Set("ns3::FabricSwitch::EgressStages", "ns3::ToyCountingStage");
+    Ptr<FabricSwitch> probe = CreateObject<FabricSwitch>();
+    EXPECT_EQ(probe->GetStreamCount(), 2);
+    Ptr<FabricSwitch> other = CreateObject<FabricSwitch>();
+    EXPECT_EQ(other->AssignStreams(100), 2);
+}
+
 } // namespace
 } // namespace test
 } // namespace ns3

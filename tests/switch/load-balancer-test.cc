@@ -5,7 +5,6 @@
 // each of the four uplinks carries exactly a quarter of them, where ECMP keeps them on one.
 
 #include "../fabric-sim-util.h"
-
 #include "switch/switch-stages.h"
 
 namespace ns3

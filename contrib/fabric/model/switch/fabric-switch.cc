@@ -240,7 +240,7 @@ int64_t
 FabricSwitch::GetStreamCount()
 {
     BuildPipeline();
-    int64_t n = 0;
+    int64_t n = m_loadBalancer->GetStreamCount();
     for (const Ptr<EgressStage>& s : m_egressStages)
     {
         n += s->GetStreamCount();

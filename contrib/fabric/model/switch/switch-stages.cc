@@ -20,6 +20,12 @@ SwitchLoadBalancer::Install(const FabricSwitch& sw)
 }
 
 int64_t
+SwitchLoadBalancer::GetStreamCount() const
+{
+    return 0;
+}
+
+int64_t
 SwitchLoadBalancer::AssignStreams(int64_t stream)
 {
     return 0;

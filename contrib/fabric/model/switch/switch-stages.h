@@ -56,7 +56,10 @@ class SwitchLoadBalancer : public Object
     virtual void Install(const FabricSwitch& sw);
     /// The port (an element of \p group, size >= 2) a frame with headers \p info leaves by.
     virtual uint16_t SelectPort(const FrameInfo& info, const std::vector<uint16_t>& group) = 0;
-    /// Fixes the strategy's random streams; returns how many it takes.
+    /// Random streams the strategy takes (known before Install: a switch another rank
+    /// simulates still counts them).
+    virtual int64_t GetStreamCount() const;
+    /// Fixes the strategy's random streams; returns GetStreamCount().
     virtual int64_t AssignStreams(int64_t stream);
 };
 
