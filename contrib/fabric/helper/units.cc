@@ -277,9 +277,9 @@ ScaledText(uint64_t value,
         uint64_t millis = (value % scale) * 1000 / scale;
         if (millis != 0)
         {
-            char frac[8];
-            std::snprintf(frac, sizeof frac, ".%03llu", static_cast<unsigned long long>(millis));
-            std::string f = frac;
+            // millis < 1000: three digits, zero-padded (".050"), trailing zeros dropped below.
+            std::string f = std::to_string(1000 + millis);
+            f[0] = '.';
             f.erase(f.find_last_not_of('0') + 1);
             text += f;
         }
