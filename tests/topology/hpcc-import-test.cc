@@ -309,9 +309,19 @@ TEST(HpccImportBadTopology, FewerLinksThanCounted)
                       "says 6 links but the file has 5 link lines");
 }
 
-TEST(HpccImportBadTopology, MoreLinksThanCounted)
+TEST(HpccImport, LinksBeyondTheCountAreIgnoredAsHpccDoes)
 {
-    ExpectBadTopology("bad-topo-links-extra.txt", 1, "N_links", "line 7 holds link 5");
+    // N_links = 5 and six link lines (lines 3..8): HPCC reads five and ignores the sixth (a
+    // second uplink of h0 that would make it multi-homed), as its own shipped mix/topology.txt
+    // needs; the import says so once.
+    ::testing::internal::CaptureStderr();
+    HpccTopology t = ReadHpccTopology(DataPath("topo-links-extra.txt"));
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(t.spec.links.size(), 5u);
+    EXPECT_NE(err.find("topo-links-extra.txt:1: N_links: says 5 links; line 8 and those after it "
+                       "are ignored"),
+              std::string::npos)
+        << err;
 }
 
 TEST(HpccImportBadTopology, LinkColumns)
@@ -375,9 +385,19 @@ TEST(HpccImportBadFlows, StartTimeOutOfRange)
     ExpectBadFlows("bad-flow-start-range.txt", 2, "start_time", "beyond the simulator's time");
 }
 
-TEST(HpccImportBadFlows, MoreFlowsThanCounted)
+TEST(HpccImport, FlowsBeyondTheCountAreIgnoredAsHpccDoes)
 {
-    ExpectBadFlows("bad-flow-count-extra.txt", 1, "N_flows", "says 3 flows but line 5 holds");
+    // N_flows = 3, then a fourth line that would not even parse: HPCC never reads it.
+    HpccTopology topo = ReadHpccTopology(DataPath("tiny.txt"));
+    ::testing::internal::CaptureStderr();
+    std::vector<FlowSpec> flows = ReadHpccFlows(DataPath("flow-count-extra.txt"), topo);
+    std::string err = ::testing::internal::GetCapturedStderr();
+    ASSERT_EQ(flows.size(), 3u);
+    EXPECT_EQ(flows[2].bytes, 1000u);
+    EXPECT_NE(err.find("flow-count-extra.txt:1: N_flows: says 3 flows; line 5 and those after "
+                       "it are ignored"),
+              std::string::npos)
+        << err;
 }
 
 TEST(HpccImportBadFlows, FewerFlowsThanCounted)

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 
 namespace ns3
@@ -270,6 +271,18 @@ ParseSecondsToPs(const std::string& text, int64_t* ps)
                                                                  : SecondsParse::TOO_LARGE;
 }
 
+/// HPCC reads as many records as the count on line 1 says and ignores the rest (its shipped
+/// mix/topology.txt and mix/flow.txt have more): so does the import, saying so once.
+void
+WarnIgnoredRecords(const std::string& path,
+                   const std::string& key,
+                   const std::string& counted,
+                   int firstIgnoredLine)
+{
+    std::cerr << "warning: " << path << ":1: " << key << ": says " << counted << "; line "
+              << firstIgnoredLine << " and those after it are ignored, as HPCC ignores them\n";
+}
+
 /// The first line of both files: exactly the named counts.
 std::vector<uint64_t>
 ReadCounts(RowReader& in,
@@ -455,13 +468,8 @@ ReadHpccTopology(const std::string& path)
     {
         if (spec.links.size() == nLinks)
         {
-            throw ConfigError(path,
-                              1,
-                              "N_links",
-                              "says " + Plural(nLinks, "link") + " but line " +
-                                  std::to_string(row.line) + " holds link " +
-                                  std::to_string(nLinks + 1) +
-                                  " (fix the count or remove the extra lines)");
+            WarnIgnoredRecords(path, "N_links", Plural(nLinks, "link"), row.line);
+            break;
         }
         if (row.cols.size() != 5)
         {
@@ -578,14 +586,8 @@ ReadHpccFlows(const std::string& path, const HpccTopology& topo)
     {
         if (flows.size() == nFlows)
         {
-            throw ConfigError(path,
-                              1,
-                              "N_flows",
-                              "says " + Plural(nFlows, "flow") + " but line " +
-                                  std::to_string(row.line) + " holds flow " +
-                                  std::to_string(nFlows + 1) +
-                                  " (HPCC would ignore it: fix the count or remove the extra "
-                                  "lines)");
+            WarnIgnoredRecords(path, "N_flows", Plural(nFlows, "flow"), row.line);
+            break;
         }
         if (columns == 0)
         {
