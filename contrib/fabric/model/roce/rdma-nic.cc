@@ -5,6 +5,8 @@
 #include "wire/cnp-padding-header.h"
 #include "wire/icrc-trailer.h"
 #include "wire/reth-header.h"
+#include "wire/roce-frame-header.h"
+#include "wire/roce-header-view.h"
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -554,7 +556,8 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
         return;
     }
     const FrameInfo& info = received.info; // parsed once, where the frame was first queued
-    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
+    if (!IsRoceFrame(info) || HostIndexOfIp(info.dstIp) != m_hostIndex ||
+        !m_flows->Contains(info.connection))
     {
         return;
     }
@@ -564,8 +567,8 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     else if (info.opcode == RoceOpcode::ACKNOWLEDGE)
     {
-        // The AETH came with the parsed headers (FrameInfo::afterBth).
-        ReceiveAck(info, static_cast<uint8_t>(info.afterBth >> 24), info.afterBth & 0xFFFFFF);
+        // The AETH came with the parsed headers (aux32, wire/roce-header-view.h).
+        ReceiveAck(info, static_cast<uint8_t>(info.aux32 >> 24), info.aux32 & 0xFFFFFF);
     }
     else if (info.opcode == RoceOpcode::CNP)
     {
@@ -610,25 +613,25 @@ RdmaNic::ReadTimeout(uint32_t flowId)
 void
 RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 {
-    const FlowRecord& f = m_flows->Get(info.destQp);
-    SenderQp& qp = m_senders[info.destQp];
+    const FlowRecord& f = m_flows->Get(info.connection);
+    SenderQp& qp = m_senders[info.connection];
     if (!qp.launched)
     {
-        qp.flow = info.destQp;
+        qp.flow = info.connection;
         qp.responder = true;
         qp.port = PortToward(f.src, f.entropy);
         qp.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
-        qp.startPsn = InitialPsn(info.destQp);
+        qp.startPsn = InitialPsn(info.connection);
         qp.nextSend = Simulator::Now();
         qp.launched = true;
         ObjectFactory factory;
         factory.SetTypeId(m_ccType);
         qp.cc = factory.Create<RoceCongestionControl>();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
-        m_flows->Get(info.destQp).cc = qp.cc;
+        m_flows->Get(info.connection).cc = qp.cc;
     }
     // A repeated request restarts the responses from the PSN it names (go-back-N).
-    uint32_t index = IndexOf(info.psn, qp.startPsn);
+    uint32_t index = IndexOf(info.sequence, qp.startPsn);
     if (index < qp.packets)
     {
         qp.nextIndex = index;
@@ -639,22 +642,22 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 void
 RdmaNic::ReceiveData(const FrameInfo& info)
 {
-    const FlowRecord& f = m_flows->Get(info.destQp);
-    uint32_t payload = FlowPayloadBytes(info);
-    ReceiverQp& rq = m_receivers[info.destQp];
+    const FlowRecord& f = m_flows->Get(info.connection);
+    uint32_t payload = RoceFlowPayloadBytes(info);
+    ReceiverQp& rq = m_receivers[info.connection];
     if (rq.packets == 0)
     {
         rq.packets = static_cast<uint32_t>((f.bytes + m_mtu - 1) / m_mtu);
-        rq.startPsn = InitialPsn(info.destQp);
+        rq.startPsn = InitialPsn(info.connection);
         if (m_recovery == SELECTIVE_REPEAT)
         {
             rq.received.assign(rq.packets, 0);
         }
     }
-    uint32_t index = IndexOf(info.psn, rq.startPsn);
-    if (!m_loseOnce.empty() && m_loseOnce.erase({info.destQp, index}) > 0)
+    uint32_t index = IndexOf(info.sequence, rq.startPsn);
+    if (!m_loseOnce.empty() && m_loseOnce.erase({info.connection, index}) > 0)
     {
-        m_flows->Dropped(info.destQp, payload); // lost on the way, as the study asked
+        m_flows->Dropped(info.connection, payload); // lost on the way, as the study asked
         return;
     }
     const uint32_t peer = DataSource(f);
@@ -666,16 +669,16 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         // A SEND needs a posted receive buffer before any of it can be accepted.
         if (index != rq.expected || m_slotsInUse >= m_receiveSlots)
         {
-            m_flows->Discarded(info.destQp, payload);
+            m_flows->Discarded(info.connection, payload);
             if (!rq.rnrSent && index == rq.expected)
             {
                 rq.rnrSent = true;
                 ++m_rnrNaks;
                 SendControl(port,
                             peer,
-                            info.destQp,
+                            info.connection,
                             RoceOpcode::ACKNOWLEDGE,
-                            info.psn,
+                            info.sequence,
                             AethHeader::MakeRnrNakSyndrome(0x0E),
                             0,
                             ackPrio);
@@ -695,18 +698,25 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         {
             rq.cnpSent = true;
             rq.lastCnp = now;
-            SendControl(port, peer, info.destQp, RoceOpcode::CNP, info.psn, 0, 0, m_cnpPriority);
+            SendControl(port,
+                        peer,
+                        info.connection,
+                        RoceOpcode::CNP,
+                        info.sequence,
+                        0,
+                        0,
+                        m_cnpPriority);
         }
     }
     bool marked = info.ecn == 3;
     if (index >= rq.packets)
     {
-        m_flows->Discarded(info.destQp, payload); // beyond the message: a stale duplicate
+        m_flows->Discarded(info.connection, payload); // beyond the message: a stale duplicate
         return;
     }
     if (index == rq.expected)
     {
-        m_flows->Delivered(info.destQp, payload, marked);
+        m_flows->Delivered(info.connection, payload, marked);
         ++rq.expected;
         if (m_recovery == SELECTIVE_REPEAT)
         {
@@ -731,22 +741,22 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             rq.readTimeout.Cancel();
             if (rq.expected == rq.packets)
             {
-                FinishMessage(info.destQp);
+                FinishMessage(info.connection);
             }
             else
             {
                 rq.readTimeout =
-                    Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, info.destQp);
+                    Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, info.connection);
             }
             return;
         }
         ++rq.unacked;
-        if (rq.unacked >= m_ackInterval || info.ackRequest || rq.expected == rq.packets)
+        if (rq.unacked >= m_ackInterval || RoceAckRequested(info) || rq.expected == rq.packets)
         {
             rq.unacked = 0;
             SendControl(port,
                         peer,
-                        info.destQp,
+                        info.connection,
                         RoceOpcode::ACKNOWLEDGE,
                         (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
                         AethHeader::MakeAckSyndrome(),
@@ -758,11 +768,11 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     uint32_t expectedPsn = (rq.startPsn + rq.expected) & 0xFFFFFF;
     if (read)
     {
-        m_flows->Discarded(info.destQp, payload);
+        m_flows->Discarded(info.connection, payload);
         if (index > rq.expected && !rq.nakSent)
         {
             rq.nakSent = true; // one re-request per gap
-            SendReadRequest(info.destQp, rq.expected);
+            SendReadRequest(info.connection, rq.expected);
         }
         return;
     }
@@ -773,30 +783,30 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             if (!rq.received[index])
             {
                 rq.received[index] = 1;
-                m_flows->Delivered(info.destQp, payload, marked);
+                m_flows->Delivered(info.connection, payload, marked);
             }
             else
             {
-                m_flows->Discarded(info.destQp, payload);
+                m_flows->Discarded(info.connection, payload);
             }
             // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
             SendControl(port,
                         peer,
-                        info.destQp,
+                        info.connection,
                         RoceOpcode::ACKNOWLEDGE,
                         expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
-                        info.psn,
+                        info.sequence,
                         ackPrio);
             return;
         }
-        m_flows->Discarded(info.destQp, payload);
+        m_flows->Discarded(info.connection, payload);
         if (!rq.nakSent)
         {
             rq.nakSent = true; // one NAK per gap
             SendControl(port,
                         peer,
-                        info.destQp,
+                        info.connection,
                         RoceOpcode::ACKNOWLEDGE,
                         expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
@@ -807,10 +817,10 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     }
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
     // ACK can move on.
-    m_flows->Discarded(info.destQp, payload);
+    m_flows->Discarded(info.connection, payload);
     SendControl(port,
                 peer,
-                info.destQp,
+                info.connection,
                 RoceOpcode::ACKNOWLEDGE,
                 (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
                 AethHeader::MakeAckSyndrome(),
@@ -821,7 +831,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
 void
 RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
 {
-    auto it = m_senders.find(info.destQp);
+    auto it = m_senders.find(info.connection);
     if (it == m_senders.end() || it->second.done)
     {
         return;
@@ -830,7 +840,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
     if ((syndrome & 0xE0) == 0x20)
     {
         // RNR NAK: the receiver has no buffer for this message; retry it from that PSN later.
-        uint32_t from = IndexOf(info.psn, qp.startPsn);
+        uint32_t from = IndexOf(info.sequence, qp.startPsn);
         if (from < qp.packets && from >= qp.una)
         {
             qp.nextIndex = from;
@@ -840,7 +850,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
         return;
     }
     bool nak = (syndrome & 0xE0) == 0x60;
-    uint32_t index = IndexOf(info.psn, qp.startPsn);
+    uint32_t index = IndexOf(info.sequence, qp.startPsn);
     // ACK: packets up to and including index are received. NAK: packets before index are.
     uint32_t newUna = nak ? index : index + 1;
     if (newUna > qp.packets)
@@ -891,12 +901,12 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
 void
 RdmaNic::ReceiveCnp(const FrameInfo& info)
 {
-    auto it = m_senders.find(info.destQp);
+    auto it = m_senders.find(info.connection);
     if (it == m_senders.end() || it->second.done)
     {
         return;
     }
-    m_flows->Get(info.destQp).cnpsReceived++;
+    m_flows->Get(info.connection).cnpsReceived++;
     it->second.cc->OnCnp();
 }
 
