@@ -11,6 +11,7 @@
 #include "fabric-builder.h"
 #include "link/frame-codec.h"
 #include "topology-generators.h"
+#include "wire/roce-frame-header.h"
 
 #include "ns3/command-line.h"
 #include "ns3/config.h"

@@ -10,6 +10,7 @@
 #include "link/fabric-net-device.h"
 #include "rank-merge.h"
 #include "run-totals.h"
+#include "wire/roce-frame-header.h"
 
 #include "ns3/node-list.h"
 #include "ns3/node.h"

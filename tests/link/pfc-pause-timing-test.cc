@@ -5,6 +5,7 @@
 #include "../fabric-sim-util.h"
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
+#include "wire/roce-frame-header.h"
 
 #include "ns3/node.h"
 

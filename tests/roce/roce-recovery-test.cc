@@ -10,6 +10,7 @@
 #include "../fabric-sim-util.h"
 #include "conservation.h"
 #include "roce/rdma-nic.h"
+#include "wire/roce-frame-header.h"
 
 #include <cmath>
 

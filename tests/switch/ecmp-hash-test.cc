@@ -57,7 +57,7 @@ TEST(EcmpHash, SameFlowSamePort)
     uint32_t port = sw->SelectEgressPort(f);
     for (int i = 0; i < 100; ++i)
     {
-        f.psn = i; // per-packet fields do not matter
+        f.sequence = i; // per-packet fields do not matter
         f.frameBytes = 100 + i;
         EXPECT_EQ(sw->SelectEgressPort(f), port);
     }

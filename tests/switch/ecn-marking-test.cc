@@ -2,6 +2,7 @@
 
 #include "../fabric-sim-util.h"
 #include "switch/ecn-marker.h"
+#include "wire/roce-frame-header.h"
 
 #include <cmath>
 

@@ -5,6 +5,7 @@
 
 #include "../fabric-sim-util.h"
 #include "switch/switch-stages.h"
+#include "wire/roce-frame-header.h"
 
 namespace ns3
 {

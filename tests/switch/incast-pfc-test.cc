@@ -7,6 +7,7 @@
 
 #include "../fabric-sim-util.h"
 #include "scenario-config.h"
+#include "wire/roce-frame-header.h"
 
 #include "ns3/uinteger.h"
 

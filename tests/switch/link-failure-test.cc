@@ -4,6 +4,7 @@
 
 #include "../fabric-sim-util.h"
 #include "conservation.h"
+#include "wire/roce-frame-header.h"
 
 namespace ns3
 {

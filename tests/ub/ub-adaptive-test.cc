@@ -3,6 +3,7 @@
 // recycling the entropies that came back marked, and the flow shifts to the fast path.
 
 #include "ub-test-util.h"
+#include "ub/ub-header-view.h"
 #include "ub/ub-load-balancer.h"
 
 namespace ns3
@@ -21,7 +22,7 @@ UbTo(uint32_t dstHost, uint16_t entropy)
     f.dstIp = HostIpv4(dstHost).Get();
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
-    f.isUb = true;
+    f.transport = kUbTransport;
     f.entropyOnlyHash = true;
     return f;
 }

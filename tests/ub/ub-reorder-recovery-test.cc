@@ -6,6 +6,7 @@
 // T = 83.24 ns. Switches are store-and-forward without processing delay.
 
 #include "ub-test-util.h"
+#include "ub/ub-header-view.h"
 #include "ub/ub-load-balancer.h"
 
 #include <algorithm>
@@ -63,7 +64,7 @@ UbTo(uint32_t dstHost, uint16_t entropy)
     f.dstIp = HostIpv4(dstHost).Get();
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
-    f.isUb = true;
+    f.transport = kUbTransport;
     f.entropyOnlyHash = true;
     return f;
 }

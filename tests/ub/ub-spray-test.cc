@@ -7,7 +7,9 @@
 
 #include "switch/fabric-switch.h"
 #include "ub-test-util.h"
+#include "ub/ub-header-view.h"
 #include "ub/ub-load-balancer.h"
+#include "wire/roce-header-view.h"
 
 #include "ns3/uinteger.h"
 
@@ -30,11 +32,11 @@ UbInfo(uint32_t srcHost, uint32_t dstHost, uint16_t entropy)
     f.dstIp = HostIpv4(dstHost).Get();
     f.srcPort = entropy;
     f.dstPort = kUbUdpPort;
-    f.isUb = true;
+    f.transport = kUbTransport;
     f.entropyOnlyHash = true;
     f.opcode = UbOpcode::DATA;
-    f.destQp = 17;
-    f.psn = 1234;
+    f.connection = 17;
+    f.sequence = 1234;
     return f;
 }
 
@@ -55,9 +57,11 @@ TEST(UbEntropyHash, DependsOnlyOnSaltAndEntropy)
         f.dstIp = HostIpv4(100 + v).Get();
         EXPECT_EQ(FabricFlowHash(f, salt), h) << "dstIp " << v;
         f = base;
-        f.destQp = v;
-        f.psn = v * 977;
-        f.cci = static_cast<uint16_t>(v * 1031);
+        f.connection = v;
+        f.sequence = v * 977;
+        f.aux16 = static_cast<uint16_t>(v * 1031);
+        f.aux32 = v * 7919;
+        f.flags = static_cast<uint8_t>(v);
         f.priority = v % 8;
         f.ecn = v % 4;
         f.opcode = v % 2 ? UbOpcode::DATA : UbOpcode::ACK;
@@ -82,7 +86,7 @@ TEST(UbEntropyHash, RoceFramesStillHashTheFiveTuple)
 {
     // Contrast: without entropy-only hashing the source IP is part of the hash.
     FrameInfo base = UbInfo(3, 9, 50000);
-    base.isUb = false;
+    base.transport = kRoceTransport;
     base.entropyOnlyHash = false;
     base.dstPort = 4791;
     uint32_t h = FabricFlowHash(base, 1);

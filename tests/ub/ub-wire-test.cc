@@ -5,7 +5,9 @@
 
 #include "../wire/wire-test-util.h"
 #include "link/frame-codec.h"
+#include "ub/ub-header-view.h"
 #include "wire/icrc-trailer.h"
+#include "wire/roce-header-view.h"
 #include "wire/ub-header.h"
 
 #include "ns3/nstime.h"
@@ -302,32 +304,35 @@ TEST(UbWire, ParseFrameReadsTheUbFields)
     EXPECT_EQ(kUbFrameOverhead, 66u);
     FrameInfo info;
     ASSERT_TRUE(ParseFrame(frame, &info));
-    EXPECT_TRUE(info.isUb);
-    EXPECT_FALSE(info.isRoce);
+    EXPECT_TRUE(IsUbFrame(info));
+    EXPECT_FALSE(IsRoceFrame(info));
+    EXPECT_TRUE(info.entropyOnlyHash); // switches hash the entropy alone
     EXPECT_EQ(info.frameBytes, payload + 66);
     EXPECT_EQ(info.opcode, UbOpcode::DATA);
-    EXPECT_EQ(info.destQp, 0xA1B2C3D4u); // the message
-    EXPECT_EQ(info.psn, 0xFFFFFFFEu);    // full 32 bits
-    EXPECT_EQ(info.cci, 0x1734);
-    EXPECT_EQ(info.ubFlags, h.flags);
+    EXPECT_EQ(info.connection, 0xA1B2C3D4u); // the message
+    EXPECT_EQ(info.sequence, 0xFFFFFFFEu);   // full 32 bits
+    EXPECT_EQ(info.aux16, 0x1734);           // the CCI
+    EXPECT_EQ(info.flags, h.flags);
+    EXPECT_EQ(info.aux32, 0u);
     EXPECT_EQ(info.srcPort, 50123);
     EXPECT_EQ(info.dstPort, kUbUdpPort);
     EXPECT_EQ(info.srcIp, HostIpv4(2).Get());
     EXPECT_EQ(info.dstIp, HostIpv4(5).Get());
     EXPECT_EQ(info.priority, 3);
     EXPECT_EQ(info.ecn, 2);
-    EXPECT_EQ(FlowPayloadBytes(info), payload);
+    EXPECT_EQ(UbFlowPayloadBytes(info), payload);
+    EXPECT_EQ(RoceFlowPayloadBytes(info), 0u); // not a RoCE frame
 
     // A 1-byte payload still counts as flow payload; an ACK carries none.
     FrameInfo small;
     ASSERT_TRUE(ParseFrame(BuildUbDataFrame(SampleData(1), 1), &small));
-    EXPECT_EQ(FlowPayloadBytes(small), 1u);
+    EXPECT_EQ(UbFlowPayloadBytes(small), 1u);
     FrameInfo ack;
     ASSERT_TRUE(ParseFrame(BuildUbAckFrame(256), &ack));
-    EXPECT_TRUE(ack.isUb);
+    EXPECT_TRUE(IsUbFrame(ack));
     EXPECT_EQ(ack.opcode, UbOpcode::ACK);
     EXPECT_EQ(ack.frameBytes, 62u + 10 + 32 + 4);
-    EXPECT_EQ(FlowPayloadBytes(ack), 0u);
+    EXPECT_EQ(UbFlowPayloadBytes(ack), 0u);
 }
 
 // --- Wireshark -------------------------------------------------------------------------------

@@ -234,10 +234,9 @@ Answer(std::string_view text, const Place& at)
     uint32_t group = 0;
     for (size_t i = 6; i < tokens.size(); ++i)
     {
-        if (tokens[i] == "ub" && !frame.isUb)
+        if (tokens[i] == "ub" && !frame.entropyOnlyHash)
         {
             // A Unified Bus frame: the switches hash its entropy alone.
-            frame.isUb = true;
             frame.entropyOnlyHash = true;
         }
         else if (tokens[i].substr(0, 6) == "group=" && group == 0)
@@ -259,7 +258,7 @@ Answer(std::string_view text, const Place& at)
                        std::to_string(salt) + " " + FormatIpv4(frame.srcIp) + " " +
                        FormatIpv4(frame.dstIp) + " " + std::to_string(frame.srcPort) + " " +
                        std::to_string(frame.dstPort) + " " + std::to_string(frame.protocol);
-    return line + (frame.isUb ? " ub\n" : "\n");
+    return line + (frame.entropyOnlyHash ? " ub\n" : "\n");
 }
 
 } // namespace

@@ -2,7 +2,7 @@
 
 #include "attribute-values.h"
 #include "config-sections.h"
-#include "link/frame-codec.h"
+#include "wire/roce-frame-header.h"
 
 #include <algorithm>
 

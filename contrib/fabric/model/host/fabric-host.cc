@@ -2,6 +2,8 @@
 
 #include "link/frame-codec.h"
 #include "wire/bth-header.h"
+#include "wire/roce-frame-header.h"
+#include "wire/roce-header-view.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -234,17 +236,17 @@ FabricHost::FrameReceived(FabricNetDevice* device, WireFrame& received)
         m_client->ReceiveFrame(device, received);
         return;
     }
-    if (!received.hasInfo || !received.info.isRoce)
+    if (!received.hasInfo || !IsRoceFrame(received.info))
     {
         return;
     }
     const FrameInfo& info = received.info; // parsed once, where the frame was first queued
-    if (HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
+    if (HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.connection))
     {
         ++m_misdelivered;
         return;
     }
-    m_flows->Delivered(info.destQp, FlowPayloadBytes(info), info.ecn == 3);
+    m_flows->Delivered(info.connection, RoceFlowPayloadBytes(info), info.ecn == 3);
 }
 
 void

@@ -5,6 +5,8 @@
 #include "wire/cnp-padding-header.h"
 #include "wire/icrc-trailer.h"
 #include "wire/reth-header.h"
+#include "wire/roce-frame-header.h"
+#include "wire/roce-header-view.h"
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
@@ -445,7 +447,8 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
         return;
     }
     const FrameInfo& info = received.info; // parsed once, where the frame was first queued
-    if (!info.isRoce || HostIndexOfIp(info.dstIp) != m_hostIndex || !m_flows->Contains(info.destQp))
+    if (!IsRoceFrame(info) || HostIndexOfIp(info.dstIp) != m_hostIndex ||
+        !m_flows->Contains(info.connection))
     {
         return;
     }
@@ -455,8 +458,8 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     else if (info.opcode == RoceOpcode::ACKNOWLEDGE)
     {
-        // The AETH came with the parsed headers (FrameInfo::afterBth).
-        ReceiveAck(info, static_cast<uint8_t>(info.afterBth >> 24), info.afterBth & 0xFFFFFF);
+        // The AETH came with the parsed headers (aux32, wire/roce-header-view.h).
+        ReceiveAck(info, static_cast<uint8_t>(info.aux32 >> 24), info.aux32 & 0xFFFFFF);
     }
     else if (info.opcode == RoceOpcode::CNP)
     {
@@ -501,24 +504,24 @@ RdmaNic::ReadTimeout(uint32_t flowId)
 void
 RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 {
-    const FlowRecord& f = m_flows->Get(info.destQp);
-    SenderQp& qp = m_senders[info.destQp];
+    const FlowRecord& f = m_flows->Get(info.connection);
+    SenderQp& qp = m_senders[info.connection];
     if (!qp.launched)
     {
-        qp.flow = info.destQp;
+        qp.flow = info.connection;
         qp.responder = true;
         qp.port = PortToward(f.src, f.entropy);
         qp.packets = PacketsOf(f);
-        qp.startPsn = InitialPsn(info.destQp);
+        qp.startPsn = InitialPsn(info.connection);
         qp.nextSend = Simulator::Now();
         qp.launched = true;
         qp.cc = CreateCongestionControl<RoceCongestionControl>();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
         qp.pacedRate = qp.cc->GetRate();
-        m_flows->Get(info.destQp).cc = qp.cc;
+        m_flows->Get(info.connection).cc = qp.cc;
     }
     // A repeated request restarts the responses from the PSN it names (go-back-N).
-    uint32_t index = IndexOf(info.psn, qp.startPsn);
+    uint32_t index = IndexOf(info.sequence, qp.startPsn);
     if (index < qp.packets)
     {
         qp.nextIndex = index;
@@ -529,20 +532,20 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 void
 RdmaNic::ReceiveData(const FrameInfo& info)
 {
-    const FlowRecord& f = m_flows->Get(info.destQp);
-    uint32_t payload = FlowPayloadBytes(info);
-    ReceiverQp& rq = m_receivers[info.destQp];
+    const FlowRecord& f = m_flows->Get(info.connection);
+    uint32_t payload = RoceFlowPayloadBytes(info);
+    ReceiverQp& rq = m_receivers[info.connection];
     if (rq.packets == 0)
     {
         rq.packets = PacketsOf(f);
-        rq.startPsn = InitialPsn(info.destQp);
+        rq.startPsn = InitialPsn(info.connection);
         if (m_recovery == SELECTIVE_REPEAT)
         {
             rq.received.assign(rq.packets, 0);
         }
     }
-    uint32_t index = IndexOf(info.psn, rq.startPsn);
-    if (LoseScripted(info.destQp, index, payload))
+    uint32_t index = IndexOf(info.sequence, rq.startPsn);
+    if (LoseScripted(info.connection, index, payload))
     {
         return;
     }
@@ -555,16 +558,16 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         // A SEND needs a posted receive buffer before any of it can be accepted.
         if (index != rq.expected || m_slotsInUse >= m_receiveSlots)
         {
-            m_flows->Discarded(info.destQp, payload);
+            m_flows->Discarded(info.connection, payload);
             if (!rq.rnrSent && index == rq.expected)
             {
                 rq.rnrSent = true;
                 ++m_rnrNaks;
                 SendControl(port,
                             peer,
-                            info.destQp,
+                            info.connection,
                             RoceOpcode::ACKNOWLEDGE,
-                            info.psn,
+                            info.sequence,
                             AethHeader::MakeRnrNakSyndrome(0x0E),
                             0,
                             ackPrio);
@@ -584,18 +587,25 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         {
             rq.cnpSent = true;
             rq.lastCnp = now;
-            SendControl(port, peer, info.destQp, RoceOpcode::CNP, info.psn, 0, 0, m_cnpPriority);
+            SendControl(port,
+                        peer,
+                        info.connection,
+                        RoceOpcode::CNP,
+                        info.sequence,
+                        0,
+                        0,
+                        m_cnpPriority);
         }
     }
     bool marked = info.ecn == 3;
     if (index >= rq.packets)
     {
-        m_flows->Discarded(info.destQp, payload); // beyond the message: a stale duplicate
+        m_flows->Discarded(info.connection, payload); // beyond the message: a stale duplicate
         return;
     }
     if (index == rq.expected)
     {
-        m_flows->Delivered(info.destQp, payload, marked);
+        m_flows->Delivered(info.connection, payload, marked);
         ++rq.expected;
         if (m_recovery == SELECTIVE_REPEAT)
         {
@@ -620,22 +630,22 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             rq.readTimeout.Cancel();
             if (rq.expected == rq.packets)
             {
-                FinishMessage(info.destQp);
+                FinishMessage(info.connection);
             }
             else
             {
                 rq.readTimeout =
-                    Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, info.destQp);
+                    Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, info.connection);
             }
             return;
         }
         ++rq.unacked;
-        if (rq.unacked >= m_ackInterval || info.ackRequest || rq.expected == rq.packets)
+        if (rq.unacked >= m_ackInterval || RoceAckRequested(info) || rq.expected == rq.packets)
         {
             rq.unacked = 0;
             SendControl(port,
                         peer,
-                        info.destQp,
+                        info.connection,
                         RoceOpcode::ACKNOWLEDGE,
                         (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
                         AethHeader::MakeAckSyndrome(),
@@ -647,11 +657,11 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     uint32_t expectedPsn = (rq.startPsn + rq.expected) & 0xFFFFFF;
     if (read)
     {
-        m_flows->Discarded(info.destQp, payload);
+        m_flows->Discarded(info.connection, payload);
         if (index > rq.expected && !rq.nakSent)
         {
             rq.nakSent = true; // one re-request per gap
-            SendReadRequest(info.destQp, rq.expected);
+            SendReadRequest(info.connection, rq.expected);
         }
         return;
     }
@@ -662,30 +672,30 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             if (!rq.received[index])
             {
                 rq.received[index] = 1;
-                m_flows->Delivered(info.destQp, payload, marked);
+                m_flows->Delivered(info.connection, payload, marked);
             }
             else
             {
-                m_flows->Discarded(info.destQp, payload);
+                m_flows->Discarded(info.connection, payload);
             }
             // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
             SendControl(port,
                         peer,
-                        info.destQp,
+                        info.connection,
                         RoceOpcode::ACKNOWLEDGE,
                         expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
-                        info.psn,
+                        info.sequence,
                         ackPrio);
             return;
         }
-        m_flows->Discarded(info.destQp, payload);
+        m_flows->Discarded(info.connection, payload);
         if (!rq.nakSent)
         {
             rq.nakSent = true; // one NAK per gap
             SendControl(port,
                         peer,
-                        info.destQp,
+                        info.connection,
                         RoceOpcode::ACKNOWLEDGE,
                         expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
@@ -696,10 +706,10 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     }
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
     // ACK can move on.
-    m_flows->Discarded(info.destQp, payload);
+    m_flows->Discarded(info.connection, payload);
     SendControl(port,
                 peer,
-                info.destQp,
+                info.connection,
                 RoceOpcode::ACKNOWLEDGE,
                 (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
                 AethHeader::MakeAckSyndrome(),
@@ -710,7 +720,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
 void
 RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
 {
-    auto it = m_senders.find(info.destQp);
+    auto it = m_senders.find(info.connection);
     if (it == m_senders.end() || it->second.done)
     {
         return;
@@ -719,7 +729,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
     if ((syndrome & 0xE0) == 0x20)
     {
         // RNR NAK: the receiver has no buffer for this message; retry it from that PSN later.
-        uint32_t from = IndexOf(info.psn, qp.startPsn);
+        uint32_t from = IndexOf(info.sequence, qp.startPsn);
         if (from < qp.packets && from >= qp.una)
         {
             qp.nextIndex = from;
@@ -729,7 +739,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
         return;
     }
     bool nak = (syndrome & 0xE0) == 0x60;
-    uint32_t index = IndexOf(info.psn, qp.startPsn);
+    uint32_t index = IndexOf(info.sequence, qp.startPsn);
     // ACK: packets up to and including index are received. NAK: packets before index are.
     uint32_t newUna = nak ? index : index + 1;
     if (newUna > qp.packets)
@@ -780,12 +790,12 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
 void
 RdmaNic::ReceiveCnp(const FrameInfo& info)
 {
-    auto it = m_senders.find(info.destQp);
+    auto it = m_senders.find(info.connection);
     if (it == m_senders.end() || it->second.done)
     {
         return;
     }
-    m_flows->Get(info.destQp).cnpsReceived++;
+    m_flows->Get(info.connection).cnpsReceived++;
     it->second.cc->OnCnp();
 }
 

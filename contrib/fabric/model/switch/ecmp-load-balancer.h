@@ -9,7 +9,7 @@ namespace ns3
 /**
  * \ingroup fabric-switch-pipeline
  * \brief The ECMP hash, mixed with a per-switch salt: the 5-tuple, or for frames whose
- * transport chooses paths by entropy (FrameInfo::entropyOnlyHash, Unified Bus) the UDP source
+ * transport chooses paths by entropy (FrameInfo::entropyOnlyHash, set by its view) the UDP source
  * port alone, so that such a sender chooses its path by choosing the entropy.
  */
 uint32_t FabricFlowHash(const FrameInfo& info, uint32_t salt);

@@ -1,6 +1,7 @@
 #include "caqm.h"
 
 #include "switch/fabric-switch.h"
+#include "ub-header-view.h"
 #include "wire/ub-header.h"
 
 #include "ns3/double.h"
@@ -202,20 +203,22 @@ void
 CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
     FrameInfo& info = item.info; // parsed when first queued
-    if (item.flowId == kNoFlow || !item.hasInfo || !info.isUb || info.opcode != UbOpcode::DATA)
+    if (item.flowId == kNoFlow || !item.hasInfo || !IsUbFrame(info) ||
+        info.opcode != UbOpcode::DATA)
     {
         return;
     }
-    UbCci in = UbCci::Decode(info.cci);
+    // The UB view keeps the CCI in aux16 (ub-header-view.h).
+    UbCci in = UbCci::Decode(info.aux16);
     UbCci out = OnDequeue(port.GetPortIndex(), in, port.GetTotalQueueBytes(), item.bytes);
     uint16_t field = out.Encode();
-    if (field != info.cci)
+    if (field != info.aux16)
     {
         UbFrameHeader h;
         item.frame->RemoveHeader(h);
         h.cci = field;
         item.frame->AddHeader(h);
-        info.cci = field;
+        info.aux16 = field;
     }
 }
 

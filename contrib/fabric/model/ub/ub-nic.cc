@@ -1,5 +1,6 @@
 #include "ub-nic.h"
 
+#include "ub-header-view.h"
 #include "wire/icrc-trailer.h"
 
 #include "ns3/enum.h"
@@ -456,7 +457,7 @@ UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
         return;
     }
     const FrameInfo& info = received.info; // parsed once, where the frame was first queued
-    if (!info.isUb || HostIndexOfIp(info.dstIp) != m_hostIndex)
+    if (!IsUbFrame(info) || HostIndexOfIp(info.dstIp) != m_hostIndex)
     {
         return;
     }
@@ -500,7 +501,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
 {
     uint32_t flowId = h.message;
     FlowRecord& f = m_flows->Get(flowId);
-    uint32_t payload = FlowPayloadBytes(info);
+    uint32_t payload = UbFlowPayloadBytes(info);
     uint32_t src = HostIndexOfIp(info.srcIp);
     uint64_t key = RxKey(src, h.channel);
     auto [it, fresh] = m_rx.try_emplace(key);

@@ -11,6 +11,9 @@ namespace ns3
 
 class Packet;
 
+/// Bytes of the ICRC that ends every RoCEv2 and Unified Bus frame.
+constexpr uint32_t kIcrcBytes = 4;
+
 /**
  * \brief The 4-byte Invariant CRC that ends every RoCEv2 packet (after the payload, before the
  * Ethernet FCS).
@@ -32,7 +35,7 @@ class Packet;
 class IcrcTrailer : public Trailer
 {
   public:
-    static constexpr uint32_t kSize = 4; //!< serialized size in bytes
+    static constexpr uint32_t kSize = kIcrcBytes; //!< serialized size in bytes
 
     /**
      * \brief Get the type ID.

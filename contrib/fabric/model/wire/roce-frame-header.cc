@@ -2,6 +2,7 @@
 
 #include "bth-header.h"
 #include "ethernet-ipv4-udp.h"
+#include "link/frame-codec.h"
 
 namespace ns3
 {
@@ -89,6 +90,30 @@ void
 RoceFrameHeader::Print(std::ostream& os) const
 {
     os << "RoCEv2 opcode=" << unsigned(opcode) << " qp=" << destQp << " psn=" << psn;
+}
+
+Ptr<Packet>
+BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner)
+{
+    Ptr<Packet> p = inner ? inner : Create<Packet>(spec.payloadBytes);
+    if (!inner)
+    {
+        p->AddTrailer(IcrcTrailer());
+    }
+    RoceFrameHeader h;
+    h.srcMac = spec.srcMac;
+    h.dstMac = spec.dstMac;
+    h.srcIp = HostIp(spec.srcHost);
+    h.dstIp = HostIp(spec.dstHost);
+    h.tos = static_cast<uint8_t>((spec.priority << 5) | (spec.ecnCapable ? 0x2 : 0x0));
+    h.srcPort = spec.srcPort;
+    h.payloadBytes = static_cast<uint16_t>(p->GetSize());
+    h.opcode = spec.opcode;
+    h.destQp = spec.destQp & 0xFFFFFF;
+    h.psn = spec.psn & 0xFFFFFF;
+    h.ackRequest = spec.ackRequest;
+    p->AddHeader(h);
+    return p;
 }
 
 } // namespace ns3

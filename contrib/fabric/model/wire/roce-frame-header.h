@@ -1,8 +1,11 @@
 #ifndef FABRIC_ROCE_FRAME_HEADER_H
 #define FABRIC_ROCE_FRAME_HEADER_H
 
+#include "icrc-trailer.h"
+
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
+#include "ns3/packet.h"
 
 #include <cstdint>
 
@@ -45,6 +48,31 @@ class RoceFrameHeader : public Header
     uint32_t psn = 0;
     bool ackRequest = false;
 };
+
+/// Ethernet + IPv4 + UDP + BTH + ICRC: what a RoCEv2 data frame adds to its payload.
+constexpr uint32_t kRoceFrameOverhead = RoceFrameHeader::kSize + kIcrcBytes;
+
+/// Parameters of one RoCEv2 frame to build.
+struct RoceFrameSpec
+{
+    Mac48Address srcMac;
+    Mac48Address dstMac;
+    uint32_t srcHost = 0;
+    uint32_t dstHost = 0;
+    uint16_t srcPort = 0; ///< entropy
+    uint8_t priority = 0;
+    bool ecnCapable = true;
+    uint8_t opcode = 0;
+    uint32_t destQp = 0;
+    uint32_t psn = 0;
+    bool ackRequest = false;
+    uint32_t payloadBytes = 0;
+};
+
+/// Builds Ethernet + IPv4 (DSCP = priority << 3, ECT(0) when ECN-capable) + UDP 4791 + BTH +
+/// payload + ICRC. Extra transport headers (RETH, AETH) are added by the caller before calling
+/// with \p inner holding them and the payload.
+Ptr<Packet> BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner = nullptr);
 
 } // namespace ns3
 

@@ -1,6 +1,9 @@
 #ifndef FABRIC_UB_HEADER_H
 #define FABRIC_UB_HEADER_H
 
+#include "ethernet-ipv4-udp.h"
+#include "icrc-trailer.h"
+
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
 
@@ -50,6 +53,8 @@ namespace ns3
 constexpr uint16_t kUbUdpPort = 4792;
 constexpr uint32_t kUbTransportHeaderBytes = 20;
 constexpr uint32_t kUbAckExtensionBytes = 10;
+/// Ethernet + IPv4 + UDP + UB transport header + ICRC: what a UB DATA frame adds to its payload.
+constexpr uint32_t kUbFrameOverhead = kEthernetIpv4UdpBytes + kUbTransportHeaderBytes + kIcrcBytes;
 
 namespace UbOpcode
 {
