@@ -530,6 +530,23 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 }
 
 void
+RdmaNic::AckInOrder(uint32_t port,
+                    uint32_t dstHost,
+                    uint32_t qpn,
+                    const ReceiverQp& rq,
+                    uint8_t priority)
+{
+    SendControl(port,
+                dstHost,
+                qpn,
+                RoceOpcode::ACKNOWLEDGE,
+                (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
+                AethHeader::MakeAckSyndrome(),
+                0,
+                priority);
+}
+
+void
 RdmaNic::ReceiveData(const FrameInfo& info)
 {
     const FlowRecord& f = m_flows->Get(info.connection);
@@ -643,14 +660,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         if (rq.unacked >= m_ackInterval || RoceAckRequested(info) || rq.expected == rq.packets)
         {
             rq.unacked = 0;
-            SendControl(port,
-                        peer,
-                        info.connection,
-                        RoceOpcode::ACKNOWLEDGE,
-                        (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
-                        AethHeader::MakeAckSyndrome(),
-                        0,
-                        ackPrio);
+            AckInOrder(port, peer, info.connection, rq, ackPrio);
         }
         return;
     }
@@ -707,14 +717,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
     // ACK can move on.
     m_flows->Discarded(info.connection, payload);
-    SendControl(port,
-                peer,
-                info.connection,
-                RoceOpcode::ACKNOWLEDGE,
-                (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
-                AethHeader::MakeAckSyndrome(),
-                0,
-                ackPrio);
+    AckInOrder(port, peer, info.connection, rq, ackPrio);
 }
 
 void

@@ -169,6 +169,12 @@ class RdmaNic : public NicTransport
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
     void SendData(SenderQp& qp, uint32_t index);
+    /// ACKs every packet of \p rq received in order so far (PSN of the last one).
+    void AckInOrder(uint32_t port,
+                    uint32_t dstHost,
+                    uint32_t qpn,
+                    const ReceiverQp& rq,
+                    uint8_t priority);
     void SendControl(uint32_t port,
                      uint32_t dstHost,
                      uint32_t qp,
