@@ -263,11 +263,7 @@ FabricSwitch::DoInitialize()
             Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck, this);
     }
     m_maxQueueBytes.assign(n, 0);
-    if (!m_loadBalancer->IsInitialized())
-    {
-        m_loadBalancer->Install(*this);
-        m_loadBalancer->Initialize();
-    }
+    InstallLoadBalancer();
     m_ecnStage->Configure(m_ecnEnabled, m_kmin, m_kmax, m_pmax, m_markPoint);
     for (const Ptr<EgressStage>& s : m_egressStages)
     {
@@ -309,15 +305,21 @@ FabricSwitch::AssignStreams(int64_t stream)
     return stream - first;
 }
 
-uint32_t
-FabricSwitch::SelectEgressPort(const FrameInfo& info)
+void
+FabricSwitch::InstallLoadBalancer()
 {
     BuildPipeline();
     if (!m_loadBalancer->IsInitialized())
     {
-        m_loadBalancer->Install(*this); // asked before the switch was initialized (tests)
+        m_loadBalancer->Install(*this);
         m_loadBalancer->Initialize();
     }
+}
+
+uint32_t
+FabricSwitch::SelectEgressPort(const FrameInfo& info)
+{
+    InstallLoadBalancer(); // may be asked before the switch is initialized (tests)
     return Route(info);
 }
 

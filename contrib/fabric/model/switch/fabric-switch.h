@@ -198,6 +198,8 @@ class FabricSwitch : public Object, public FabricPortOwner
   private:
     /// Creates the load balancer and egress stages the attributes name (once).
     void BuildPipeline();
+    /// BuildPipeline, then binds the load balancer to this switch (once).
+    void InstallLoadBalancer();
     /// Forwarding: the destination's equal-cost group, then the load balancer's choice;
     /// UINT32_MAX when there is no route.
     uint32_t Route(const FrameInfo& info);
