@@ -1,5 +1,5 @@
 #!/bin/bash
-# Every benchmark scenario still loads, builds its fabric and runs (20 us of simulated time)
+# Every benchmark scenario (and every htsim twin) still loads, builds its fabric and runs (20 us of simulated time)
 # with conservation holding, so the benchmarks cannot rot between benchmark runs. A scenario
 # may name other smoke-size settings in a "# smoke-set: key=value ..." line (applied after).
 # Usage: bench_smoke_test.sh BUILD_DIR
@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
-for scenario in "$root"/bench/scenarios/*.yaml; do
+for scenario in "$root"/bench/scenarios/*.yaml "$root"/bench/htsim/*.yaml; do
     name=$(basename "$scenario" .yaml)
     sets=(--set stop_time=20us)
     for kv in $(sed -n 's/^# smoke-set: //p' "$scenario"); do
