@@ -207,7 +207,7 @@ def part_a(ctx, case, panels):
                 bw_share = p["bw"] / p["total"]
                 case.checks.append(Check(
                     f"(a) {algo}, S={S}, M={size}", "AllReduce time", "s", p["total"], sim,
-                    formula, allowances=allow,
+                    formula, base_rel=0.0, allowances=allow,
                     method="summary.json collective.total_time_ns (from t = 0, first launch included)",
                     note=f"launch {fmt_time(p['launch'])}, bandwidth term {fmt_time(p['bw'])}, "
                          f"latency terms {fmt_time(p['lat'])} ({100 * bw_share:.0f} % bandwidth); "
@@ -269,7 +269,7 @@ def part_b(ctx, case, correct):
         "each stage's time set by its slowest link (the GPU's NVLink port, then its NIC); the "
         "engine runs the stages one after the other (a rank's inter-server send waits for its "
         "ReduceScatter), so they add",
-        allowances=[("header bytes of the data frames (58 B + 24 B wire per frame, 16 B RETH per "
+        base_rel=0.0, allowances=[("header bytes of the data frames (58 B + 24 B wire per frame, 16 B RETH per "
                      "WRITE) on the stage's bottleneck link", hdr),
                     ("ACK traffic: one 62 + 24 B ACK per data frame on the same links", ack),
                     (f"per-round latency the model ignores, {rounds} rounds: store-and-forward of "
@@ -371,7 +371,7 @@ def part_c(ctx, case, correct):
             "a link)" + ("" if not cross_pairs else
                          "; cross-rail pairs add 2 spine hops and ECMP collisions on the leaf "
                          "uplinks, which this formula does not model: reported, not judged"),
-            allowances=[("header bytes of the data frames", t["hdr"]),
+            base_rel=0.0, allowances=[("header bytes of the data frames", t["hdr"]),
                         ("ACK frames sharing the links", t["ack"]),
                         ("serialization rounded up to whole ps per frame", t["frames"] * PS_ROUND),
                         ("total_time_ns is whole ns", 1e-9)],

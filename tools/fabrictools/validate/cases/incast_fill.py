@@ -90,7 +90,7 @@ def analyze(case, sub, run_dir, params):
     case.checks.append(Check(
         sub, "time to first drop", "s", p["t_drop"], t_sim,
         "T_f + d + (C − (N−1)F) / ((N−1)·F/T_f)",
-        allowances=[("frames arrive in batches of N every T_f: the overflow shows at a batch "
+        base_rel=0.0, allowances=[("frames arrive in batches of N every T_f: the overflow shows at a batch "
                      "instant within one T_f of the fluid crossing", p["T_f"]),
                     ("sampling interval", dt)],
         method="queues.csv: first sample with Q > C − F"))

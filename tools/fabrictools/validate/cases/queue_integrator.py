@@ -147,7 +147,7 @@ def analyze(case, sub, run_dir, params):
     case.checks.append(Check(
         sub, "peak queue", "B", ana_peak, sim_peak,
         "B · overlap of the frame trains (fluid integral of λ − B)",
-        allowances=[("frame quantization: the queue holds whole frames (±1 frame F)", F)],
+        base_rel=0.0, allowances=[("frame quantization: the queue holds whole frames (±1 frame F)", F)],
         method="summary.json max_queue_bytes"))
     series = traces.queue_series(run_dir, "sw0", port)
     period = p["period"]
@@ -164,7 +164,7 @@ def analyze(case, sub, run_dir, params):
         ana_drain = sim_drain = 0.0
     case.checks.append(Check(
         sub, "drain time (1st period)", "s", ana_drain, sim_drain, "Q_peak / B",
-        allowances=[("queue sampling interval Δ", interval),
+        base_rel=0.0, allowances=[("queue sampling interval Δ", interval),
                     ("whole frames: the discrete queue empties within one frame time T_f of the fluid", T_f)],
         method="from the end of the arrivals to the first sample after which queues.csv stays 0"))
     return dict(sub=sub, series=series, points=p["points"], intervals=p["intervals"], B=B,
