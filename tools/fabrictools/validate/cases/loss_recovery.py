@@ -251,10 +251,14 @@ def run(ctx):
         f = _flow(run_dir, sub)
         _ack_bytes_check(run_dir, ROCE_ACK_FRAME, sub)
         h0 = [l for l in traces.links(run_dir) if l["node"] == "h0"]
-        if len(h0) != 1 or h0[0]["tx_bytes"] != q["h0_bytes"]:
-            raise ValidationError(f"{sub}: h0 sent {h0[0]['tx_bytes'] if h0 else '?'} B, the "
-                                  f"model {q['h0_bytes']} B (frames: payload + 58 B, + 16 B RETH "
-                                  "on packet 0)")
+        if len(h0) != 1:
+            raise ValidationError(f"{sub}: expected one link at h0, links.csv has {len(h0)}")
+        # Judged, not asserted: the frames h0 sends (first pass + go-back) are what the timing
+        # model counts, so a wrong count is a MISS of the model rather than a broken validation.
+        case.checks.append(Check(
+            sub, "bytes sent by h0 (all frames)", "B", float(q["h0_bytes"]),
+            float(h0[0]["tx_bytes"]), "(N + resent packets) frames of payload + 58 B, + 16 B RETH "
+            "on packet 0", base_rel=0.0, method="links.csv tx_bytes of h0"))
         case.checks.append(Check(
             sub, "bytes resent", "B", float(q["resent"]), float(f["retransmitted_bytes"]),
             "min(N, ceil(t_nak/T))·MTU, t_nak = a_1 + 2T_nak + 2D",
