@@ -54,6 +54,11 @@ SABOTAGE = {
     # F = 4 fast-recovery stages instead of 5: one stage early into additive increase.
     "dcqcn-recurrence": "ns3::DcqcnCongestionControl::FastRecoveryStages=4",
 }
+# Further perturbations a case must catch (case, attribute).
+SABOTAGE_MORE = [
+    # A CNP keeps the target rate unless a timer increase happened since the previous CNP.
+    ("dcqcn-recurrence", "ns3::DcqcnCongestionControl::ClampTargetRate=false"),
+]
 
 
 def run_cli(args):
@@ -105,9 +110,9 @@ class ValidateSelfTest(unittest.TestCase):
 
     def test_2b_every_case_misses_a_small_sabotage(self):
         self.assertEqual(sorted(SABOTAGE), sorted(c for c, _, _ in cli.CASES))
-        for case_id, attr in SABOTAGE.items():
+        for i, (case_id, attr) in enumerate(list(SABOTAGE.items()) + SABOTAGE_MORE):
             with self.subTest(case=case_id, attr=attr):
-                out = os.path.join(self.tmp, "sabotage-" + case_id)
+                out = os.path.join(self.tmp, f"sabotage-{i}-{case_id}")
                 rc, log = run_cli(["--quick", "--only", case_id, "--build", BUILD, "--out", out,
                                    "--runs", os.path.join(out, "runs"), "--sabotage-attr", attr])
                 with open(os.path.join(out, "report.json")) as f:
