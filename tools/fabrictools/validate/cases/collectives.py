@@ -4,7 +4,7 @@
 import os
 
 from ... import rundir
-from .. import plotting, scenario
+from .. import plotting, railroutes, scenario
 from ..common import Link, wire_overhead
 from ..core import FRAME_HEADERS, CaseResult, Check, ValidationError
 from ..units import cable_delay_s, fmt_time, parse_bytes, parse_rate_bps, parse_time_s
@@ -427,19 +427,79 @@ def part_c(ctx, case, correct):
             base_rel=0.0, method="summary.json counters"))
         t = ring_time(topo["nic"], shard, S, mtu, L)
         sim_t = c["total_time_ns"] * 1e-9
-        case.checks.append(Check(
-            f"(c) pairing {pairing}", "inter-server stage time", "s", t["total"], sim_t,
-            "2(S−1)·[L + (M/G/S)/B + H + A + 2d + T(last frame) + 2(T(ACK) + d)] (no two streams share "
-            "a link)" + ("" if not cross_pairs else
-                         "; cross-rail pairs add 2 spine hops and ECMP collisions on the leaf "
-                         "uplinks, which this formula does not model: reported, not judged"),
-            base_rel=INTERLEAVE_REL,
-            allowances=[("serialization rounded up to whole ps per frame", t["frames"] * PS_ROUND),
-                        ("total_time_ns is whole ns", 1e-9)],
-            info=bool(cross_pairs),
-            method="summary.json collective.total_time_ns"))
+        if not cross_pairs:
+            case.checks.append(Check(
+                f"(c) pairing {pairing}", "inter-server stage time", "s", t["total"], sim_t,
+                "2(S−1)·[L + (M/G/S)/B + H + A + 2d + T(last frame) + 2(T(ACK) + d)] (no two "
+                "streams share a link)", base_rel=INTERLEAVE_REL,
+                allowances=[("serialization rounded up to whole ps per frame", t["frames"] * PS_ROUND),
+                            ("total_time_ns is whole ns", 1e-9)],
+                method="summary.json collective.total_time_ns"))
+        else:
+            part_c_collisions(ctx, case, pairing, path, run_dir, params, topo, mtu, L, sim_t)
         out.append((pairing, payload, sim))
     return out
+
+
+def part_c_collisions(ctx, case, pairing, path, run_dir, params, topo, mtu, L, sim_t):
+    """Misaligned pairings: the stage time from the links the run's transfers share."""
+    G, S = topo["G"], topo["servers"]
+    label = "rails-" + "".join(ch if ch.isalnum() else "-" for ch in pairing).strip("-")
+    fabric = railroutes.Fabric(run_dir)
+    probe_dir, _ = ctx.run(case, label + "-probe", path, {
+        "collective.pairing": pairing, "collective.message": f"{mtu * G * S}B",
+        "trace.pcap": True, "trace.pcap_nodes": list(fabric.hosts)})
+    xs = railroutes.transfers(run_dir)
+    key = [(t["transfer"], t["rank"], t["step"], t["src_host"], t["dst_host"]) for t in xs]
+    if key != [(t["transfer"], t["rank"], t["step"], t["src_host"], t["dst_host"])
+               for t in railroutes.transfers(probe_dir)]:
+        raise ValidationError(f"{CASE_ID}/{label}: the probe's transfers differ from the run's")
+    ports = railroutes.ports_from_probe(probe_dir, fabric.hosts)
+    salt = int(scenario.get(params, "switch.hash_salt", "0"))
+    data = fabric.routes(ctx.fabric_run, salt,
+                         [(t["src_host"], t["dst_host"], ports[t["transfer"]][0]) for t in xs])
+    acks = fabric.routes(ctx.fabric_run, salt,
+                         [(t["dst_host"], t["src_host"], ports[t["transfer"]][1]) for t in xs])
+    # Every link's byte counter from the predicted routes: data frames (payload + 58 B, 16 B
+    # RETH on the first) one way, one 62 B ACK per frame the other.
+    want = {l: 0 for l in fabric.tx}
+    rounds = {}
+    for t, dp, ap in zip(xs, data, acks):
+        n = -(-t["bytes"] // mtu)
+        for l in dp:
+            want[l] += t["bytes"] + n * FRAME_HEADERS + RETH
+        for l in ap:
+            want[l] += n * ACK_BYTES
+        rounds[t["transfer"]] = ring_round(topo["nic"], t["bytes"], mtu)
+    wrong = [(fabric.names[l[0]], l[1], want[l], fabric.tx[l]) for l in fabric.tx
+             if want[l] != fabric.tx[l]]
+    if wrong:
+        raise ValidationError(f"{CASE_ID}/{label}: predicted routes disagree with links.csv "
+                              f"(node, port, predicted, counted): {wrong[:4]}")
+    paths = {t["transfer"]: {l for l in dp if not fabric.is_host(l[0])} for t, dp in zip(xs, data)}
+    work = {k: r["bw"] + r["hdr"] + r["ack"] for k, r in rounds.items()}
+    lat = {k: r["lat"] for k, r in rounds.items()}
+    end, share = railroutes.stage_time(xs, paths, work, lat, L)
+    ana = max(end.values())
+    shared = {}
+    for t in xs:
+        for l in paths[t["transfer"]]:
+            shared.setdefault((l, t["step"]), []).append(t["transfer"])
+    meets = sorted({f"{fabric.names[l[0]]}→{fabric.names[fabric.ports[l[0]][l[1]]]} "
+                    f"(step {st})" for (l, st), ts in shared.items() if len(ts) > 1})
+    frames = sum(2 * r["n"] for r in rounds.values())
+    case.checks.append(Check(
+        f"(c) pairing {pairing}", "inter-server stage time (with the collisions)", "s", ana,
+        sim_t, "each transfer W = (M/G/S + H + A)/B at 1/k of the link while k transfers share "
+        "one, + the round's latency; a rank's next step starts L after its send and receive end",
+        base_rel=INTERLEAVE_REL, info=True,
+        allowances=[("serialization rounded up to whole ps per frame", frames * PS_ROUND),
+                    ("total_time_ns is whole ns", 1e-9)],
+        method="summary.json collective.total_time_ns; routes: pcap source ports of a probe "
+               "run + fabric-run --hash, checked against every links.csv counter",
+        note=f"links shared by two transfers of one step: {', '.join(meets) or 'none'}; "
+             f"most transfers on one link at once {max(share.values())}; without collisions "
+             f"{fmt_time(2 * (S - 1) * (L + max(work.values()) + max(lat.values())))}"))
 
 
 def run(ctx):
