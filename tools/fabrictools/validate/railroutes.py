@@ -9,11 +9,13 @@ destination (contrib/fabric/helper/route-computer.cc's rule, hosts never forward
 the run's links.csv. The predicted routes must reproduce every link's byte counter of the real
 run exactly, data and ACKs, before they are used.
 
-Stage time: the transfers are fluid; while k transfers' data share a link each moves at 1/k of
-it (a FIFO egress fed by k senders at line rate serves them alike). A transfer takes
-W = (payload + headers + the ACKs its NIC interleaves) / B at full rate, then the round's
-latency; a rank starts step s + 1 one launch cost after both its step-s send and the step-s
-send to it have ended (collective.csv: the two ranks of a pair start together).
+Stage time (fluid_fifo_stage): the transfers' bytes move as a fluid through FIFO links — a
+port fed faster than it drains serves its inputs in arrival order, so a transfer that meets
+another on a link (or one already slowed elsewhere) takes the share the queue gives it; ACKs
+flow back as their data arrives and share the links they cross. A transfer ends when its last
+ACK is back, plus the cables and the store-and-forward of the last frames that a fluid leaves
+out; a rank starts step s + 1 one launch cost after both its step-s send and the step-s send to
+it have ended (collective.csv: the two ranks of a pair start together).
 """
 
 import os
@@ -155,45 +157,90 @@ class Fabric:
                 at[k] = self.ports[at[k]][p]
 
 
-def stage_time(xs, paths, work_s, lat_s, launch_s):
-    """Fluid stage time with link sharing and the pairs' step dependencies.
+def fluid_fifo_stage(xs, data_routes, ack_routes, data_bytes, ack_bytes, rate_Bps, launch_s,
+                     tail_s, dt=100e-9):
+    """Stage time of the transfers through FIFO links, as fluid moved in steps of dt.
 
-    xs: transfers (collective.csv rows); paths: {transfer: set of (node, port)} of its data;
-    work_s / lat_s: {transfer: seconds}. Returns ({transfer: end}, {transfer: most transfers
-    seen at once on one of its links})."""
+    xs: transfers (collective.csv rows); data_routes / ack_routes: {transfer: [(node, port)]}
+    from the sender's NIC to the receiver and back; data_bytes / ack_bytes: {transfer: wire
+    bytes}; tail_s: {transfer: seconds the fluid leaves out at the end (cables, store and
+    forward of the last frame and the last ACK at each switch)}. A NIC sends the ACKs it owes
+    before its next data (an ACK frame waits for at most the frame on the wire); a switch port
+    serves its bytes in arrival order. Each hop adds one dt the real link does not, taken off
+    again at the end. Returns {transfer: end time}."""
+    cap = rate_Bps * dt
     by_rank_step = {(t["rank"], t["step"]): t for t in xs}
     recv = {(t["peer"], t["step"]): t for t in xs}
-    pending = {t["transfer"]: t for t in xs}
+    ids = [t["transfer"] for t in xs]
     start = {t["transfer"]: launch_s for t in xs if t["step"] == 0}
-    left = {k: work_s[k] for k in pending}
-    end, share = {}, {k: 1 for k in pending}
-    now, active = 0.0, set()
-    while pending or active:
-        for k in [k for k in pending if k in start and start[k] <= now + 1e-18]:
-            active.add(k)
-            del pending[k]
-        load = {}
-        for k in active:
-            for l in paths[k]:
-                load[l] = load.get(l, 0) + 1
-        rate = {k: 1.0 / max([load[l] for l in paths[k]] or [1]) for k in active}
-        for k in active:
-            share[k] = max(share[k], round(1 / rate[k]))
-        t_next = min([now + left[k] / rate[k] for k in active] +
-                     [start[k] for k in pending if k in start] or [now])
-        if t_next <= now and not active:
-            raise ValidationError("stage model: transfers wait on a dependency that never ends")
-        for k in list(active):
-            left[k] -= (t_next - now) * rate[k]
-            if left[k] <= 1e-15:
-                active.discard(k)
-                end[k] = t_next + lat_s[k]
-        now = t_next
-        for t in xs:   # release step s + 1 of a rank once its send and receive of step s ended
+    to_send = dict(data_bytes)
+    delivered = {k: 0.0 for k in ids}
+    acked = {k: 0.0 for k in ids}
+    end = {}
+    nic_of = {k: data_routes[k][0] for k in ids}
+    queues = {}        # link -> deque of [transfer, kind, bytes, hop]
+    ack_owed = {}      # NIC link -> deque of [transfer, bytes]
+    routes = {"d": data_routes, "a": ack_routes}
+    now, step = 0.0, 0
+    while len(end) < len(ids):
+        if step > 10 ** 7:
+            raise ValidationError("stage model did not finish")
+        moving = []
+        # Sender NICs: ACKs owed first, then the active transfer's data.
+        busy = {}
+        for link, owed in ack_owed.items():
+            room = cap
+            while owed and room > 1e-9:
+                k, b = owed[0]
+                take = min(b, room)
+                room -= take
+                moving.append((link, k, "a", take, 0))
+                if take >= b - 1e-9:
+                    owed.popleft()
+                else:
+                    owed[0][1] -= take
+            busy[link] = cap - room
+        for k in ids:
+            if k in start and start[k] <= now + 1e-15 and to_send[k] > 1e-9:
+                link = nic_of[k]
+                room = cap - busy.get(link, 0.0)
+                take = min(room, to_send[k])
+                if take > 0:
+                    to_send[k] -= take
+                    busy[link] = busy.get(link, 0.0) + take
+                    moving.append((link, k, "d", take, 0))
+        # Switch ports: FIFO, cap bytes per step.
+        for link, q in queues.items():
+            room = cap
+            while q and room > 1e-9:
+                k, kind, b, hop = q[0]
+                take = min(b, room)
+                room -= take
+                moving.append((link, k, kind, take, hop))
+                if take >= b - 1e-9:
+                    q.popleft()
+                else:
+                    q[0][2] -= take
+        now += dt
+        step += 1
+        for link, k, kind, b, hop in moving:
+            route = routes[kind][k]
+            if hop + 1 < len(route):
+                queues.setdefault(route[hop + 1], deque()).append([k, kind, b, hop + 1])
+            elif kind == "d":
+                delivered[k] += b
+                rl = ack_routes[k][0]
+                ack_owed.setdefault(rl, deque()).append([k, b * ack_bytes[k] / data_bytes[k]])
+            else:
+                acked[k] += b
+                if k not in end and acked[k] >= ack_bytes[k] - 1e-6:
+                    hops = len(data_routes[k]) + len(ack_routes[k])
+                    end[k] = now - hops * dt + tail_s[k]
+        for t in xs:   # a rank's next step: L after its send and its receive of this step end
             nxt = by_rank_step.get((t["rank"], t["step"] + 1))
             if nxt is None or nxt["transfer"] in start:
                 continue
-            mine, theirs = t["transfer"], recv.get((t["rank"], t["step"]))
-            if mine in end and theirs is not None and theirs["transfer"] in end:
-                start[nxt["transfer"]] = max(end[mine], end[theirs["transfer"]]) + launch_s
-    return end, share
+            theirs = recv.get((t["rank"], t["step"]))
+            if t["transfer"] in end and theirs is not None and theirs["transfer"] in end:
+                start[nxt["transfer"]] = max(end[t["transfer"]], end[theirs["transfer"]]) + launch_s
+    return end

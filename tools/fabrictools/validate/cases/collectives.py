@@ -463,43 +463,60 @@ def part_c_collisions(ctx, case, pairing, path, run_dir, params, topo, mtu, L, s
     # Every link's byte counter from the predicted routes: data frames (payload + 58 B, 16 B
     # RETH on the first) one way, one 62 B ACK per frame the other.
     want = {l: 0 for l in fabric.tx}
-    rounds = {}
     for t, dp, ap in zip(xs, data, acks):
         n = -(-t["bytes"] // mtu)
         for l in dp:
             want[l] += t["bytes"] + n * FRAME_HEADERS + RETH
         for l in ap:
             want[l] += n * ACK_BYTES
-        rounds[t["transfer"]] = ring_round(topo["nic"], t["bytes"], mtu)
     wrong = [(fabric.names[l[0]], l[1], want[l], fabric.tx[l]) for l in fabric.tx
              if want[l] != fabric.tx[l]]
     if wrong:
         raise ValidationError(f"{CASE_ID}/{label}: predicted routes disagree with links.csv "
                               f"(node, port, predicted, counted): {wrong[:4]}")
-    paths = {t["transfer"]: {l for l in dp if not fabric.is_host(l[0])} for t, dp in zip(xs, data)}
-    work = {k: r["bw"] + r["hdr"] + r["ack"] for k, r in rounds.items()}
-    lat = {k: r["lat"] for k, r in rounds.items()}
-    end, share = railroutes.stage_time(xs, paths, work, lat, L)
+    # The fluid FIFO model over the verified routes (wire bytes: + 24 B per frame).
+    nic, fab = topo["nic"], topo["fabric"]
+    if nic.rate_bps != fab.rate_bps:
+        raise ValidationError(f"{CASE_ID}/{label}: the model wants one link rate")
+    data_bytes, ack_bytes, tail, dr, ar = {}, {}, {}, {}, {}
+    for t, dp, ap in zip(xs, data, acks):
+        k, n = t["transfer"], -(-t["bytes"] // mtu)
+        data_bytes[k] = t["bytes"] + n * (FRAME_HEADERS + nic.wo) + RETH
+        ack_bytes[k] = n * (ACK_BYTES + nic.wo)
+        dr[k], ar[k] = dp, ap
+        cables = sum(nic.delay_s if fabric.is_host(nd) or fabric.is_host(fabric.ports[nd][p])
+                     else fab.delay_s for nd, p in dp + ap)
+        last = t["bytes"] - (n - 1) * mtu + FRAME_HEADERS + (RETH if n == 1 else 0)
+        tail[k] = cables + (len(dp) - 1) * nic.tx_s(last) + (len(ap) - 1) * nic.tx_s(ACK_BYTES)
+    dt = 100e-9
+    end = railroutes.fluid_fifo_stage(xs, dr, ar, data_bytes, ack_bytes, nic.rate_bps / 8, L,
+                                      tail, dt)
     ana = max(end.values())
     shared = {}
-    for t in xs:
-        for l in paths[t["transfer"]]:
-            shared.setdefault((l, t["step"]), []).append(t["transfer"])
+    for t, dp in zip(xs, data):
+        for l in dp:
+            if not fabric.is_host(l[0]):
+                shared.setdefault((l, t["step"]), []).append(t["transfer"])
     meets = sorted({f"{fabric.names[l[0]]}→{fabric.names[fabric.ports[l[0]][l[1]]]} "
                     f"(step {st})" for (l, st), ts in shared.items() if len(ts) > 1})
-    frames = sum(2 * r["n"] for r in rounds.values())
+    steps = 2 * (S - 1)
+    T_f = nic.tx_s(mtu + FRAME_HEADERS)
+    aligned = ring_time(nic, xs[0]["bytes"] * S, S, mtu, L)["total"]   # the shard M/G
     case.checks.append(Check(
         f"(c) pairing {pairing}", "inter-server stage time (with the collisions)", "s", ana,
-        sim_t, "each transfer W = (M/G/S + H + A)/B at 1/k of the link while k transfers share "
-        "one, + the round's latency; a rank's next step starts L after its send and receive end",
-        base_rel=INTERLEAVE_REL, info=True,
-        allowances=[("serialization rounded up to whole ps per frame", frames * PS_ROUND),
+        sim_t, "the transfers' bytes as a fluid through FIFO links over their routes (a shared "
+        "port serves its inputs in arrival order), ACKs back as data arrives; a rank's next step "
+        "L after its send and receive end", base_rel=0.0,
+        allowances=[(f"fluid in {dt * 1e9:.0f} ns steps: each of the {steps} steps of the "
+                     "critical chain ends within one", steps * dt),
+                    ("whole frames: each step's last frame within one frame time of the fluid",
+                     steps * T_f),
                     ("total_time_ns is whole ns", 1e-9)],
         method="summary.json collective.total_time_ns; routes: pcap source ports of a probe "
                "run + fabric-run --hash, checked against every links.csv counter",
         note=f"links shared by two transfers of one step: {', '.join(meets) or 'none'}; "
-             f"most transfers on one link at once {max(share.values())}; without collisions "
-             f"{fmt_time(2 * (S - 1) * (L + max(work.values()) + max(lat.values())))}"))
+             f"aligned (i+{G}) stage time by the closed form {fmt_time(aligned)}, "
+             f"{100 * (sim_t / aligned - 1):+.0f} % here"))
 
 
 def run(ctx):
