@@ -93,8 +93,9 @@ class ValidateSelfTest(unittest.TestCase):
         case = rep["cases"][0]
         self.assertEqual(case["verdict"], "pass", log)
         self.assertTrue(case["checks"])
+        self.assertTrue(any(c["verdict"] == "pass" for c in case["checks"]))
         for c in case["checks"]:
-            self.assertEqual(c["verdict"], "pass")
+            self.assertIn(c["verdict"], ("pass", "info"))
             self.assertIsNotNone(c["analytic"])
             self.assertGreater(c["simulated"], 0)
         self.assertTrue(os.path.isfile(os.path.join(out, "report.md")))
