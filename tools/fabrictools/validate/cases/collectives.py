@@ -585,5 +585,14 @@ def run(ctx):
         "all runs", "runs ending with the exact sum on every rank", "runs", float(correct[0]),
         float(correct[1]), "every run", base_rel=0.0,
         method="summary.json collective.values_correct"))
+    case.notes.append(
+        "Rail pairings and the chapter (§7.5.3): the shifted pairing's spine-bound flows \"leave "
+        "from eight different leaves, each with only one inter-group flow, so they will not meet "
+        "on one leaf's uplinks\" counts one flow per leaf — one server's side. With two servers "
+        "exchanging, each rail leaf carries two cross-rail flows (the GPU on that rail of each "
+        "server), and the runs show them meeting: the (c) rows list the links two transfers of one "
+        "step share (a leaf uplink or a spine downlink), and the stage times (+49 % for "
+        "((i+4) mod 8)+8, +96 % for i+9 over the aligned i+8) are judged against a fluid FIFO "
+        "model over the transfers' routes, which must first reproduce every links.csv counter.")
     case.figures.append(plotting.collectives_figure(ctx.out, f"{CASE_ID}.png", panels))
     return case
