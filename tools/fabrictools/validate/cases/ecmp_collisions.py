@@ -127,7 +127,7 @@ def run(ctx):
     case.method = [
         f"statistics over the {S} samples of the switch's hash (fabric-run --hash) fed with "
         "the real 5-tuples; "
-        "tolerance 5 % + 3 standard errors of a mean of that many independent samples "
+        "tolerance 3 standard errors of a mean of that many independent samples "
         "(σ from the exact distribution)",
         "hash identity: fabric-run links.csv, per uplink tx_frames vs the prediction",
         "throughput: rates.csv rate_gbps (delivered payload), summed over the flows and averaged "
