@@ -1,10 +1,13 @@
 """What a validation case produces: checks (one comparison each), figures and run records.
 
 A check compares one simulated figure with its analytic prediction. Its tolerance is absolute,
-in the figure's unit, and is built in the open: base_rel x |analytic| (5 % where the formula's
-assumptions hold) plus a list of named allowances, each the exact size of an effect the
-simulator carries and the formula ignores (a frame of quantization, a sampling interval, the
-standard error of a finite sample...). The verdict is computed here and nowhere else.
+in the figure's unit, and is built in the open: base_rel x |analytic| plus a list of named
+allowances, each the exact size of an effect the simulator carries and the formula ignores (a
+frame of quantization, a sampling interval, the rounding of a trace's time stamps, the standard
+error of a finite sample...). There is no default relative part: every check states its own
+base_rel, 0 for models that are event-exact or fluid with their packet granularity named as an
+allowance, so a tolerance can never be wider than the effects it names. The verdict is computed
+here and nowhere else.
 """
 
 import math
@@ -16,9 +19,6 @@ from typing import List, Optional, Tuple
 
 from .. import rundir
 from . import scenario
-
-BASE_REL = 0.05
-
 
 class ValidationError(RuntimeError):
     """The validation itself is broken (bad formula input, missing trace, failed run)."""
@@ -33,7 +33,7 @@ class Check:
     simulated: float
     formula: str
     kind: str = "equal"          # equal | at_most | at_least
-    base_rel: float = BASE_REL
+    base_rel: Optional[float] = None   # stated by every check: no blanket default
     allowances: List[Tuple[str, float]] = field(default_factory=list)
     method: str = ""             # how the simulated value was read from the traces
     info: bool = False           # reported, not judged (explained in note)
@@ -43,6 +43,11 @@ class Check:
         for name, v in (("analytic", self.analytic), ("simulated", self.simulated)):
             if v is None or (isinstance(v, float) and math.isnan(v)):
                 raise ValidationError(f"{self.sub} / {self.metric}: {name} value is missing (NaN)")
+        if self.base_rel is None and not self.info:
+            raise ValidationError(f"{self.sub} / {self.metric}: no base_rel stated (0 for an exact "
+                                  "model; name every other effect as an allowance)")
+        if self.base_rel is None:
+            self.base_rel = 0.0
         if self.kind not in ("equal", "at_most", "at_least"):
             raise ValidationError(f"unknown check kind {self.kind}")
 

@@ -88,9 +88,11 @@ def write(out_dir, cases, ctx, wall_s, mode):
              "Every analytic value is computed in code from the parameters the simulator reports "
              "it ran (summary.json `parameters`, checked against the scenario file plus the "
              "overrides); every simulated value is read from the run's traces. A check passes "
-             "when |simulated − analytic| ≤ tolerance; the tolerance is 5 % of the analytic value "
-             "where the formula's assumptions hold, plus named allowances of exactly the size of "
-             "the effects the simulator carries and the formula does not (listed per row). "
+             "when |simulated − analytic| ≤ tolerance. There is no blanket relative tolerance: an "
+             "event-exact model is judged to the rounding of the trace it is read from (whole ns "
+             "or ps), a fluid model gets exactly the packet granularity it ignores (one frame "
+             "time or frame), a statistic its sampling error — each a named allowance listed "
+             "per row; a relative part appears only where a row states one. "
              "Rows marked *info* are reported, not judged (the reason is given).")
     L.append("")
     L.append("| case | question | verdict | checks |")

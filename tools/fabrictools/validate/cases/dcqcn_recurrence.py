@@ -27,6 +27,13 @@ ATTRS = ("G", "InitialAlpha", "AlphaTimer", "RateIncreaseTimer", "ByteCounter",
 CC_COLUMNS = ["time_ns", "flow_id", "cc", "rate_gbps", "alpha"]
 BYTE_WINDOW_FRAMES = 3
 RECOVERED = 0.99
+# A second run whose second CNP comes 30 µs after the first: before the first timer event
+# (55 µs) and before the first byte-counter event (1.1 MB at 200 Gb/s, 44 µs). With
+# ClampTargetRate true it sets Rt to the halved rate; false keeps Rt at the line rate, so the
+# recovery that follows differs by tens of Gb/s. (In the main run every CNP follows a timer
+# event or full recovery, where both settings clamp alike.)
+CLAMP_RUN = {"events": [{"at": "100500ns", "cnp": 0}, {"at": "130500ns", "cnp": 0}],
+             "stop_time": "380us"}  # before a byte event meets a timer event (either setting)
 _TIME_PS = {"s": 1e12, "ms": 1e9, "us": 1e6, "ns": 1e3, "ps": 1.0}
 
 
@@ -280,9 +287,48 @@ def run(ctx):
         "have to lift it; the third, after full recovery, cuts with α decayed 33 times. The "
         "recurrence refuses to run (validation error) if a byte-counter event falls within its "
         "timing window of a timer event or CNP, where the order of the two would be a guess.")
+    run_dir, params = ctx.run(case, "clamp", path, CLAMP_RUN)
+    analyze(case, "clamp", run_dir, params, p)
+    clamp_check(case, "clamp", run_dir, params, p)
+    case.notes.append(
+        "The *clamp* run repeats the first CNP and sends the second 30 µs later, before any "
+        "timer or byte-counter increase: only there does ClampTargetRate matter (true: Rt ← Rc "
+        "on every CNP; false: only after a timer increase). Its last row is the sample where "
+        "the recurrence with the run's setting and with the opposite one differ most; the "
+        "validation refuses to run if the two cannot be told apart.")
     case.figures.append(plotting.series_vs_model_figure(
         ctx.out, f"{CASE_ID}.png", panels, ylabel="rate (Gb/s)", yscale=1e9))
     return case
+
+
+def clamp_check(case, sub, run_dir, params, p):
+    """The sample where ClampTargetRate true and false predict the most different rates."""
+    where = f"{CASE_ID}/{sub}"
+    link, mtu, F, cnps, dt_ps, stop_ps = scenario_inputs(params, where)
+    ours = recurrence(link.rate_bps, F, link.wo, cnps, p, float(stop_ps))
+    flipped = recurrence(link.rate_bps, F, link.wo, cnps,
+                         dict(p, ClampTargetRate=not p["ClampTargetRate"]), float(stop_ps))
+    best = None
+    for ts, rate, _ in [(r["time_ns"] * 1000.0, r["rate_gbps"], r["alpha"])
+                        for r in read_cc(run_dir, where)]:
+        a = [s for s in states_at(ours, ts)]
+        b = [s for s in states_at(flipped, ts)]
+        if len(a) != 1 or len(b) != 1:
+            continue   # next to a byte-counter event: either side possible
+        gap = abs(a[0]["rc"] - b[0]["rc"]) / 1e9
+        if best is None or gap > best[0]:
+            best = (gap, ts, rate, a[0]["rc"] / 1e9, b[0]["rc"] / 1e9)
+    if best is None or best[0] <= 100 * print_resolution(best[2]):
+        raise ValidationError(f"{where}: the run cannot tell ClampTargetRate true from false")
+    gap, ts, rate, ana, other = best
+    case.checks.append(Check(
+        sub, f"rate where ClampTargetRate {p['ClampTargetRate']} and "
+             f"{not p['ClampTargetRate']} differ most (sample at {ts / 1e6:g} µs)", "Gb/s",
+        ana, rate, f"recurrence with ClampTargetRate = {p['ClampTargetRate']}", base_rel=0.0,
+        allowances=[("cc.csv prints 6 significant digits", print_resolution(rate))],
+        method="cc.csv rate_gbps",
+        note=f"with ClampTargetRate = {not p['ClampTargetRate']} the recurrence gives "
+             f"{other:.6g} Gb/s here"))
 
 
 def read_cc(run_dir, where):

@@ -134,7 +134,7 @@ def analyze(case, sub, run_dir, params):
     step = F / (lam - B)
     case.checks.append(Check(
         sub, "time to full buffer", "s", p["t_fill"], t_full - t0, "(C − Q_0) / (λ − B)",
-        allowances=[("whole frames: each crossing lags the fluid level by ≤ one frame step F/(λ−B)", 2 * step),
+        base_rel=0.0, allowances=[("whole frames: each crossing lags the fluid level by ≤ one frame step F/(λ−B)", 2 * step),
                     ("sampling interval at both ends", 2 * dt)],
         method="queues.csv crossings"))
     flows = traces.flows(run_dir)
@@ -144,7 +144,7 @@ def analyze(case, sub, run_dir, params):
     sim_drop = payload // p["mtu"] * F
     case.checks.append(Check(
         sub, "bytes dropped", "B", p["dropped"], float(sim_drop), "(λ − B)·T_f − (C − Q_0)",
-        allowances=[(f"the cut acts at each sender's next frame start (≤ 1 frame x {n} senders)", n * F),
+        base_rel=0.0, allowances=[(f"the cut acts at each sender's next frame start (≤ 1 frame x {n} senders)", n * F),
                     ("the buffer holds whole frames (< 1 frame)", F)],
         method="flows.csv dropped_bytes / MTU x F"))
     cut_at_switch = p["cut"] + p["link"].delay_s
@@ -169,7 +169,7 @@ def analyze(case, sub, run_dir, params):
         drain_step = n * F / (B - p["lam_after"])
         case.checks.append(Check(
             sub, "drain time after the cut", "s", p["drain"], t_e - t_ds, "C / (B − λ')",
-            allowances=[(f"arrivals in frames from {n} senders: start and end each detected within "
+            base_rel=0.0, allowances=[(f"arrivals in frames from {n} senders: start and end each detected within "
                          f"{n} frames' drain time n·F/(B − λ')", 2 * drain_step),
                         ("the buffer holds whole frames: full = floor(C/F)·F, < one frame's drain time",
                          F / (B - p["lam_after"])),

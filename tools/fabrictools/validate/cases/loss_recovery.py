@@ -209,14 +209,14 @@ def run(ctx):
             sub, "in-order delivery of the message", "s", p["t_rx"] * 1e-12,
             (f["finish_ns"] * 1000 - p["ack_return"]) * 1e-12,
             "max(t_r + 2T + 2D, (N+1)T + T + 2D)",
-            allowances=[("flows.csv finish_ns is whole ns", 1e-9)],
+            base_rel=0.0, allowances=[("flows.csv finish_ns is whole ns", 1e-9)],
             method="flows.csv finish_ns − ACK return",
             note=f"resend starts {p['resend_after'] * 1e-6:.4f} µs after packet 0's first "
                  f"transmission ended (R = {R} µs, rounded up to the end of the frame on the wire)"))
         case.checks.append(Check(
             sub, "peak reorder buffer (bytes)", "B", float(p["peak_b"]),
             float(ubs["reorder_peak_bytes_per_nic"]), "(ceil(rto/T) − 1)·MTU",
-            method="summary.json ub.reorder_peak_bytes_per_nic",
+            base_rel=0.0, method="summary.json ub.reorder_peak_bytes_per_nic",
             note=f"{p['peak_p']} packets; simulated {ubs['reorder_peak_packets_per_nic']}"))
         if max(r["bytes"] for r in rows) != ubs["reorder_peak_bytes_per_nic"]:
             raise ValidationError(f"{sub}: reorder.csv peak differs from summary.json")
@@ -224,7 +224,7 @@ def run(ctx):
         case.checks.append(Check(
             sub, "reorder buffer empties (resend arrives)", "s", p["a_r"] * 1e-12,
             t_empty * 1e-9, "t_r + 2T + 2D",
-            allowances=[("reorder.csv time_ns is whole ns", 1e-9)],
+            base_rel=0.0, allowances=[("reorder.csv time_ns is whole ns", 1e-9)],
             method="reorder.csv: first row back at 0 bytes"))
         case.checks.append(Check(
             sub, "bytes resent", "B", float(p["resent"]), float(f["retransmitted_bytes"]),
@@ -251,14 +251,18 @@ def run(ctx):
         f = _flow(run_dir, sub)
         _ack_bytes_check(run_dir, ROCE_ACK_FRAME, sub)
         h0 = [l for l in traces.links(run_dir) if l["node"] == "h0"]
-        if len(h0) != 1 or h0[0]["tx_bytes"] != q["h0_bytes"]:
-            raise ValidationError(f"{sub}: h0 sent {h0[0]['tx_bytes'] if h0 else '?'} B, the "
-                                  f"model {q['h0_bytes']} B (frames: payload + 58 B, + 16 B RETH "
-                                  "on packet 0)")
+        if len(h0) != 1:
+            raise ValidationError(f"{sub}: expected one link at h0, links.csv has {len(h0)}")
+        # Judged, not asserted: the frames h0 sends (first pass + go-back) are what the timing
+        # model counts, so a wrong count is a MISS of the model rather than a broken validation.
+        case.checks.append(Check(
+            sub, "bytes sent by h0 (all frames)", "B", float(q["h0_bytes"]),
+            float(h0[0]["tx_bytes"]), "(N + resent packets) frames of payload + 58 B, + 16 B RETH "
+            "on packet 0", base_rel=0.0, method="links.csv tx_bytes of h0"))
         case.checks.append(Check(
             sub, "bytes resent", "B", float(q["resent"]), float(f["retransmitted_bytes"]),
             "min(N, ceil(t_nak/T))·MTU, t_nak = a_1 + 2T_nak + 2D",
-            method="flows.csv retransmitted_bytes",
+            base_rel=0.0, method="flows.csv retransmitted_bytes",
             note=f"{q['k']} of {q['N']} packets; the go-back starts "
                  f"{q['resend_after'] * 1e-6:.4f} µs after packet 0's first transmission ended; "
                  f"B·t_nak/F = {q['t_nak'] / q['T']:.2f} packets"))
@@ -266,7 +270,7 @@ def run(ctx):
             sub, "in-order delivery of the message", "s", q["t_rx"] * 1e-12,
             (f["finish_ns"] * 1000 - q["ack_return"]) * 1e-12,
             "go-back start ceil(t_nak/T)·T, then N frames: exact tandem-FIFO timing",
-            allowances=[("flows.csv finish_ns is whole ns", 1e-9)],
+            base_rel=0.0, allowances=[("flows.csv finish_ns is whole ns", 1e-9)],
             method="flows.csv finish_ns − ACK return"))
     case.figures.append(plotting.series_vs_model_figure(
         ctx.out, f"{CASE_ID}.png", panels, ylabel="reorder buffer (KiB)"))

@@ -130,7 +130,7 @@ def analyze(case, sub, run0, params0, run_auto, params_auto):
     case.checks.append(Check(
         sub, "bytes arriving after XOFF", "B", float(p["bytes_after"]), float(viol),
         f"ceil((2d + T_pause)/T_f)·F = {p['n_after']} frames",
-        method="headroom_violation_bytes, headroom 0 B",
+        base_rel=0.0, method="headroom_violation_bytes, headroom 0 B",
         note=""))
     case.checks.append(Check(
         sub, "arrivals after XOFF within the one-hop bound", "B", p["bound"], float(viol),
@@ -139,7 +139,7 @@ def analyze(case, sub, run0, params0, run_auto, params_auto):
     lat = (recv[0]["time_ns"] - xoff[0]["time_ns"]) * 1e-9
     case.checks.append(Check(
         sub, "pause latency XOFF -> sender", "s", p["pause_latency"], lat, "T_pause + d",
-        allowances=[("pfc.csv times are whole ns (two truncations)", 2e-9)],
+        base_rel=0.0, allowances=[("pfc.csv times are whole ns (two truncations)", 2e-9)],
         method="pfc.csv"))
     ca = rundir.summary_field(rundir.read_summary(run_auto), "counters")
     lost = int(ca["dropped_bytes"]) + int(ca["headroom_violation_bytes"])
