@@ -27,23 +27,39 @@ ReadsAs(const std::string& text)
     return !iss.fail() && iss.eof();
 }
 
-} // namespace
-
+/// Whether \p normalized (in the form ns-3 parses) is within the range of the attribute's
+/// checker (a uint8_t, a bounded time, ...): ns-3 would refuse it only when the attribute is
+/// set, far from the line of the file that gave it. Otherwise \p error says what the range is.
 bool
-NormalizeAttributeValue(const std::string& name,
-                        const std::string& value,
-                        std::string* normalized,
-                        std::string* error)
+WithinRange(const TypeId::AttributeInformation& info,
+            const std::string& value,
+            const std::string& normalized,
+            std::string* error)
 {
-    size_t sep = name.rfind("::");
-    TypeId tid;
-    TypeId::AttributeInformation info;
-    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
-        !tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    Ptr<AttributeValue> v = info.checker->Create();
+    if (v->DeserializeFromString(normalized, info.checker) && info.checker->Check(*v))
     {
-        *error = "cannot set: no such ns-3 attribute (fabric-run --print-attributes lists them)";
-        return false;
+        return true;
     }
+    // Integer checkers describe themselves as "uint32_t 0:4294967295".
+    std::string range = info.checker->GetUnderlyingTypeInformation();
+    size_t space = range.find(' ');
+    size_t colon = range.rfind(':');
+    if (space != std::string::npos && colon != std::string::npos && colon > space)
+    {
+        range = range.substr(space + 1, colon - space - 1) + ".." + range.substr(colon + 1);
+    }
+    *error = "'" + value + "' is out of range: must be " + range;
+    return false;
+}
+
+/// NormalizeAttributeValue without the range check: the spelling of \p value only.
+bool
+NormalizeSpelling(const TypeId::AttributeInformation& info,
+                  const std::string& value,
+                  std::string* normalized,
+                  std::string* error)
+{
     const std::string type = info.checker->GetValueTypeName();
     auto bad = [&](const std::string& expected) {
         *error = "bad value '" + value + "': expected " + expected;
@@ -124,6 +140,27 @@ NormalizeAttributeValue(const std::string& name,
         return bad(info.checker->GetUnderlyingTypeInformation());
     }
     return true;
+}
+
+} // namespace
+
+bool
+NormalizeAttributeValue(const std::string& name,
+                        const std::string& value,
+                        std::string* normalized,
+                        std::string* error)
+{
+    size_t sep = name.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
+        !tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    {
+        *error = "cannot set: no such ns-3 attribute (fabric-run --print-attributes lists them)";
+        return false;
+    }
+    return NormalizeSpelling(info, value, normalized, error) &&
+           WithinRange(info, value, *normalized, error);
 }
 
 TypeId::AttributeInformation
