@@ -253,6 +253,23 @@ TEST_F(FabricRunTest, BadIntegerTooLargeForItsField)
                    "0..4294967295");
 }
 
+TEST_F(FabricRunTest, BadRateTooLargeOrRoundingToZero)
+{
+    // A DataRate attribute (SHARP's aggregation rate) read by the scenario's rate parser: beyond
+    // 64 bits per second, or below half a bit per second (a rate of 0, which a frame's
+    // transmission time divides by), is bad input, not a division by zero in the run.
+    ExpectBadInput({"examples/sharp-scaling.yaml", "--set", "collective.sharp.rate=1e30Gbps"},
+                   "--set collective.sharp.rate: ",
+                   "1e30Gbps");
+    ExpectBadInput(
+        {"examples/sharp-scaling.yaml", "--set", "collective.sharp.rate=99999999999999999999Gbps"},
+        "--set collective.sharp.rate: ",
+        "99999999999999999999Gbps");
+    ExpectBadInput({"examples/sharp-scaling.yaml", "--set", "collective.sharp.rate=0.1bps"},
+                   "--set collective.sharp.rate: ",
+                   "0.1bps");
+}
+
 TEST_F(FabricRunTest, BadMoreSendersThanHosts)
 {
     // 8 senders on a 4-host star: at most 3 hosts besides the receiver.

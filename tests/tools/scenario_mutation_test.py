@@ -4,7 +4,8 @@
 Each mutant is one small edit of one scenario file, the kinds of mistakes people make:
   drop      a line removed
   negate    a number made negative           (rate: -400Gbps)
-  enlarge   a number too large for any field (receiver: 99999999999999999999, 2^64, 2^32)
+  enlarge   a number too large for its field (receiver: 99999999999999999999, 2^64; and 2^32
+            for a plain count, beyond every 32-bit field)
   type      a value of the wrong type        (a word for a number, a list or mapping for a value)
   duplicate a key given twice
   unknown   a key misspelled, or a key no table has
@@ -37,7 +38,11 @@ TIMEOUT_S = 20
 NUMBER = re.compile(r"(?<=[:\[,] )(?P<digits>\d+(?:\.\d+)?)(?P<unit>[A-Za-z/]*)(?=[\s,\]}]|$)")
 # A "key:" at the start of a line (block mapping) or after "{" / ", " (flow mapping).
 KEY = re.compile(r"(?:^\s*(?:- )?|[{,] )(?P<key>[A-Za-z_][A-Za-z0-9_]*):(?= |$)")
-TOO_LARGE = ["99999999999999999999", "18446744073709551616", "4294967296"]
+# Beyond 64 bits: too large for any field, with or without a unit.
+TOO_LARGE = ["99999999999999999999", "18446744073709551616"]
+# Beyond 32 bits: too large for a 32-bit count. Not given a unit: 4294967296KiB is a legitimate
+# 4 TiB flow, which a run would simulate (slowly) rather than refuse.
+TOO_LARGE_COUNT = "4294967296"
 WRONG_TYPES = ["abc", "[1, 2]", "{a: 1}", "true", "1.5"]
 
 
@@ -64,7 +69,7 @@ def mutants(lines):
                 return lines[:i] + [line[:s] + text + line[e:]] + lines[i + 1 :]
 
             out.append(("negate", f"{where}: -{digits}{unit}", put(f"-{digits}{unit}")))
-            for big in TOO_LARGE:
+            for big in TOO_LARGE + ([] if unit else [TOO_LARGE_COUNT]):
                 out.append(("enlarge", f"{where}: {big}{unit}", put(big + unit)))
             for wrong in WRONG_TYPES:
                 out.append(("type", f"{where}: {wrong}", put(wrong)))

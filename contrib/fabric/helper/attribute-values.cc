@@ -60,25 +60,31 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
                   std::string* normalized,
                   std::string* error)
 {
-    const std::string type = info.checker->GetValueTypeName();
+    // Core types name themselves "ns3::TimeValue"; those declared with ATTRIBUTE_HELPER_HEADER
+    // (DataRate, QueueSize) "DataRateValue": compare without the namespace.
+    std::string type = info.checker->GetValueTypeName();
+    if (type.rfind("ns3::", 0) == 0)
+    {
+        type = type.substr(5);
+    }
     auto bad = [&](const std::string& expected) {
         *error = "bad value '" + value + "': expected " + expected;
         return false;
     };
     *normalized = value;
-    if (type == "ns3::DoubleValue")
+    if (type == "DoubleValue")
     {
         return ReadsAs<double>(value) ? true : bad("a number");
     }
-    if (type == "ns3::UintegerValue")
+    if (type == "UintegerValue")
     {
         return (ReadsAs<uint64_t>(value) && value[0] != '-') ? true : bad("a non-negative integer");
     }
-    if (type == "ns3::IntegerValue")
+    if (type == "IntegerValue")
     {
         return ReadsAs<int64_t>(value) ? true : bad("an integer");
     }
-    if (type == "ns3::BooleanValue")
+    if (type == "BooleanValue")
     {
         if (value == "true" || value == "false" || value == "1" || value == "0")
         {
@@ -86,7 +92,7 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
         }
         return bad("true or false");
     }
-    if (type == "ns3::TimeValue")
+    if (type == "TimeValue")
     {
         auto t = ParseTime(value);
         if (!t)
@@ -96,7 +102,7 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
         *normalized = std::to_string(t->GetPicoSeconds()) + "ps";
         return true;
     }
-    if (type == "ns3::DataRateValue")
+    if (type == "DataRateValue")
     {
         auto r = ParseDataRate(value);
         if (!r)
@@ -106,7 +112,7 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
         *normalized = std::to_string(r->GetBitRate()) + "bps";
         return true;
     }
-    if (type == "ns3::QueueSizeValue")
+    if (type == "QueueSizeValue")
     {
         auto b = ParseBytes(value);
         if (!b || *b > 0xFFFFFFFFull)
@@ -116,7 +122,7 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
         *normalized = std::to_string(*b) + "B";
         return true;
     }
-    if (type == "ns3::EnumValue")
+    if (type == "EnumValue")
     {
         std::string names = info.checker->GetUnderlyingTypeInformation();
         std::istringstream iss(names);
@@ -129,7 +135,7 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
         }
         return bad("one of " + names);
     }
-    if (type == "ns3::StringValue")
+    if (type == "StringValue")
     {
         return true;
     }

@@ -188,7 +188,7 @@ ParseDataRate(const std::string& text)
         return std::nullopt;
     }
     double bps = n * mult * bitsPerUnit;
-    if (bps <= 0 || bps > 1.8e19)
+    if (bps < 0.5 || bps > 1.8e19) // below 0.5 it would round to a rate of 0 (divides by it)
     {
         return std::nullopt;
     }
