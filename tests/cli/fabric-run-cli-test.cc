@@ -247,7 +247,7 @@ TEST_F(FabricRunTest, BadIntegerTooLargeForItsField)
     ExpectBadScenario("scenario-attribute-out-of-range.yaml",
                       9,
                       "switch.dwrr_quantum",
-                      "must be 64..4294967295");
+                      "'8GiB' is out of range: must be 64..4294967295");
     ExpectBadInput({"examples/incast.yaml", "--set", "seed=4294967296"},
                    "--set seed: ",
                    "0..4294967295");

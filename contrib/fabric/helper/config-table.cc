@@ -357,8 +357,15 @@ ValueOf(YamlFields& section, const ScenarioKey& key)
         // The attribute's own range (a uint32_t, a bounded time), checked here so that the
         // message names this line rather than the attribute when ns-3 refuses the value.
         std::string normalized;
-        if (!NormalizeAttributeValue(key.attribute, AttributeText(key, v), &normalized, &problem))
+        std::string text = AttributeText(key, v);
+        if (!NormalizeAttributeValue(key.attribute, text, &normalized, &problem))
         {
+            // Quote the value as the file writes it ("8GiB"), not in the attribute's form.
+            size_t at = problem.find("'" + text + "'");
+            if (at != std::string::npos)
+            {
+                problem.replace(at, text.size() + 2, "'" + section.String(name) + "'");
+            }
             throw section.Error(name, problem);
         }
     }
