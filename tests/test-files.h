@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace ns3
@@ -83,6 +84,22 @@ ShellQuote(const std::string& s)
         q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     }
     return q + "'";
+}
+
+/// Wireshark's command-line decoder, which checks that the pcaps the fabric writes decode.
+const char* const kTshark = "/usr/bin/tshark";
+
+/// Success when tshark can run. A missing tshark is a failure, not a skip: `./fabric test`
+/// installs it (PACKAGES in ./fabric), so its absence means the set-up is broken.
+inline ::testing::AssertionResult
+TsharkInstalled()
+{
+    if (access(kTshark, X_OK) == 0)
+    {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << kTshark << " not found: install Debian's tshark package (./fabric test does)";
 }
 
 /// A CSV file as rows of named cells.

@@ -114,8 +114,8 @@ class FabricRunTest : public ::testing::Test
         EXPECT_EQ(r.output.empty() ? '\0' : r.output.back(), '\n');
         EXPECT_TRUE(Contains(r.output, where));
         EXPECT_TRUE(Contains(r.output, fragment));
-        // A rejected run must not leave results that look like a finished run.
-        EXPECT_FALSE(fs::exists(out + "/summary.json"));
+        // A rejected run leaves no results directory behind.
+        EXPECT_FALSE(fs::exists(out)) << out;
     }
 
     /// A fixture tests/data/bad/<name> rejected with "<file>:<line>: <key>: ...".
@@ -221,6 +221,55 @@ TEST_F(FabricRunTest, BadMisspelledNestedKey)
     ExpectBadScenario("scenario-unknown-nested-key.yaml", 11, "switch.pfc.xofff", "unknown key");
 }
 
+TEST_F(FabricRunTest, BadMisspelledKeySuggestsTheNearestValidOne)
+{
+    // 'xofff' is one edit from 'xoff'; 'swich' from 'switch'.
+    ExpectBadScenario("scenario-unknown-nested-key.yaml",
+                      11,
+                      "switch.pfc.xofff",
+                      "did you mean 'switch.pfc.xoff'?");
+    ExpectBadScenario("scenario-unknown-key.yaml", 7, "swich", "did you mean 'switch'?");
+}
+
+TEST_F(FabricRunTest, BadIntegerTooLargeForItsField)
+{
+    // Beyond 64 bits (std::stoull would throw), and beyond the 32 bits of ns-3's seed.
+    ExpectBadScenario("scenario-receiver-too-large.yaml",
+                      12,
+                      "workload.receiver",
+                      "99999999999999999999");
+    ExpectBadScenario("scenario-flow-src-too-large.yaml",
+                      11,
+                      "workload.flows[1].src",
+                      "18446744073709551616");
+    ExpectBadScenario("scenario-seed-too-large.yaml", 3, "seed", "0..4294967295");
+    // 8 GiB into a uint32_t attribute: the attribute's own range, at the line of the key.
+    ExpectBadScenario("scenario-attribute-out-of-range.yaml",
+                      9,
+                      "switch.dwrr_quantum",
+                      "'8GiB' is out of range: must be 64..4294967295");
+    ExpectBadInput({"examples/incast.yaml", "--set", "seed=4294967296"},
+                   "--set seed: ",
+                   "0..4294967295");
+}
+
+TEST_F(FabricRunTest, BadRateTooLargeOrRoundingToZero)
+{
+    // A DataRate attribute (SHARP's aggregation rate) read by the scenario's rate parser: beyond
+    // 64 bits per second, or below half a bit per second (a rate of 0, which a frame's
+    // transmission time divides by), is bad input, not a division by zero in the run.
+    ExpectBadInput({"examples/sharp-scaling.yaml", "--set", "collective.sharp.rate=1e30Gbps"},
+                   "--set collective.sharp.rate: ",
+                   "1e30Gbps");
+    ExpectBadInput(
+        {"examples/sharp-scaling.yaml", "--set", "collective.sharp.rate=99999999999999999999Gbps"},
+        "--set collective.sharp.rate: ",
+        "99999999999999999999Gbps");
+    ExpectBadInput({"examples/sharp-scaling.yaml", "--set", "collective.sharp.rate=0.1bps"},
+                   "--set collective.sharp.rate: ",
+                   "0.1bps");
+}
+
 TEST_F(FabricRunTest, BadMoreSendersThanHosts)
 {
     // 8 senders on a 4-host star: at most 3 hosts besides the receiver.
@@ -311,6 +360,22 @@ TEST_F(FabricRunTest, BadSetValueIsNotBlamedOnTheFile)
     EXPECT_TRUE(Contains(r.output, "switch.buffer"));
     EXPECT_TRUE(Contains(r.output, "4MiBB"));
     EXPECT_FALSE(Contains(r.output, "examples/incast.yaml:1:")) << "blames line 1 of the file";
+}
+
+TEST_F(FabricRunTest, BadSetUnknownKeyNamesTheWholeKey)
+{
+    // --set creates no.such: the message names what was typed, not just 'no'.
+    ExpectBadInput({"examples/incast.yaml", "--set", "no.such.key=1"},
+                   "--set no.such.key: ",
+                   "unknown key");
+    // A misspelled last component: the nearest key of that section.
+    ExpectBadInput({"examples/incast.yaml", "--set", "switch.pfc.xof=1"},
+                   "--set switch.pfc.xof: ",
+                   "did you mean 'switch.pfc.xoff'?");
+    // A misspelled section: the nearest key of the whole table.
+    ExpectBadInput({"examples/incast.yaml", "--set", "swtch.pfc.xoff=1"},
+                   "--set swtch.pfc.xoff: ",
+                   "did you mean 'switch.pfc.xoff'?");
 }
 
 TEST_F(FabricRunTest, BadUnknownAttrName)

@@ -19,7 +19,6 @@ namespace
 {
 
 namespace fs = std::filesystem;
-const char* const kTshark = "/usr/bin/tshark";
 
 /// Runs tshark on \p pcap with a display filter; one line per frame, fields separated by tabs.
 std::vector<std::vector<std::string>>
@@ -54,10 +53,7 @@ Tshark(const std::string& pcap, const std::string& filter, const std::vector<std
 
 TEST(RocePcap, TsharkDecodesOpcodesQpnsPsnsCnpsAndPfc)
 {
-    if (!fs::exists(kTshark))
-    {
-        GTEST_SKIP() << "tshark is not installed (./fabric test installs it)";
-    }
+    ASSERT_TRUE(TsharkInstalled());
     std::string out =
         (fs::temp_directory_path() / ("fabric-roce-pcap-" + std::to_string(getpid()))).string();
     fs::remove_all(out);

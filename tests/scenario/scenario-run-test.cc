@@ -28,6 +28,7 @@ namespace
 {
 
 using ns3::test::Csv;
+using ns3::test::kTshark;
 using ns3::test::ReadCsv;
 using ns3::test::ReadFile;
 using ns3::test::ShellQuote;
@@ -35,7 +36,6 @@ namespace fs = std::filesystem;
 
 const std::string kSourceDir = FABRIC_SOURCE_DIR;
 const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
-const char* const kTshark = "/usr/bin/tshark";
 
 /// Bytes of one full RoCEv2 data frame: 4096 B payload + Ethernet 14 + IPv4 20 + UDP 8 + BTH 12
 /// + ICRC 4 (the FCS is counted as wire overhead, not stored).
@@ -410,10 +410,7 @@ Hex(const std::string& s)
 
 TEST_F(ScenarioRunTest, SwitchPcapsHoldTheRoceAndPfcFramesLinksCount)
 {
-    if (!fs::exists(kTshark))
-    {
-        GTEST_SKIP() << kTshark << " not installed";
-    }
+    ASSERT_TRUE(ns3::test::TsharkInstalled());
     ASSERT_EQ(Run("pcap-tiny.yaml", "run"), 0) << m_lastLog;
     std::string dir = Dir("run");
 

@@ -7,6 +7,9 @@
 #
 #   tests/tools/slurm_roundtrip_test.sh        exit 0 pass, 1 fail, 77 skip (no Slurm possible)
 #
+# Skipped only when Slurm cannot be had here at all (not root, no apt-get, the install failed).
+# Once slurm-wlm is installed, a daemon that does not start is a failure like any other.
+#
 # Environment: FABRIC_RUN (default build/fabric-run), FABRIC_SLURM_AUTH=none|munge (default: none
 # where Slurm still has the auth/none plugin, else a private munged), KEEP=1 keeps the temporary
 # directory. The daemons run as root on ports of their own, with their state in the temporary
@@ -51,7 +54,7 @@ if ! have_slurm; then
     fi
   fi
   rm -f "$APT_LOG"
-  have_slurm || skip "slurm-wlm installed, but slurmctld/slurmd/sbatch are not on PATH"
+  have_slurm || fail "slurm-wlm installed, but slurmctld/slurmd/sbatch are not on PATH"
 fi
 [ -x "$FABRIC_RUN" ] || fail "$FABRIC_RUN: not built (cmake --build build)"
 # slurmctld and slurmd run as root here (SlurmUser=root): they need to, to start jobs as root.
@@ -103,11 +106,11 @@ fi
 if [ "$AUTH" = munge ]; then
   # A munged of our own (own key, own socket): the machine's munge is left alone.
   MUNGED=$(command -v munged || echo /usr/sbin/munged)
-  [ -x "$MUNGED" ] || skip "Slurm needs munge here, and munged is not installed"
+  [ -x "$MUNGED" ] || fail "Slurm needs munge here, and munged is not installed"
   mkdir -p "$TMP/munge"
   chmod 700 "$TMP/munge"
   if command -v mungekey >/dev/null; then
-    mungekey --create --keyfile="$TMP/munge/munge.key" || skip "mungekey failed"
+    mungekey --create --keyfile="$TMP/munge/munge.key" || fail "mungekey failed"
   else
     dd if=/dev/urandom of="$TMP/munge/munge.key" bs=1024 count=1 status=none
   fi
@@ -120,7 +123,7 @@ if [ "$AUTH" = munge ]; then
   for _ in $(seq 50); do [ -S "$TMP/munge/munge.socket" ] && break; sleep 0.1; done
   if ! [ -S "$TMP/munge/munge.socket" ]; then
     cat "$TMP/log/munged.out" >&2
-    skip "munged did not start"
+    fail "munged did not start"
   fi
   AUTH_LINES="AuthType=auth/munge
 AuthInfo=socket=$TMP/munge/munge.socket
@@ -177,7 +180,7 @@ for _ in $(seq 60); do
 done
 if [ "$state" != idle ]; then
   slurm_logs
-  skip "the private slurmctld/slurmd did not come up (node state '${state:-none}'," \
+  fail "the private slurmctld/slurmd did not come up (node state '${state:-none}'," \
     "auth/$AUTH)"
 fi
 say "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $NODE idle, auth/$AUTH" \

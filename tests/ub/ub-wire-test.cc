@@ -3,6 +3,7 @@
 // what ParseFrame reads from a UB frame, and a Wireshark decode of a UB frame in a pcap.
 // Expected values come from the layout documented in ub-header.h, not from the code's output.
 
+#include "../test-files.h"
 #include "../wire/wire-test-util.h"
 #include "link/frame-codec.h"
 #include "ub/ub-header-view.h"
@@ -337,14 +338,11 @@ TEST(UbWire, ParseFrameReadsTheUbFields)
 
 // --- Wireshark -------------------------------------------------------------------------------
 
-const char* const kTshark = "/usr/bin/tshark";
+using test::kTshark;
 
 TEST(UbWireTshark, UbFrameDecodesAsEthernetIpv4UdpTo4792)
 {
-    if (access(kTshark, X_OK) != 0)
-    {
-        GTEST_SKIP() << kTshark << " not found; install Debian's tshark package";
-    }
+    ASSERT_TRUE(test::TsharkInstalled());
     std::string pcap =
         ::testing::TempDir() + "fabric-ub-wire-" + std::to_string(getpid()) + ".pcap";
     const uint32_t payload = 1000;

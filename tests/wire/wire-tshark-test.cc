@@ -3,6 +3,7 @@
 // This is the check that what we put on the wire is what the standards say, as judged by an
 // independent implementation (Wireshark's MAC Control and InfiniBand/RoCEv2 dissectors).
 
+#include "../test-files.h"
 #include "wire/aeth-header.h"
 #include "wire/bth-header.h"
 #include "wire/cnp-padding-header.h"
@@ -31,7 +32,7 @@ namespace ns3
 namespace
 {
 
-const char* const kTshark = "/usr/bin/tshark";
+using test::kTshark;
 
 const Mac48Address kHostA("02:00:00:00:00:0a");
 const Mac48Address kHostB("02:00:00:00:00:0b");
@@ -264,11 +265,8 @@ class WireTshark : public ::testing::Test
   protected:
     void SetUp() override
     {
-        if (access(kTshark, X_OK) != 0)
-        {
-            GTEST_SKIP() << kTshark << " not found; install Debian's tshark package to run "
-                         << "the Wireshark decode test";
-        }
+        // A fatal failure in SetUp skips the test body, and is reported as a failure.
+        ASSERT_TRUE(test::TsharkInstalled());
         m_pcap = ::testing::TempDir() + "fabric-wire-" + std::to_string(getpid()) + ".pcap";
     }
 

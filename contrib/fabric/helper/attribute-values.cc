@@ -27,6 +27,127 @@ ReadsAs(const std::string& text)
     return !iss.fail() && iss.eof();
 }
 
+/// Whether \p normalized (in the form ns-3 parses) is within the range of the attribute's
+/// checker (a uint8_t, a bounded time, ...): ns-3 would refuse it only when the attribute is
+/// set, far from the line of the file that gave it. Otherwise \p error says what the range is.
+bool
+WithinRange(const TypeId::AttributeInformation& info,
+            const std::string& value,
+            const std::string& normalized,
+            std::string* error)
+{
+    Ptr<AttributeValue> v = info.checker->Create();
+    if (v->DeserializeFromString(normalized, info.checker) && info.checker->Check(*v))
+    {
+        return true;
+    }
+    // Integer checkers describe themselves as "uint32_t 0:4294967295".
+    std::string range = info.checker->GetUnderlyingTypeInformation();
+    size_t space = range.find(' ');
+    size_t colon = range.rfind(':');
+    if (space != std::string::npos && colon != std::string::npos && colon > space)
+    {
+        range = range.substr(space + 1, colon - space - 1) + ".." + range.substr(colon + 1);
+    }
+    *error = "'" + value + "' is out of range: must be " + range;
+    return false;
+}
+
+/// NormalizeAttributeValue without the range check: the spelling of \p value only.
+bool
+NormalizeSpelling(const TypeId::AttributeInformation& info,
+                  const std::string& value,
+                  std::string* normalized,
+                  std::string* error)
+{
+    // Core types name themselves "ns3::TimeValue"; those declared with ATTRIBUTE_HELPER_HEADER
+    // (DataRate, QueueSize) "DataRateValue": compare without the namespace.
+    std::string type = info.checker->GetValueTypeName();
+    if (type.rfind("ns3::", 0) == 0)
+    {
+        type = type.substr(5);
+    }
+    auto bad = [&](const std::string& expected) {
+        *error = "bad value '" + value + "': expected " + expected;
+        return false;
+    };
+    *normalized = value;
+    if (type == "DoubleValue")
+    {
+        return ReadsAs<double>(value) ? true : bad("a number");
+    }
+    if (type == "UintegerValue")
+    {
+        return (ReadsAs<uint64_t>(value) && value[0] != '-') ? true : bad("a non-negative integer");
+    }
+    if (type == "IntegerValue")
+    {
+        return ReadsAs<int64_t>(value) ? true : bad("an integer");
+    }
+    if (type == "BooleanValue")
+    {
+        if (value == "true" || value == "false" || value == "1" || value == "0")
+        {
+            return true;
+        }
+        return bad("true or false");
+    }
+    if (type == "TimeValue")
+    {
+        auto t = ParseTime(value);
+        if (!t)
+        {
+            return bad("a time such as 150ns or 2us");
+        }
+        *normalized = std::to_string(t->GetPicoSeconds()) + "ps";
+        return true;
+    }
+    if (type == "DataRateValue")
+    {
+        auto r = ParseDataRate(value);
+        if (!r)
+        {
+            return bad("a rate such as 400Gbps or 50GB/s");
+        }
+        *normalized = std::to_string(r->GetBitRate()) + "bps";
+        return true;
+    }
+    if (type == "QueueSizeValue")
+    {
+        auto b = ParseBytes(value);
+        if (!b || *b > 0xFFFFFFFFull)
+        {
+            return bad("a byte size up to 4GiB such as 64KiB or 4MiB");
+        }
+        *normalized = std::to_string(*b) + "B";
+        return true;
+    }
+    if (type == "EnumValue")
+    {
+        std::string names = info.checker->GetUnderlyingTypeInformation();
+        std::istringstream iss(names);
+        for (std::string n; std::getline(iss, n, '|');)
+        {
+            if (n == value)
+            {
+                return true;
+            }
+        }
+        return bad("one of " + names);
+    }
+    if (type == "StringValue")
+    {
+        return true;
+    }
+    // Other types: let the checker try (they report failure rather than abort).
+    Ptr<AttributeValue> v = info.checker->Create();
+    if (!v->DeserializeFromString(value, info.checker))
+    {
+        return bad(info.checker->GetUnderlyingTypeInformation());
+    }
+    return true;
+}
+
 } // namespace
 
 bool
@@ -44,86 +165,8 @@ NormalizeAttributeValue(const std::string& name,
         *error = "cannot set: no such ns-3 attribute (fabric-run --print-attributes lists them)";
         return false;
     }
-    const std::string type = info.checker->GetValueTypeName();
-    auto bad = [&](const std::string& expected) {
-        *error = "bad value '" + value + "': expected " + expected;
-        return false;
-    };
-    *normalized = value;
-    if (type == "ns3::DoubleValue")
-    {
-        return ReadsAs<double>(value) ? true : bad("a number");
-    }
-    if (type == "ns3::UintegerValue")
-    {
-        return (ReadsAs<uint64_t>(value) && value[0] != '-') ? true : bad("a non-negative integer");
-    }
-    if (type == "ns3::IntegerValue")
-    {
-        return ReadsAs<int64_t>(value) ? true : bad("an integer");
-    }
-    if (type == "ns3::BooleanValue")
-    {
-        if (value == "true" || value == "false" || value == "1" || value == "0")
-        {
-            return true;
-        }
-        return bad("true or false");
-    }
-    if (type == "ns3::TimeValue")
-    {
-        auto t = ParseTime(value);
-        if (!t)
-        {
-            return bad("a time such as 150ns or 2us");
-        }
-        *normalized = std::to_string(t->GetPicoSeconds()) + "ps";
-        return true;
-    }
-    if (type == "ns3::DataRateValue")
-    {
-        auto r = ParseDataRate(value);
-        if (!r)
-        {
-            return bad("a rate such as 400Gbps or 50GB/s");
-        }
-        *normalized = std::to_string(r->GetBitRate()) + "bps";
-        return true;
-    }
-    if (type == "ns3::QueueSizeValue")
-    {
-        auto b = ParseBytes(value);
-        if (!b || *b > 0xFFFFFFFFull)
-        {
-            return bad("a byte size up to 4GiB such as 64KiB or 4MiB");
-        }
-        *normalized = std::to_string(*b) + "B";
-        return true;
-    }
-    if (type == "ns3::EnumValue")
-    {
-        std::string names = info.checker->GetUnderlyingTypeInformation();
-        std::istringstream iss(names);
-        for (std::string n; std::getline(iss, n, '|');)
-        {
-            if (n == value)
-            {
-                return true;
-            }
-        }
-        return bad("one of " + names);
-    }
-    if (type == "ns3::StringValue")
-    {
-        return true;
-    }
-    // Other types: let the checker try (they report failure rather than abort).
-    Ptr<AttributeValue> v = info.checker->Create();
-    if (!v->DeserializeFromString(value, info.checker))
-    {
-        return bad(info.checker->GetUnderlyingTypeInformation());
-    }
-    return true;
+    return NormalizeSpelling(info, value, normalized, error) &&
+           WithinRange(info, value, *normalized, error);
 }
 
 TypeId::AttributeInformation

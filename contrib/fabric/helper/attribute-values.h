@@ -9,8 +9,9 @@ namespace ns3
 {
 
 /**
- * \brief Checks a user-given value for an ns-3 attribute and rewrites it into the form ns-3
- * parses, so a bad value is reported instead of aborting the process inside ns-3.
+ * \brief Checks a user-given value for an ns-3 attribute (its spelling, and the range of the
+ * attribute's checker: a uint8_t takes 0..255) and rewrites it into the form ns-3 parses, so a
+ * bad value is reported instead of aborting the process inside ns-3.
  *
  * \p name is "ns3::Type::Attribute". Units follow the scenario-file rules: byte sizes
  * ("4MiB"), rates ("400Gbps", "50GB/s"), times ("150ns"). On success returns true and stores

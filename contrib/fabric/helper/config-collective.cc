@@ -3,6 +3,7 @@
 #include "config-collective.h"
 
 #include "config-sections.h"
+#include "units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,11 +33,12 @@ UintList(YamlFields& f, const std::string& key)
     std::vector<uint64_t> out;
     for (const std::string& s : f.StringList(key))
     {
-        if (s.empty() || !std::all_of(s.begin(), s.end(), ::isdigit))
+        auto v = ParseCount(s);
+        if (!v)
         {
-            throw f.Error(key, "expected non-negative integers, got '" + s + "'");
+            throw f.Error(key, "expected non-negative integers below 2^64, got '" + s + "'");
         }
-        out.push_back(std::stoull(s));
+        out.push_back(*v);
     }
     return out;
 }

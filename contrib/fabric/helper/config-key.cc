@@ -127,4 +127,10 @@ Within(double lo, double hi, const std::string& message)
     };
 }
 
+KeyCheck
+AtMost(uint64_t max, const std::string& message)
+{
+    return [max, message](const KeyValue& v) { return v.count <= max ? std::string() : message; };
+}
+
 } // namespace ns3

@@ -106,6 +106,7 @@ using ScenarioKeys = std::vector<ScenarioKey>;
 /// Checks for KeyCheck: each returns \p message for values outside the range.
 KeyCheck Positive(const std::string& message);                     ///< count, number or time > 0
 KeyCheck Within(double lo, double hi, const std::string& message); ///< count or number
+KeyCheck AtMost(uint64_t max, const std::string& message);         ///< count, exactly
 
 } // namespace ns3
 

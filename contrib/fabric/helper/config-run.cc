@@ -58,6 +58,8 @@ RunKeys()
             .Reader(ReadName),
         ScenarioKey("seed", KeyKind::Count, "random seed; same seed, same results")
             .Default("1")
+            // ns-3's RngSeedManager takes 32 bits (and 0 is read as 1).
+            .Check(AtMost(UINT32_MAX, "must be 0..4294967295"))
             .Reader(ReadSeed),
         ScenarioKey("stop_time",
                     KeyKind::Duration,

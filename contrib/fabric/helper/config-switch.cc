@@ -144,14 +144,38 @@ ReadHeadroom(YamlFields& pfc, ScenarioBuild& b)
     return headroom.count;
 }
 
-/// Every switch reserves headroom per (port, lossless priority); the switch with the most ports
-/// must still have a shared pool left.
+/// Every switch reserves headroom per (port, lossless priority), or one headroom pool; the
+/// switch with the most ports must still have a shared pool left.
 void
 CheckHeadroomReserve(YamlFields& sw,
+                     YamlFields& pfc,
                      const ScenarioBuild& b,
                      uint64_t headroom,
+                     uint64_t headroomPool,
                      uint32_t losslessMask)
 {
+    int classes = __builtin_popcount(losslessMask);
+    if (headroomPool > 0 && classes > 0)
+    {
+        // Too small a pool to absorb even one pause is refused here; one too small for every
+        // port that pauses at once is the user's trade-off, and its drops are counted as
+        // headroom violations (docs/models.md).
+        if (headroomPool < headroom)
+        {
+            throw pfc.Error("headroom_pool",
+                            std::to_string(headroomPool) +
+                                " B cannot hold the headroom of one (port, lossless priority) (" +
+                                std::to_string(headroom) +
+                                " B): give at least that, or 0 for per-port headroom");
+        }
+        if (headroomPool >= b.bufferBytes)
+        {
+            throw pfc.Error("headroom_pool",
+                            std::to_string(headroomPool) + " B leaves no shared pool in the " +
+                                std::to_string(b.bufferBytes) + " B buffer");
+        }
+        return;
+    }
     const TopologySpec& topo = b.cfg.topology;
     std::vector<uint32_t> degree(topo.nodes.size(), 0);
     for (const auto& l : topo.links)
@@ -164,7 +188,6 @@ CheckHeadroomReserve(YamlFields& sw,
     {
         maxPorts = std::max(maxPorts, degree[s]);
     }
-    int classes = __builtin_popcount(losslessMask);
     uint64_t reserve = headroom * maxPorts * classes;
     if (reserve >= b.bufferBytes)
     {
@@ -173,8 +196,8 @@ CheckHeadroomReserve(YamlFields& sw,
             std::to_string(b.bufferBytes) + " B cannot hold the PFC headroom reserve of " +
                 std::to_string(reserve) + " B (" + std::to_string(maxPorts) + " ports x " +
                 std::to_string(classes) + " lossless priorities x " + std::to_string(headroom) +
-                " B headroom); enlarge the buffer or lower "
-                "switch.pfc.headroom");
+                " B headroom); enlarge the buffer, lower switch.pfc.headroom or share the "
+                "headroom (switch.pfc.headroom_pool)");
     }
 }
 
@@ -191,12 +214,13 @@ ReadPfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
     ReadXonOffset(pfc, b);
     SetFromKey(pfc, "pause_quanta", attributes);
     uint64_t headroom = ReadHeadroom(pfc, b);
+    uint64_t headroomPool = SetFromKey(pfc, "headroom_pool", attributes).count;
     SetFromKey(pfc, "hop_class_increment", attributes);
     ReadSection(pfc, FindKey(pfc.KeyPath("watchdog")), b);
     pfc.RejectUnknownKeys();
     if (enabled)
     {
-        CheckHeadroomReserve(sw, b, headroom, lossless);
+        CheckHeadroomReserve(sw, pfc, b, headroom, headroomPool, lossless);
     }
 }
 
@@ -232,6 +256,7 @@ SwitchKeys()
                     "ECMP hash salt; every switch derives its own from it "
                     "(ns3::FabricSwitch::HashSalt)")
             .Default("0")
+            .Check(AtMost(UINT32_MAX, "must be 0..4294967295 (a 32-bit salt)"))
             .Reader(ReadHashSalt),
         ScenarioKey("switch.scheduler", KeyKind::Choice, "egress scheduling among priorities")
             .Choices({"strict", "dwrr"})
@@ -291,6 +316,12 @@ SwitchKeys()
             .Rule("auto: the one-hop bound for the fastest link and the longest cable, computed "
                   "by the scenario (the buffer must hold it for every port and lossless "
                   "priority)"),
+        ScenarioKey("switch.pfc.headroom_pool",
+                    KeyKind::Bytes,
+                    "shared headroom pool: 0 reserves headroom for every (port, lossless "
+                    "priority); otherwise one pool of this size, sized for the ports that can "
+                    "pause at once, each drawing up to switch.pfc.headroom")
+            .Attribute(mmu + "HeadroomPool"),
         ScenarioKey("switch.pfc.hop_class_increment",
                     KeyKind::Flag,
                     "deadlock avoidance: each switch hop moves lossless frames one priority up "

@@ -258,6 +258,14 @@ AttributeValueOf(const ScenarioKey& key)
     return v;
 }
 
+/// Kinds read as a quantity that the key's attribute may hold in fewer bits than it is read in.
+bool
+IsQuantity(KeyKind kind)
+{
+    return kind == KeyKind::Bytes || kind == KeyKind::Count || kind == KeyKind::Number ||
+           kind == KeyKind::Duration || kind == KeyKind::Rate;
+}
+
 bool
 HasDefault(const ScenarioKey& key)
 {
@@ -300,6 +308,10 @@ ReadKeys(YamlFields& section, ScenarioBuild& build)
 {
     for (const ScenarioKey* key : KeysUnder(section.Path()))
     {
+        section.Expect(key->Name()); // for the suggestion when a key is misspelled
+    }
+    for (const ScenarioKey* key : KeysUnder(section.Path()))
+    {
         if (key->read)
         {
             key->read(section, *key, build);
@@ -328,6 +340,7 @@ Given(const YamlFields& section, const ScenarioKey& key)
 KeyValue
 ValueOf(YamlFields& section, const ScenarioKey& key)
 {
+    section.Expect(key.Name()); // read by a section's own reader: valid here all the same
     std::string name = KeyInFile(section, key);
     if (!section.Has(name) && HasDefault(key))
     {
@@ -338,6 +351,23 @@ ValueOf(YamlFields& section, const ScenarioKey& key)
     if (!problem.empty())
     {
         throw section.Error(name, problem);
+    }
+    if (!key.attribute.empty() && IsQuantity(key.kind))
+    {
+        // The attribute's own range (a uint32_t, a bounded time), checked here so that the
+        // message names this line rather than the attribute when ns-3 refuses the value.
+        std::string normalized;
+        std::string text = AttributeText(key, v);
+        if (!NormalizeAttributeValue(key.attribute, text, &normalized, &problem))
+        {
+            // Quote the value as the file writes it ("8GiB"), not in the attribute's form.
+            size_t at = problem.find("'" + text + "'");
+            if (at != std::string::npos)
+            {
+                problem.replace(at, text.size() + 2, "'" + section.String(name) + "'");
+            }
+            throw section.Error(name, problem);
+        }
     }
     return v;
 }

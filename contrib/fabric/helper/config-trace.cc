@@ -1,6 +1,7 @@
 // trace: what the run records besides flows.csv, links.csv and summary.json.
 
 #include "config-sections.h"
+#include "units.h"
 
 #include <algorithm>
 
@@ -61,11 +62,12 @@ ReadQueuePorts(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
     }
     for (const std::string& p : trace.StringList(key.Name()))
     {
-        if (p.empty() || !std::all_of(p.begin(), p.end(), ::isdigit))
+        auto port = ParseCount(p);
+        if (!port || *port > UINT32_MAX)
         {
             throw trace.Error(key.Name(), "expected port numbers, got '" + p + "'");
         }
-        b.cfg.trace.queuePorts.push_back(static_cast<uint32_t>(std::stoul(p)));
+        b.cfg.trace.queuePorts.push_back(static_cast<uint32_t>(*port));
     }
 }
 

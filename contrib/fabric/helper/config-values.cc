@@ -1,6 +1,7 @@
 // Values several sections read: hosts, priorities, files named in a scenario.
 
 #include "config-table.h"
+#include "units.h"
 
 #include <algorithm>
 #include <fstream>
@@ -21,7 +22,7 @@ HostIndex(YamlFields& f, const std::string& key, const std::string& v, const Top
     bool numeric = !v.empty() && std::all_of(v.begin(), v.end(), ::isdigit);
     if (numeric)
     {
-        uint64_t i = std::stoull(v);
+        uint64_t i = ParseCount(v).value_or(UINT64_MAX); // too large for 64 bits: out of range
         if (i >= hosts.size())
         {
             throw f.Error(key,

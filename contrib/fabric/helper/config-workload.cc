@@ -196,12 +196,18 @@ ReadLosses(YamlFields& work, ScenarioBuild& b)
     {
         YamlFields l(list[i], work.File(), work.KeyPath("lose") + "[" + std::to_string(i) + "]");
         PacketLoss loss;
-        loss.flow = static_cast<uint32_t>(l.Uint("flow"));
-        loss.packet = static_cast<uint32_t>(l.Uint("packet"));
-        if (loss.flow >= b.cfg.flows.size())
+        uint64_t flow = l.Uint("flow");
+        uint64_t packet = l.Uint("packet");
+        if (flow >= b.cfg.flows.size())
         {
-            throw l.Error("flow", "no flow " + std::to_string(loss.flow));
+            throw l.Error("flow", "no flow " + std::to_string(flow));
         }
+        if (packet > UINT32_MAX)
+        {
+            throw l.Error("packet", "must be 0..4294967295 (a packet index of its flow)");
+        }
+        loss.flow = static_cast<uint32_t>(flow);
+        loss.packet = static_cast<uint32_t>(packet);
         l.RejectUnknownKeys();
         b.cfg.losses.push_back(loss);
     }
@@ -303,7 +309,10 @@ WorkloadKeys()
             .Unit("incast|permutation|all-to-all|flows|hpcc|collective")
             .Default("incast")
             .Check(CheckWorkloadType),
-        ScenarioKey("workload.senders", KeyKind::Count, "incast: number of senders").Default("8"),
+        ScenarioKey("workload.senders", KeyKind::Count, "incast: number of senders")
+            .Default("8")
+            // hosts: auto makes a star of senders + 1 hosts, counted in 32 bits.
+            .Check(AtMost(UINT32_MAX - 1, "too many senders (at most 4294967294)")),
         ScenarioKey("workload.receiver", KeyKind::Text, "incast: the receiving host")
             .Unit("host index or name")
             .Default("0"),

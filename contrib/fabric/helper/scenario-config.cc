@@ -3,6 +3,7 @@
 #include "attribute-values.h"
 #include "config-error.h"
 #include "config-table.h"
+#include "key-suggestion.h"
 #include "link/frame-codec.h"
 #include "topology-reader.h"
 
@@ -58,6 +59,41 @@ WithoutMarks(const YAML::Node& n)
         return out;
     }
     return YAML::Node();
+}
+
+/// A ConfigError about a key that --set \p key created: "no: unknown key" for --set
+/// no.such.key=1 names the whole of what the user typed, with the nearest key of the table.
+ConfigError
+NameWholeOverrideKey(const ConfigError& e,
+                     const std::string& file,
+                     const std::vector<std::string>& overrides)
+{
+    if (e.File() != file || e.Line() != 0 || e.Message().rfind("unknown key", 0) != 0)
+    {
+        return e;
+    }
+    for (const std::string& o : overrides)
+    {
+        std::string key = o.substr(0, o.find('='));
+        if (key.rfind(e.Key() + ".", 0) != 0)
+        {
+            continue;
+        }
+        std::vector<std::string> settable;
+        for (const ScenarioKey& k : ScenarioKeyTable())
+        {
+            if (k.path.find("[]") == std::string::npos)
+            {
+                settable.push_back(k.path);
+            }
+        }
+        return ConfigError(file,
+                           0,
+                           key,
+                           "unknown key: there is no section '" + e.Key() + "'" +
+                               DidYouMean(NearestKey(key, settable)));
+    }
+    return e;
 }
 
 } // namespace
@@ -185,8 +221,15 @@ LoadScenario(const std::string& path,
     // section's reader finds what the keys above it have set (the topology, the MTU, ...).
     ScenarioBuild build(cfg, sourceRoot);
     YamlFields root(doc, path, "");
-    ReadKeys(root, build);
-    root.RejectUnknownKeys();
+    try
+    {
+        ReadKeys(root, build);
+        root.RejectUnknownKeys();
+    }
+    catch (const ConfigError& e)
+    {
+        throw NameWholeOverrideKey(e, path, overrides);
+    }
     return cfg;
 }
 

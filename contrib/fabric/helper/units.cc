@@ -53,6 +53,30 @@ SplitNumberUnit(const std::string& text, double* number, std::string* unit)
 } // namespace
 
 std::optional<uint64_t>
+ParseCount(const std::string& text)
+{
+    if (text.empty())
+    {
+        return std::nullopt;
+    }
+    uint64_t v = 0;
+    for (char c : text)
+    {
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+        {
+            return std::nullopt;
+        }
+        uint64_t digit = static_cast<uint64_t>(c - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+        {
+            return std::nullopt;
+        }
+        v = v * 10 + digit;
+    }
+    return v;
+}
+
+std::optional<uint64_t>
 ParseBytes(const std::string& text)
 {
     double n;
@@ -164,7 +188,7 @@ ParseDataRate(const std::string& text)
         return std::nullopt;
     }
     double bps = n * mult * bitsPerUnit;
-    if (bps <= 0 || bps > 1.8e19)
+    if (bps < 0.5 || bps > 1.8e19) // below 0.5 it would round to a rate of 0 (divides by it)
     {
         return std::nullopt;
     }
@@ -217,7 +241,8 @@ ParseLengthMetres(const std::string& text)
 {
     double n;
     std::string unit;
-    if (!SplitNumberUnit(text, &n, &unit) || unit != "m")
+    // The delay of the cable (5 ns/m) must be a Time: picoseconds in 64 bits.
+    if (!SplitNumberUnit(text, &n, &unit) || unit != "m" || n * 5000.0 > 9.2e18)
     {
         return std::nullopt;
     }

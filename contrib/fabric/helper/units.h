@@ -17,6 +17,10 @@ namespace ns3
  * ConfigError naming file, line and key.
  */
 
+/// Non-negative integers written in decimal digits only ("0", "4096"); nullopt for signs,
+/// other characters, and values above 2^64 - 1 (which std::stoull would throw for).
+std::optional<uint64_t> ParseCount(const std::string& text);
+
 /// Byte sizes: "1500", "1500B", "64KiB", "4MiB", "1GiB", "100KB" (SI, 1000), "1.5MiB".
 std::optional<uint64_t> ParseBytes(const std::string& text);
 
@@ -26,7 +30,8 @@ std::optional<DataRate> ParseDataRate(const std::string& text);
 /// Times: "1us", "500ns", "2.5ms", "1s", "100ps" (a bare number is rejected: units are required).
 std::optional<Time> ParseTime(const std::string& text);
 
-/// Cable lengths in metres: "30m", "2.5m", "300 m"; returns metres.
+/// Cable lengths in metres: "30m", "2.5m", "300 m"; returns metres (at most 1.8e15 m, whose
+/// delay still fits a Time).
 std::optional<double> ParseLengthMetres(const std::string& text);
 
 /// Propagation delay of a cable of the given length (5 ns per metre).

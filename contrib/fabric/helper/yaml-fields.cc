@@ -1,5 +1,6 @@
 #include "yaml-fields.h"
 
+#include "key-suggestion.h"
 #include "units.h"
 
 namespace ns3
@@ -110,25 +111,16 @@ uint64_t
 YamlFields::Uint(const std::string& key)
 {
     std::string s = Scalar(key);
-    size_t used = 0;
-    unsigned long long v = 0;
-    bool ok = !s.empty() && s[0] != '-' && s[0] != '+';
-    if (ok)
+    auto v = ParseCount(s);
+    if (!v)
     {
-        try
-        {
-            v = std::stoull(s, &used, 10);
-        }
-        catch (const std::exception&)
-        {
-            ok = false;
-        }
+        bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+        throw Error(key,
+                    digits ? "integer '" + s + "' is too large (the largest is " +
+                                 std::to_string(UINT64_MAX) + ")"
+                           : "expected a non-negative integer, got '" + s + "'");
     }
-    if (!ok || used != s.size())
-    {
-        throw Error(key, "expected a non-negative integer, got '" + s + "'");
-    }
-    return v;
+    return *v;
 }
 
 uint64_t
@@ -294,6 +286,12 @@ YamlFields::StringList(const std::string& key)
 }
 
 void
+YamlFields::Expect(const std::string& key)
+{
+    m_expected.insert(key);
+}
+
+void
 YamlFields::RejectUnknownKeys(const std::string& message) const
 {
     if (!m_map.IsMap())
@@ -305,7 +303,13 @@ YamlFields::RejectUnknownKeys(const std::string& message) const
         std::string k = kv.first.Scalar();
         if (m_known.count(k) == 0)
         {
-            throw ConfigError(m_file, YamlLine(kv.first), KeyPath(k), message);
+            std::vector<std::string> valid(m_known.begin(), m_known.end());
+            valid.insert(valid.end(), m_expected.begin(), m_expected.end());
+            std::string nearest = NearestKey(k, valid);
+            throw ConfigError(m_file,
+                              YamlLine(kv.first),
+                              KeyPath(k),
+                              message + DidYouMean(nearest.empty() ? "" : KeyPath(nearest)));
         }
     }
 }

@@ -53,8 +53,12 @@ class YamlFields
     Time DelayOrCable(const std::string& delayKey, const std::string& cableKey, Time fallback);
     std::vector<std::string> StringList(const std::string& key);
 
+    /// Names \p key as valid here without reading it (a key a later reader or another section
+    /// type reads): RejectUnknownKeys may suggest it for a misspelled one.
+    void Expect(const std::string& key);
+
     /// Throws a ConfigError (\p message) for the first key of the mapping that no getter asked
-    /// for.
+    /// for, with the nearest valid key when one is close ("xof": did you mean 'xoff'?).
     void RejectUnknownKeys(const std::string& message = "unknown key") const;
 
     /// A ConfigError about \p key of this mapping (line of the key's value when present).
@@ -81,7 +85,8 @@ class YamlFields
     YAML::Node m_map;
     std::string m_file;
     std::string m_path;
-    std::set<std::string> m_known;
+    std::set<std::string> m_known;    ///< keys a getter asked for
+    std::set<std::string> m_expected; ///< further valid keys, for suggestions only
 };
 
 /// Line (1-based) of a node in its file, or 0 when the node was not parsed from a file.

@@ -47,6 +47,15 @@ SharedBufferMmu::GetTypeId()
                           QueueSizeValue(QueueSize("32KiB")),
                           MakeQueueSizeAccessor(&SharedBufferMmu::m_headroomAttr),
                           MakeQueueSizeChecker())
+            .AddAttribute("HeadroomPool",
+                          "Shared headroom pool: 0 reserves Headroom for every (ingress port, "
+                          "lossless priority); otherwise the buffer reserves this many bytes, "
+                          "which every paused (port, priority) draws from up to its Headroom. "
+                          "Size it for the ports that can pause at once; a frame that finds it "
+                          "exhausted is dropped as a headroom violation.",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&SharedBufferMmu::m_headroomPoolAttr),
+                          MakeQueueSizeChecker())
             .AddAttribute("XoffThreshold",
                           "Static mode: shared bytes of an (ingress port, priority) at which "
                           "XOFF is sent.",
@@ -91,6 +100,7 @@ SharedBufferMmu::Configure(uint32_t nPorts)
 {
     m_bufferSize = m_bufferSizeAttr.GetValue();
     m_headroom = m_headroomAttr.GetValue();
+    m_headroomPool = m_headroomPoolAttr.GetValue();
     m_xoff = m_xoffAttr.GetValue();
     m_xon = m_xonAttr.GetValue();
     m_xonOffset = m_xonOffsetAttr.GetValue();
@@ -98,6 +108,7 @@ SharedBufferMmu::Configure(uint32_t nPorts)
     m_pausedList.clear();
     m_sharedUsed = 0;
     m_headroomUsed = 0;
+    m_maxHeadroomUsed = 0;
     uint64_t reserved = 0;
     if (m_pfcEnabled)
     {
@@ -107,13 +118,29 @@ SharedBufferMmu::Configure(uint32_t nPorts)
             lossless += IsLossless(p) ? 1 : 0;
         }
         reserved = m_headroom * nPorts * lossless;
+        if (m_headroomPool > 0 && lossless > 0)
+        {
+            // A pool smaller than one (port, priority)'s headroom could not absorb even one
+            // pause: a configuration error, not a run to count drops in.
+            if (m_headroomPool < m_headroom)
+            {
+                throw std::invalid_argument(
+                    "the headroom pool (" + std::to_string(m_headroomPool) +
+                    " B) is smaller than the headroom of one (port, priority) (" +
+                    std::to_string(m_headroom) + " B)");
+            }
+            reserved = m_headroomPool;
+        }
     }
     if (reserved >= m_bufferSize)
     {
-        throw std::invalid_argument("the buffer (" + std::to_string(m_bufferSize) +
-                                    " B) cannot hold the headroom reserve of " +
-                                    std::to_string(reserved) + " B (" + std::to_string(nPorts) +
-                                    " ports x lossless priorities x headroom)");
+        throw std::invalid_argument(
+            "the buffer (" + std::to_string(m_bufferSize) +
+            " B) cannot hold the headroom reserve of " + std::to_string(reserved) + " B (" +
+            (m_headroomPool > 0 ? std::string("the headroom pool")
+                                : std::to_string(nPorts) + " ports x lossless priorities x "
+                                                           "headroom") +
+            ")");
     }
     m_poolSize = m_bufferSize - reserved;
 }
@@ -190,12 +217,14 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* se
         m_pausedList.push_back(port * kFabricPriorities + priority);
         *sendXoff = true;
     }
-    if (c.headroom + bytes > m_headroom)
+    bool poolExhausted = m_headroomPool > 0 && m_headroomUsed + bytes > m_headroomPool;
+    if (c.headroom + bytes > m_headroom || poolExhausted)
     {
         return DROP_HEADROOM;
     }
     c.headroom += bytes;
     m_headroomUsed += bytes;
+    m_maxHeadroomUsed = std::max(m_maxHeadroomUsed, m_headroomUsed);
     return ADMIT;
 }
 

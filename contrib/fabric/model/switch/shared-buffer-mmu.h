@@ -18,13 +18,19 @@ namespace ns3
  *
  * Every frame is charged to its (ingress port, priority) while it sits in the switch, as
  * Broadcom-class switches account for lossless traffic. The buffer splits into a headroom
- * reserve per (port, lossless priority) and a shared pool for everything else.
+ * reserve and a shared pool for everything else. The reserve is either static, Headroom per
+ * (port, lossless priority), or (HeadroomPool > 0) one shared headroom pool that every
+ * (port, lossless priority) draws from up to its Headroom: sized for the ports that can be
+ * pausing at once rather than for all of them (Datacenter networks, chapter 7, §7.5.2 sizes
+ * the aggregate for an N-port incast), it lets a switch with many ports keep a shared pool.
  *
  * Lossless priority, per (port, priority):
  *  - not paused and the pool has room: charge the shared pool; if the port's shared bytes now
  *    reach the XOFF threshold (static, or Alpha × free pool in dynamic mode), ask for XOFF;
- *  - paused (or the pool is full): charge the headroom; if it does not fit, the frame is dropped
- *    and counted as a headroom violation (the headroom was too small for the feedback delay);
+ *  - paused (or the pool is full): charge the headroom; if it does not fit (the (port, priority)
+ *    holds Headroom, or the headroom pool is exhausted by ports pausing at once), the frame is
+ *    dropped and counted as a headroom violation (the headroom was too small for the feedback
+ *    delay);
  *  - departures release headroom first, then shared; once headroom is empty and shared bytes are
  *    at or below XON (static, or XOFF threshold − XonOffset in dynamic mode), ask for XON.
  * Lossy priority (or PFC disabled): tail drop when the pool is full.
@@ -43,7 +49,8 @@ class SharedBufferMmu : public Object
     SharedBufferMmu();
 
     /// Sizes the per-port tables; call once the switch knows its port count. Throws
-    /// std::invalid_argument when the headroom reserve does not fit in the buffer.
+    /// std::invalid_argument when the headroom reserve does not fit in the buffer, or when a
+    /// headroom pool cannot hold even one (port, priority)'s Headroom.
     void Configure(uint32_t nPorts);
 
     /// Charges a frame to (port, priority). \p sendXoff is set when this arrival pauses the
@@ -88,6 +95,18 @@ class SharedBufferMmu : public Object
         return m_headroomUsed;
     }
 
+    /// The most headroom bytes held at once, over every (port, priority), since Configure.
+    uint64_t GetMaxHeadroomUsed() const
+    {
+        return m_maxHeadroomUsed;
+    }
+
+    /// The shared headroom pool in bytes; 0 when headroom is reserved per (port, priority).
+    uint64_t GetHeadroomPoolSize() const
+    {
+        return m_headroomPool;
+    }
+
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
     uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
     /// Current XOFF threshold of a (port, priority) (depends on the free pool in dynamic mode).
@@ -111,6 +130,7 @@ class SharedBufferMmu : public Object
     // Attributes (byte sizes as QueueSize so they read "4MiB"; copied to integers by Configure)
     QueueSize m_bufferSizeAttr;
     QueueSize m_headroomAttr;
+    QueueSize m_headroomPoolAttr;
     QueueSize m_xoffAttr;
     QueueSize m_xonAttr;
     QueueSize m_xonOffsetAttr;
@@ -122,6 +142,7 @@ class SharedBufferMmu : public Object
 
     uint64_t m_bufferSize = 0;
     uint64_t m_headroom = 0;
+    uint64_t m_headroomPool = 0; ///< 0: static headroom per (port, lossless priority)
     uint64_t m_xoff = 0;
     uint64_t m_xon = 0;
     uint64_t m_xonOffset = 0;
@@ -129,6 +150,7 @@ class SharedBufferMmu : public Object
     uint64_t m_poolSize = 0;
     uint64_t m_sharedUsed = 0;
     uint64_t m_headroomUsed = 0;
+    uint64_t m_maxHeadroomUsed = 0;
     std::vector<Counter> m_counters;
     std::vector<uint32_t> m_pausedList; ///< indices into m_counters that are paused
 };
