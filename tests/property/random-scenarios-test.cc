@@ -1,5 +1,6 @@
 // Invariants over random scenarios: hundreds of small fabrics with random sizes, buffers,
-// thresholds, priorities, transports, congestion control, recovery and loss rates. On every
+// thresholds, priorities, transports (raw, RoCE, Unified Bus), congestion control (RoCE: none,
+// DCQCN; UB: C-AQM, NSCC, DCTCP, none), recovery and loss rates. On every
 // one: bytes are conserved per flow; a lossless priority with PFC headroom from the one-hop
 // bound and no cable loss drops nothing; every reliable flow finishes; no switch holds more
 // than its buffer; and a rerun with the same seed gives the same flows.csv.
@@ -50,8 +51,15 @@ Draw(uint32_t seed)
     uint32_t hosts = clos ? 8 : uniform(2, 12);
     std::string mtu = pick("1024B", "4096B");
     y << "name: random-" << seed << "\nseed: " << seed << "\nstop_time: 100ms\n";
-    y << "transport: " << (roce ? "roce" : "raw") << "\n";
-    y << "cc: " << (roce ? pick("none", "dcqcn") : "none") << "\n";
+    // Unified Bus on a third of the non-RoCE seeds, chosen from the seed rather than drawn so
+    // that every other scenario draws what it drew before.
+    bool ub = !roce && seed % 3 == 0;
+    y << "transport: " << (roce ? "roce" : ub ? "ub" : "raw") << "\n";
+    y << "cc: "
+      << (roce ? pick("none", "dcqcn")
+          : ub ? pick("caqm", "nscc", "dctcp", "none")
+               : "none")
+      << "\n";
     if (roce)
     {
         y << "roce: {recovery: " << pick("gbn", "sr") << ", ack_interval: " << uniform(1, 4)
@@ -88,7 +96,7 @@ Draw(uint32_t seed)
     y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
     r.yaml = y.str();
     r.expectLossless = pfc && !lossyPriority && !cableLoss;
-    r.reliable = roce;
+    r.reliable = roce || ub;
     return r;
 }
 
