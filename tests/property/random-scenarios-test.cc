@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -31,6 +32,19 @@ struct RandomScenario
     bool expectLossless = false;
     bool reliable = false;
 };
+
+/// The value of the first line of \p yaml that starts with \p prefix.
+std::string
+Line(const std::string& yaml, const std::string& prefix)
+{
+    size_t at = yaml.find("\n" + prefix);
+    if (at == std::string::npos)
+    {
+        return "";
+    }
+    at += 1 + prefix.size();
+    return yaml.substr(at, yaml.find('\n', at) - at);
+}
 
 RandomScenario
 Draw(uint32_t seed)
@@ -121,6 +135,7 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
     const uint32_t kRuns = env ? static_cast<uint32_t>(std::stoul(env)) : 200;
     fs::path root = fs::temp_directory_path() / ("fabric-random-" + std::to_string(getpid()));
     uint32_t rejected = 0;
+    std::map<std::string, uint32_t> drawn; // "transport cc" -> scenarios run
     for (uint32_t seed = 1; seed <= kRuns; ++seed)
     {
         RandomScenario s = Draw(seed);
@@ -144,6 +159,7 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             continue;
         }
         SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + s.yaml);
+        drawn[Line(s.yaml, "transport: ") + " " + Line(s.yaml, "cc: ")]++;
         const auto& c = o.summary["counters"];
         EXPECT_EQ(o.exitCode, 0) << o.message;
         EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
@@ -184,6 +200,11 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
         }
     }
     EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
+    for (const char* combination :
+         {"roce none", "roce dcqcn", "ub caqm", "ub nscc", "ub dctcp", "ub none"})
+    {
+        EXPECT_GT(drawn[combination], 0u) << combination << " never ran";
+    }
     fs::remove_all(root);
 }
 

@@ -81,6 +81,7 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
                                  "'");
         }
         b.ubCaqm = cc == "caqm";
+        b.ubCc = cc;
         attributes.emplace_back("ns3::UbNic::CongestionControl", TypeOfCc(cc, kUbCc));
         attributes.emplace_back("ns3::FabricSwitch::Caqm", b.ubCaqm ? "true" : "false");
         attributes.emplace_back("ns3::UbNic::Mtu", mtu);

@@ -35,9 +35,10 @@ ReadWindow(YamlFields& ub, const ScenarioKey& key, ScenarioBuild& b)
     {
         return;
     }
-    if (b.ubCaqm)
+    if (!b.ubCc.empty() && b.ubCc != "none")
     {
-        throw ub.Error(key.Name(), "a fixed window is for cc: none (C-AQM sizes its own)");
+        throw ub.Error(key.Name(),
+                       "a fixed window is for cc: none (" + b.ubCc + " sizes its own)");
     }
     SetFromKey(ub, key, b.cfg.attributes);
 }

@@ -10,6 +10,19 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// Bytes a link of \p rate carries in \p t (picoseconds, so that whole-microsecond products of
+/// usual rates stay exact in a double).
+double
+BytesIn(Time t, DataRate rate)
+{
+    return double(t.GetPicoSeconds()) * double(rate.GetBitRate()) / 8e12;
+}
+
+} // namespace
+
 NS_LOG_COMPONENT_DEFINE("Nscc");
 NS_OBJECT_ENSURE_REGISTERED(NsccCongestionControl);
 
@@ -129,8 +142,8 @@ NsccCongestionControl::Start(DataRate lineRate, uint32_t mtu)
     m_minWindow = double(mtu) + kUbFrameOverhead;
     m_target = m_targetAttr.IsStrictlyPositive() ? m_targetAttr : m_networkRtt;
     m_adjustPeriod = m_adjustPeriodAttr.IsStrictlyPositive() ? m_adjustPeriodAttr : m_networkRtt;
-    double referenceBdp = m_referenceRtt.GetSeconds() * m_referenceRate.GetBitRate() / 8.0;
-    double networkBdp = m_networkRtt.GetSeconds() * lineRate.GetBitRate() / 8.0;
+    double referenceBdp = BytesIn(m_referenceRtt, m_referenceRate);
+    double networkBdp = BytesIn(m_networkRtt, lineRate);
     m_scaleA = networkBdp / referenceBdp;
     double scaleB = m_target.GetSeconds() / m_referenceRtt.GetSeconds();
     m_fi = m_fairIncrease * m_mtu * m_scaleA;
@@ -149,8 +162,7 @@ void
 NsccCongestionControl::SetBaseRtt(Time rtt)
 {
     m_baseRtt = rtt;
-    m_maxWindow =
-        std::max(m_minWindow, m_maxWindowBdp * rtt.GetSeconds() * m_lineRate.GetBitRate() / 8.0);
+    m_maxWindow = std::max(m_minWindow, m_maxWindowBdp * BytesIn(rtt, m_lineRate));
 }
 
 UbCci

@@ -81,9 +81,10 @@ class NsccCongestionControl : public UbCongestionControl
 
     void Start(DataRate lineRate, uint32_t mtu) override;
 
+    /// The window to the nearest byte (the products of the formulas are not exact in binary).
     uint64_t GetWindow() const override
     {
-        return static_cast<uint64_t>(m_window);
+        return static_cast<uint64_t>(m_window + 0.5);
     }
 
     UbCci OnSend(uint32_t frameBytes) override;
@@ -126,7 +127,7 @@ class NsccCongestionControl : public UbCongestionControl
 
     uint64_t GetMaxWindow() const
     {
-        return static_cast<uint64_t>(m_maxWindow);
+        return static_cast<uint64_t>(m_maxWindow + 0.5);
     }
 
     /// The scaled constants (bytes; alpha in bytes per second).
