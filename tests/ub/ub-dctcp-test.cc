@@ -4,6 +4,9 @@
 #include "ub-test-util.h"
 #include "ub/ub-dctcp.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ns3
 {
 namespace test
@@ -76,6 +79,78 @@ TEST(UbDctcp, AWindowWithoutMarksDecaysAlphaByOneMinusG)
     cc->OnAck(Ack(false));
     cc->OnAck(Ack(false)); // 8324 B: the first window ends
     EXPECT_DOUBLE_EQ(cc->GetAlpha(), 15.0 / 16);
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3
+
+namespace ns3
+{
+namespace test
+{
+namespace
+{
+
+class UbDctcpIncast : public SimTest
+{
+};
+
+// 8:1 incast on a star (400 Gb/s, 500 ns cables), the switch marking CE above K = 100 kB. The
+// DCTCP paper's analysis of N synchronised flows (§3.3, equations (8)-(11)), in packets of
+// 4162 B: W* = (C x RTT + K) / N; the queue peaks at Q_max = K + N (each flow adds one packet
+// in the round trip the marks take to return) and swings by A = N D = 1/2 sqrt(2 N (C RTT + K)).
+// C x RTT = 50 GB/s x 2.17 us (4 x 500 ns + two frame times) / 4186 B on the wire = 25.9; K =
+// 24.0: A = 1/2 sqrt(16 x 49.9) = 14.1 packets.
+TEST_F(UbDctcpIncast, QueuePeaksAtKPlusNAndSwingsByTheFluidAmplitude)
+{
+    const uint64_t kTargetQueue = 100000;
+    const uint32_t kSenders = 8;
+    Set("ns3::UbNic::Mtu", "4096");
+    Set("ns3::UbNic::CongestionControl", "ns3::UbDctcp");
+    Set("ns3::FabricSwitch::Caqm", "false");
+    Set("ns3::SharedBufferMmu::PfcEnabled", "true");
+    Set("ns3::SharedBufferMmu::Headroom", "96KiB"); // one-hop bound, as in ub-nscc-test.cc
+    Set("ns3::FabricSwitch::EcnEnabled", "true");
+    Set("ns3::FabricSwitch::EcnKmin", std::to_string(kTargetQueue) + "B");
+    Set("ns3::FabricSwitch::EcnKmax", std::to_string(kTargetQueue) + "B");
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(kSenders + 1, DataRate("400Gbps"), NanoSeconds(500)), 0, 0);
+    std::vector<Ptr<UbNic>> nics = InstallUb(net);
+    for (uint32_t s = 1; s <= kSenders; ++s)
+    {
+        PostUb(net, nics, {s, 0, 4 << 20});
+    }
+    uint32_t sw = *net.Spec().Find("sw0");
+    Ptr<FabricNetDevice> bottleneck = net.GetDevice(sw, 0);
+    std::vector<uint64_t> steady; // queue every 1 us from 100 us to 600 us
+    for (int us = 101; us < 600; ++us)
+    {
+        Simulator::Schedule(MicroSeconds(us),
+                            [&] { steady.push_back(bottleneck->GetTotalQueueBytes()); });
+    }
+    Simulator::Stop(MilliSeconds(3));
+    Simulator::Run();
+    Ptr<FabricSwitch> fs = net.GetSwitch(sw);
+    EXPECT_EQ(fs->GetDroppedFrames(), 0u);
+    uint32_t finished = 0;
+    for (const FlowRecord& f : net.GetFlowTable()->All())
+    {
+        finished += f.finished ? 1 : 0;
+    }
+    EXPECT_EQ(finished, kSenders);
+    ASSERT_FALSE(steady.empty());
+    std::sort(steady.begin(), steady.end());
+    uint64_t peak = steady.back();
+    uint64_t trough = steady[steady.size() / 10]; // 10th percentile: a typical trough
+    // Q_max = K + N packets: the first packet above K plus one per sender (+1 for the frame
+    // counted while it is being sent).
+    EXPECT_LE(peak, kTargetQueue + (kSenders + 1) * F);
+    EXPECT_GE(peak, kTargetQueue);
+    const double amplitude = 0.5 * std::sqrt(2.0 * kSenders * (25.9 + 24.0)) * F;
+    EXPECT_GE(double(peak - trough), 0.5 * amplitude);
+    EXPECT_LE(double(peak - trough), 2.0 * amplitude);
+    EXPECT_GT(steady.front(), 0u); // the queue never empties: the link stays busy
 }
 
 } // namespace

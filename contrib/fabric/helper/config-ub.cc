@@ -37,8 +37,7 @@ ReadWindow(YamlFields& ub, const ScenarioKey& key, ScenarioBuild& b)
     }
     if (!b.ubCc.empty() && b.ubCc != "none")
     {
-        throw ub.Error(key.Name(),
-                       "a fixed window is for cc: none (" + b.ubCc + " sizes its own)");
+        throw ub.Error(key.Name(), "a fixed window is for cc: none (" + b.ubCc + " sizes its own)");
     }
     SetFromKey(ub, key, b.cfg.attributes);
 }
