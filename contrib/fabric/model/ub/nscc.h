@@ -15,9 +15,8 @@ namespace ns3
  * \file
  * NSCC, the Network Signal-based Congestion Control of the Ultra Ethernet 1.0 specification
  * (transport layer, congestion management: NSCC), as a window strategy of a UB transport
- * channel. The
- * behaviour follows the specification's description and the UEC reference simulator
- * (uet-htsim, htsim/sim/uec.cpp: UecSrc::initNsccParams, updateCwndOnAck_NSCC,
+ * channel. The behaviour follows the specification's description and the UEC reference
+ * simulator (uet-htsim, htsim/sim/uec.cpp: UecSrc::initNsccParams, updateCwndOnAck_NSCC,
  * updateCwndOnNack_NSCC and the functions they call); the code here is written afresh.
  *
  * Signals, per ACK: the ECN echo of the packet that triggered it (switches mark CE with the
@@ -59,8 +58,8 @@ namespace ns3
  *
  * Differences from uet-htsim, where UB differs from UET: UB ACKs may acknowledge several
  * packets (ub.ack_interval); the ECN echo and RTT are those of the packet that triggered the
- * ACK, applied to all the bytes it acknowledges. UB has no trimming NACK: losses are the UB NIC's
- * (reorder window or timeout) and are handled as UET's NACK.
+ * ACK, applied to all the bytes it acknowledges. UB has no trimming NACK: the packets the UB
+ * NIC deems lost (reorder window or timeout) are handled as UET's NACK.
  */
 class NsccCongestionControl : public UbCongestionControl
 {
