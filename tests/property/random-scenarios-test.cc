@@ -1,5 +1,6 @@
 // Invariants over random scenarios: hundreds of small fabrics with random sizes, buffers,
-// thresholds, priorities, transports, congestion control, recovery and loss rates. On every
+// thresholds, priorities, transports (raw, RoCE, Unified Bus), congestion control (RoCE: none,
+// DCQCN; UB: C-AQM, NSCC, DCTCP, none), recovery and loss rates. On every
 // one: bytes are conserved per flow; a lossless priority with PFC headroom from the one-hop
 // bound and no cable loss drops nothing; every reliable flow finishes; no switch holds more
 // than its buffer; and a rerun with the same seed gives the same flows.csv.
@@ -12,6 +13,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -30,6 +32,19 @@ struct RandomScenario
     bool expectLossless = false;
     bool reliable = false;
 };
+
+/// The value of the first line of \p yaml that starts with \p prefix.
+std::string
+Line(const std::string& yaml, const std::string& prefix)
+{
+    size_t at = yaml.find("\n" + prefix);
+    if (at == std::string::npos)
+    {
+        return "";
+    }
+    at += 1 + prefix.size();
+    return yaml.substr(at, yaml.find('\n', at) - at);
+}
 
 RandomScenario
 Draw(uint32_t seed)
@@ -50,8 +65,15 @@ Draw(uint32_t seed)
     uint32_t hosts = clos ? 8 : uniform(2, 12);
     std::string mtu = pick("1024B", "4096B");
     y << "name: random-" << seed << "\nseed: " << seed << "\nstop_time: 100ms\n";
-    y << "transport: " << (roce ? "roce" : "raw") << "\n";
-    y << "cc: " << (roce ? pick("none", "dcqcn") : "none") << "\n";
+    // Unified Bus on a third of the non-RoCE seeds, chosen from the seed rather than drawn so
+    // that every other scenario draws what it drew before.
+    bool ub = !roce && seed % 3 == 0;
+    y << "transport: " << (roce ? "roce" : ub ? "ub" : "raw") << "\n";
+    y << "cc: "
+      << (roce ? pick("none", "dcqcn")
+          : ub ? pick("caqm", "nscc", "dctcp", "none")
+               : "none")
+      << "\n";
     if (roce)
     {
         y << "roce: {recovery: " << pick("gbn", "sr") << ", ack_interval: " << uniform(1, 4)
@@ -88,7 +110,7 @@ Draw(uint32_t seed)
     y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
     r.yaml = y.str();
     r.expectLossless = pfc && !lossyPriority && !cableLoss;
-    r.reliable = roce;
+    r.reliable = roce || ub;
     return r;
 }
 
@@ -113,6 +135,7 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
     const uint32_t kRuns = env ? static_cast<uint32_t>(std::stoul(env)) : 200;
     fs::path root = fs::temp_directory_path() / ("fabric-random-" + std::to_string(getpid()));
     uint32_t rejected = 0;
+    std::map<std::string, uint32_t> drawn; // "transport cc" -> scenarios run
     for (uint32_t seed = 1; seed <= kRuns; ++seed)
     {
         RandomScenario s = Draw(seed);
@@ -136,6 +159,7 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             continue;
         }
         SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + s.yaml);
+        drawn[Line(s.yaml, "transport: ") + " " + Line(s.yaml, "cc: ")]++;
         const auto& c = o.summary["counters"];
         EXPECT_EQ(o.exitCode, 0) << o.message;
         EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
@@ -176,6 +200,11 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
         }
     }
     EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
+    for (const char* combination :
+         {"roce none", "roce dcqcn", "ub caqm", "ub nscc", "ub dctcp", "ub none"})
+    {
+        EXPECT_GT(drawn[combination], 0u) << combination << " never ran";
+    }
     fs::remove_all(root);
 }
 

@@ -244,3 +244,51 @@ TEST_F(UbScenario, MoreKeysAreNamedInErrors)
 } // namespace
 } // namespace test
 } // namespace ns3
+
+namespace ns3
+{
+namespace test
+{
+namespace
+{
+
+/// The last value \p cfg sets for attribute \p name ("" when it sets none).
+std::string
+AttributeOf(const ScenarioConfig& cfg, const std::string& name)
+{
+    std::string value;
+    for (const auto& [n, v] : cfg.attributes)
+    {
+        if (n == name)
+        {
+            value = v;
+        }
+    }
+    return value;
+}
+
+TEST_F(UbScenario, NsccAndDctcpSelectTheirStrategiesAndTakeTheirSections)
+{
+    const std::string incast = "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB}\n";
+    ScenarioConfig nscc =
+        LoadText("nscc.yaml",
+                 std::string(kBase) + "transport: ub\ncc: nscc\n" +
+                     "nscc: {network_rtt: 3us, target_delay: 2us, fair_increase: 4}\n" + incast);
+    EXPECT_EQ(AttributeOf(nscc, "ns3::UbNic::CongestionControl"), "ns3::NsccCongestionControl");
+    EXPECT_EQ(AttributeOf(nscc, "ns3::FabricSwitch::Caqm"), "false");
+    EXPECT_EQ(Time(AttributeOf(nscc, "ns3::NsccCongestionControl::TargetDelay")), MicroSeconds(2));
+    EXPECT_EQ(AttributeOf(nscc, "ns3::NsccCongestionControl::FairIncrease"), "4");
+    ScenarioConfig dctcp = LoadText("dctcp.yaml",
+                                    std::string(kBase) + "transport: ub\ncc: dctcp\n" +
+                                        "ub_dctcp: {g: 0.125}\n" + incast);
+    EXPECT_EQ(AttributeOf(dctcp, "ns3::UbNic::CongestionControl"), "ns3::UbDctcp");
+    EXPECT_EQ(AttributeOf(dctcp, "ns3::UbDctcp::G"), "0.125");
+    ExpectKeyError(std::string(kBase) + "transport: ub\ncc: nscc\nnscc: {gama: 1}\n" + incast,
+                   "nscc.gama");
+    ExpectKeyError(std::string(kBase) + "transport: ub\ncc: nscc\nub: {window: 64KiB}\n" + incast,
+                   "ub.window");
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3

@@ -21,7 +21,7 @@ ScenarioKeys TopologyKeys();   ///< topology (config-topology.cc)
 ScenarioKeys HostKeys();       ///< host.* (config-host.cc)
 ScenarioKeys SwitchKeys();     ///< switch.*, switch.pfc.*, switch.ecn.* (config-switch.cc)
 ScenarioKeys TransportKeys();  ///< transport, cc, roce.*, dcqcn.* (config-transport.cc)
-ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.* (config-ub.cc)
+ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.*, nscc.*, ub_dctcp.*
 ScenarioKeys WorkloadKeys();   ///< workload.* (config-workload.cc)
 ScenarioKeys FlowKeys();       ///< workload.flows[].*, within WorkloadKeys (config-flows.cc)
 ScenarioKeys CollectiveKeys(); ///< collective.* (config-collective.cc)

@@ -29,7 +29,8 @@ struct ScenarioBuild
     uint64_t wireOverhead = 0;        ///< link.wire_overhead: for the PFC headroom bound
     std::optional<HpccTopology> hpcc; ///< topology: {hpcc: FILE}: for workload.type hpcc
     uint64_t bufferBytes = 0;         ///< switch.buffer: for the PFC headroom reserve
-    bool ubCaqm = false;              ///< transport ub with cc caqm: for ub.window
+    bool ubCaqm = false;              ///< transport ub with cc caqm
+    std::string ubCc;                 ///< transport ub: its cc (ub.window is for none only)
 };
 
 using AttributeList = std::vector<std::pair<std::string, std::string>>;

@@ -16,6 +16,8 @@ const std::vector<std::pair<std::string, std::string>> kRoceCc = {
 };
 const std::vector<std::pair<std::string, std::string>> kUbCc = {
     {"caqm", "ns3::CaqmCongestionControl"},
+    {"nscc", "ns3::NsccCongestionControl"},
+    {"dctcp", "ns3::UbDctcp"},
     {"none", "ns3::UbFixedWindow"},
 };
 
@@ -74,9 +76,12 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     {
         if (TypeOfCc(cc, kUbCc).empty())
         {
-            throw root.Error(key.Name(), "transport ub expects cc: caqm or none, got '" + cc + "'");
+            throw root.Error(key.Name(),
+                             "transport ub expects cc: caqm, nscc, dctcp or none, got '" + cc +
+                                 "'");
         }
         b.ubCaqm = cc == "caqm";
+        b.ubCc = cc;
         attributes.emplace_back("ns3::UbNic::CongestionControl", TypeOfCc(cc, kUbCc));
         attributes.emplace_back("ns3::FabricSwitch::Caqm", b.ubCaqm ? "true" : "false");
         attributes.emplace_back("ns3::UbNic::Mtu", mtu);
@@ -120,9 +125,9 @@ TransportKeys()
             .Reader(ReadTransport),
         ScenarioKey("cc",
                     KeyKind::Choice,
-                    "congestion control: none | dcqcn with transport roce; caqm | none with "
-                    "transport ub")
-            .Choices({"none", "dcqcn", "caqm"})
+                    "congestion control: none | dcqcn with transport roce; caqm | nscc | dctcp "
+                    "| none with transport ub")
+            .Choices({"none", "dcqcn", "caqm", "nscc", "dctcp"})
             .Rule(CcDefaults)
             .Reader(ReadCc),
         ScenarioKey("roce", KeyKind::Mapping, "RoCE NICs (transport: roce)").Reader(ReadSection),

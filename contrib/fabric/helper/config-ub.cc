@@ -1,6 +1,7 @@
-// ub, caqm and caqm_switch: Unified Bus NICs (transport: ub), their C-AQM, and the UB request
-// fields of a flow. The UB keys are checked whatever the transport, so one file can compare
-// transports; transport and cc are read in config-transport.cc.
+// ub, caqm, caqm_switch, nscc and ub_dctcp: Unified Bus NICs (transport: ub), their congestion
+// control (C-AQM, NSCC, DCTCP), and the UB request fields of a flow. The UB keys are checked
+// whatever the transport, so one file can compare transports; transport and cc are read in
+// config-transport.cc.
 
 #include "attribute-values.h"
 #include "config-sections.h"
@@ -34,9 +35,9 @@ ReadWindow(YamlFields& ub, const ScenarioKey& key, ScenarioBuild& b)
     {
         return;
     }
-    if (b.ubCaqm)
+    if (!b.ubCc.empty() && b.ubCc != "none")
     {
-        throw ub.Error(key.Name(), "a fixed window is for cc: none (C-AQM sizes its own)");
+        throw ub.Error(key.Name(), "a fixed window is for cc: none (" + b.ubCc + " sizes its own)");
     }
     SetFromKey(ub, key, b.cfg.attributes);
 }
@@ -200,7 +201,16 @@ UbKeys()
           TypeAttributeKeys("caqm_switch",
                             "ns3::CaqmSwitch",
                             "C-AQM at the switches (cc: caqm), one key per ns3::CaqmSwitch "
-                            "attribute")})
+                            "attribute"),
+          TypeAttributeKeys("nscc",
+                            "ns3::NsccCongestionControl",
+                            "Ultra Ethernet NSCC at the UB NICs (cc: nscc; the switches mark "
+                            "ECN per switch.ecn), one key per ns3::NsccCongestionControl "
+                            "attribute"),
+          TypeAttributeKeys("ub_dctcp",
+                            "ns3::UbDctcp",
+                            "DCTCP on the UB window (cc: dctcp with transport ub; the switches "
+                            "mark ECN per switch.ecn), one key per ns3::UbDctcp attribute")})
     {
         rows.insert(rows.end(), section.begin(), section.end());
     }

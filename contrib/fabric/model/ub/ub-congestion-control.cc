@@ -2,6 +2,7 @@
 
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <limits>
 
 namespace ns3
@@ -16,6 +17,12 @@ UbCongestionControl::GetTypeId()
     static TypeId tid =
         TypeId("ns3::UbCongestionControl").SetParent<Object>().SetGroupName("Fabric");
     return tid;
+}
+
+double
+UbCongestionControl::GetTraceValue() const
+{
+    return std::nan("");
 }
 
 TypeId

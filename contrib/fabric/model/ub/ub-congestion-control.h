@@ -21,6 +21,8 @@ struct UbAckFeedback
     bool increase = false;      ///< I: an increase request came back granted
     uint32_t hintSum = 0;       ///< sum of granted hints (hint units)
     Time rtt;                   ///< send-to-ACK time of the newest packet this ACK covers
+    bool ecnEcho = false;       ///< the packet that triggered the ACK arrived marked (CE or C)
+    uint64_t ackedBytes = 0;    ///< frame bytes this ACK newly acknowledges
 };
 
 /**
@@ -37,7 +39,16 @@ class UbCongestionControl : public Object
     virtual uint64_t GetWindow() const = 0;
     virtual UbCci OnSend(uint32_t frameBytes) = 0;
     virtual void OnAck(const UbAckFeedback& feedback) = 0;
+
+    /// A sent frame was deemed lost (reorder window or timeout); most strategies ignore it.
+    virtual void OnLoss(uint32_t frameBytes)
+    {
+    }
+
     virtual std::string GetName() const = 0;
+
+    /// A strategy's own state for traces (NaN: none).
+    virtual double GetTraceValue() const;
 };
 
 /// No congestion control: a fixed window (0 = unlimited, line rate).

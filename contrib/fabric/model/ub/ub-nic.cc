@@ -30,7 +30,8 @@ UbNic::GetTypeId()
                          {PicoSeconds(6200), // a 322 MHz request pipeline
                           TypeId::LookupByName("ns3::CaqmCongestionControl"),
                           UbCongestionControl::GetTypeId(),
-                          "ns3::CaqmCongestionControl or ns3::UbFixedWindow"})
+                          "ns3::CaqmCongestionControl, ns3::NsccCongestionControl, "
+                          "ns3::UbDctcp or ns3::UbFixedWindow"})
             .AddAttribute("Sharing",
                           "Which requests share a transport channel: shared (every Jetty of "
                           "the host toward a target), private (one per Jetty and target), "
@@ -143,6 +144,7 @@ UbNic::InjectCnp(uint32_t flowId)
     m_flows->Get(flowId).cnpsReceived++;
     UbAckFeedback fb;
     fb.congestedCount = 1;
+    fb.ecnEcho = true;
     CcFeedback(m_tx[it->second.channel], fb);
 }
 
@@ -441,6 +443,12 @@ UbNic::CcFeedback(TxChannel& ch, const UbAckFeedback& fb)
     }
     uint64_t before = ch.cc->GetWindow();
     ch.cc->OnAck(fb);
+    TraceWindow(ch, before);
+}
+
+void
+UbNic::TraceWindow(const TxChannel& ch, uint64_t before)
+{
     uint64_t after = ch.cc->GetWindow();
     if (after != before)
     {
@@ -785,6 +793,9 @@ UbNic::DeclareLost(TxChannel& ch, uint32_t psn)
     p.lost = true;
     ch.inflight -= p.frameBytes;
     ch.resend.push_back(psn);
+    uint64_t before = ch.cc->GetWindow();
+    ch.cc->OnLoss(p.frameBytes);
+    TraceWindow(ch, before);
 }
 
 void
@@ -793,6 +804,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     TxChannel& ch = m_tx[h.channel];
     uint32_t cumulative = h.psn;
     Time newestSent(-1);
+    uint64_t ackedBytes = 0;
     auto ackOne = [&](uint32_t psn) {
         uint32_t i = psn - ch.una;
         if (i < ch.packets.size())
@@ -801,6 +813,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
             if (!p.acked && p.everSent)
             {
                 newestSent = std::max(newestSent, p.sent);
+                ackedBytes += p.frameBytes;
                 MarkAcked(ch, p);
             }
         }
@@ -857,6 +870,8 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     fb.increase = ack.increase;
     fb.hintSum = ack.hintSum;
     fb.rtt = newestSent.IsPositive() ? Simulator::Now() - newestSent : Time(0);
+    fb.ecnEcho = (h.word & 1) != 0;
+    fb.ackedBytes = ackedBytes;
     if (newestSent.IsPositive() || fb.congestedCount > 0)
     {
         // ACKs that cover no new packet (duplicates, execution notices) answer no request.

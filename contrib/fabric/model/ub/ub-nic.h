@@ -36,7 +36,7 @@ namespace ns3
  * short request is never queued behind a long one.
  *
  * Sender: a packet may leave while the channel's in-flight bytes stay within its congestion
- * window (strategy object: C-AQM or a fixed window) and its PSN within the receiver's
+ * window (strategy object: C-AQM, NSCC or a fixed window) and its PSN within the receiver's
  * OutOfOrderWindow. Each packet takes the entropy its load balancer picks (strategy object:
  * fixed per channel = ECMP, oblivious round-robin spraying, adaptive REPS-like spraying).
  * Loss recovery is selective: a packet is resent when an ACK shows a packet sent ReorderWindow
@@ -290,6 +290,8 @@ class UbNic : public NicTransport
     TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_ccWindowTrace;
     /// Feeds \p fb to the channel's congestion control and traces a window change.
     void CcFeedback(TxChannel& ch, const UbAckFeedback& fb);
+    /// Traces the channel's window when it is no longer \p before.
+    void TraceWindow(const TxChannel& ch, uint64_t before);
 };
 
 } // namespace ns3
