@@ -6,6 +6,7 @@
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
+#include "ideal-fct.h"
 #include "host/host-transport.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
@@ -25,6 +26,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <sys/resource.h>
@@ -106,12 +108,14 @@ void
 WriteFlows(const FabricNetwork& net,
            const ConservationReport& cons,
            const RunTotals& totals,
+           const std::vector<Time>& ideal,
            const std::string& path)
 {
     CsvWriter out(path,
                   "flow_id,src,dst,priority,bytes,start_ns,finish_ns,fct_ns,sent_bytes,"
                   "delivered_bytes,dropped_bytes,in_flight_bytes,ecn_marked_frames,"
-                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,executed_ns,stuck_reason");
+                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,executed_ns,stuck_reason,"
+                  "ideal_fct_ns,slowdown");
     Ptr<FlowTable> table = net.GetFlowTable();
     for (uint32_t i = 0; i < table->GetN(); ++i)
     {
@@ -143,7 +147,14 @@ WriteFlows(const FabricNetwork& net,
         // Free text last; commas would split the column.
         std::string reason = f.finished ? "" : totals.stuck[i];
         std::replace(reason.begin(), reason.end(), ',', ';');
-        row << ',' << reason << '\n';
+        row << ',' << reason << ',' << ideal[i].GetNanoSeconds() << ',';
+        if (f.finished && ideal[i].IsStrictlyPositive())
+        {
+            char text[32];
+            std::snprintf(text, sizeof(text), "%.4f", Slowdown(f, ideal[i]));
+            row << text;
+        }
+        row << '\n';
     }
     out.Commit();
 }
@@ -499,9 +510,11 @@ ScenarioRun::Finish()
         return outcome;
     }
     outcome.conservation = BalanceFlows(*m_net.GetFlowTable(), m_totals.inFlight);
-    WriteFlows(m_net, outcome.conservation, m_totals, m_outDir + "/flows.csv");
+    std::vector<Time> ideal = IdealFcts(m_cfg.topology, m_cfg.transport, *m_net.GetFlowTable());
+    WriteFlows(m_net, outcome.conservation, m_totals, ideal, m_outDir + "/flows.csv");
     WriteLinks(m_totals, m_outDir + "/links.csv");
     Summarize(outcome.conservation, outcome);
+    outcome.summary["slowdown"] = SlowdownSummary(*m_net.GetFlowTable(), ideal);
     if (m_collective)
     {
         std::string wrong = FinishCollective(*m_collective,
