@@ -224,6 +224,8 @@ class ScenarioRun
 
   private:
     bool AnySwitchHasPfc() const;
+    /// When the scenario's scripted events happen: link changes, CNPs, PFC storms.
+    std::vector<Time> ScriptedEventTimes() const;
     /// Rank 0 merges every rank's part; false on the other ranks (nothing more to do).
     bool MergeRankResults(nlohmann::json& summary);
     void Summarize(const ConservationReport& cons, RunOutcome& outcome) const;
@@ -240,6 +242,7 @@ class ScenarioRun
     std::unique_ptr<RunRecorder> m_recorder;
     std::unique_ptr<UbRecorder> m_ubRecorder;
     std::unique_ptr<DeadlockDetector> m_deadlock;
+    std::unique_ptr<FabricIdleness> m_idleness;
     double m_buildSeconds = 0;
     double m_runSeconds = 0;
     Time m_simEnd;
@@ -386,6 +389,25 @@ ScenarioRun::SetUpCompletion()
     }
 }
 
+std::vector<Time>
+ScenarioRun::ScriptedEventTimes() const
+{
+    std::vector<Time> times;
+    for (const LinkEvent& ev : m_cfg.linkEvents)
+    {
+        times.push_back(ev.at);
+    }
+    for (const auto& ev : m_cfg.cnpEvents)
+    {
+        times.push_back(ev.first);
+    }
+    for (const StormEvent& ev : m_cfg.stormEvents)
+    {
+        times.push_back(ev.at);
+    }
+    return times;
+}
+
 bool
 ScenarioRun::AnySwitchHasPfc() const
 {
@@ -425,13 +447,20 @@ ScenarioRun::StartRecording(double buildSeconds)
         std::filesystem::create_directories(m_traceDir);
         m_trace.gzipAbove = UINT64_MAX; // compressed after merging
     }
+    // Samplers sleep through idle time; flows posted at run time (collectives) and other
+    // ranks' wires would wake the fabric unseen, so those runs tick throughout.
+    m_idleness = std::make_unique<FabricIdleness>(&m_net,
+                                                  ScriptedEventTimes(),
+                                                  !m_plan && !m_collective);
     m_recorder = std::make_unique<RunRecorder>(&m_net, m_trace, m_traceDir);
+    m_recorder->SetIdleness(m_idleness.get());
     m_recorder->Start();
     m_ubRecorder = std::make_unique<UbRecorder>(m_nics, m_traceDir);
     m_ubRecorder->Start();
     m_deadlock = std::make_unique<DeadlockDetector>(&m_net,
                                                     m_cfg.deadlockCheckInterval,
                                                     m_cfg.deadlockTimeout);
+    m_deadlock->SetIdleness(m_idleness.get());
     if (!AnySwitchHasPfc())
     {
         return;
