@@ -120,9 +120,10 @@ TEST(PoissonWorkload, OfferedLoadWithinTwoPercentOfLoad)
         }
         double offered = bytes * 8 / (seconds * hosts * rateBps);
         EXPECT_NEAR(offered, load, 0.02 * load) << flows.size() << " flows in " << seconds << " s";
-        EXPECT_TRUE(std::is_sorted(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
-            return a.start < b.start;
-        }));
+        EXPECT_TRUE(
+            std::is_sorted(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
+                return a.start < b.start;
+            }));
     }
 }
 

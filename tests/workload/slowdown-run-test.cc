@@ -89,9 +89,9 @@ TEST_F(SlowdownRunTest, LoneFlowSlowdownIsOne)
         std::string bytes;
         int64_t idealNs; ///< the hand value above, in whole nanoseconds as flows.csv writes it
     };
-    for (const Case& c : {Case{"raw", "1MiB", 21774},
-                          Case{"roce", "1MiB", 22079},
-                          Case{"roce", "1000B", 647}})
+
+    for (const Case& c :
+         {Case{"raw", "1MiB", 21774}, Case{"roce", "1MiB", 22079}, Case{"roce", "1000B", 647}})
     {
         SCOPED_TRACE(c.transport + " " + c.bytes);
         ASSERT_EQ(Run("lone", LoneFlow(c.transport, c.bytes)), 0) << m_log;
@@ -115,8 +115,10 @@ TEST_F(SlowdownRunTest, SummaryPercentilesMatchFlowsCsv)
     ASSERT_GT(flows.rows.size(), 50u);
     EXPECT_EQ(s["flows_finished"], flows.rows.size());
     // Buckets <10KB, 10KB-100KB, 100KB-1MB, >=1MB (decimal); nearest-rank percentiles.
-    const std::vector<std::pair<uint64_t, uint64_t>> bounds = {
-        {0, 10000}, {10000, 100000}, {100000, 1000000}, {1000000, UINT64_MAX}};
+    const std::vector<std::pair<uint64_t, uint64_t>> bounds = {{0, 10000},
+                                                               {10000, 100000},
+                                                               {100000, 1000000},
+                                                               {1000000, UINT64_MAX}};
     size_t total = 0;
     for (size_t b = 0; b < bounds.size(); ++b)
     {
@@ -161,8 +163,8 @@ Shifted(const std::string& path, int64_t shiftNs)
     while (std::getline(in, line))
     {
         size_t comma = line.find(',');
-        out += std::to_string(std::stoll(line.substr(0, comma)) - shiftNs) + line.substr(comma) +
-               "\n";
+        out +=
+            std::to_string(std::stoll(line.substr(0, comma)) - shiftNs) + line.substr(comma) + "\n";
     }
     return out;
 }
@@ -176,7 +178,11 @@ TEST_F(SlowdownRunTest, IdleStartCostsNothingAndShiftsTracesOnly)
         << m_log;
     ASSERT_EQ(Run("at2s",
                   scenario,
-                  {"--set", "workload.duration=1ms", "--set", "stop_time=3s", "--set",
+                  {"--set",
+                   "workload.duration=1ms",
+                   "--set",
+                   "stop_time=3s",
+                   "--set",
                    "workload.start=2s"}),
               0)
         << m_log;

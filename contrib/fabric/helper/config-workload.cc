@@ -192,8 +192,7 @@ ReadCdf(YamlFields& work, const ScenarioBuild& b)
     std::string cdf = ValueOf(work, "cdf").text;
     const auto& shipped = ShippedCdfNames();
     bool named = std::find(shipped.begin(), shipped.end(), cdf) != shipped.end();
-    std::string found =
-        ResolvePath(b.cfg.file, b.sourceRoot, named ? ShippedCdfPath(cdf) : cdf);
+    std::string found = ResolvePath(b.cfg.file, b.sourceRoot, named ? ShippedCdfPath(cdf) : cdf);
     if (found.empty())
     {
         throw work.Error("cdf",
@@ -299,9 +298,9 @@ AddMix(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
         AddIncast(work, shape, starts, b);
     }
     // The generated flows in start order, as a flow file would list them.
-    std::stable_sort(b.cfg.flows.begin(), b.cfg.flows.end(), [](const FlowSpec& x, const FlowSpec& y) {
-        return x.start < y.start;
-    });
+    std::stable_sort(b.cfg.flows.begin(),
+                     b.cfg.flows.end(),
+                     [](const FlowSpec& x, const FlowSpec& y) { return x.start < y.start; });
 }
 
 /// lose: [{flow: 0, packet: 5}, ...] — first transmissions lost (retransmission studies).
@@ -460,8 +459,7 @@ WorkloadKeys()
             .Unit("fraction in (0, 1]")
             .Default("0.5")
             .Check([](const KeyValue& v) {
-                return v.number > 0 && v.number <= 1 ? std::string()
-                                                     : "load must be in (0, 1]";
+                return v.number > 0 && v.number <= 1 ? std::string() : "load must be in (0, 1]";
             }),
         ScenarioKey("workload.duration",
                     KeyKind::Duration,

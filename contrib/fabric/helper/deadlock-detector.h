@@ -48,6 +48,7 @@ class DeadlockDetector
     DeadlockDetector(const FabricNetwork* net, Time interval, Time timeout);
     /// Checks every interval on this process's switches and stops the run on a deadlock.
     void Start();
+
     /// Checks sleep while \p idleness says the fabric is idle (none: every interval).
     void SetIdleness(const FabricIdleness* idleness)
     {

@@ -104,7 +104,10 @@ FlowSizeCdf::Read(const std::string& file)
     }
     if (points.back().second != 100)
     {
-        throw ConfigError(file, lines.back(), "cdf_percent", "the last point's percent must be 100");
+        throw ConfigError(file,
+                          lines.back(),
+                          "cdf_percent",
+                          "the last point's percent must be 100");
     }
     FlowSizeCdf cdf;
     cdf.m_points = std::move(points);
@@ -145,12 +148,11 @@ double
 FlowSizeCdf::Quantile(double u) const
 {
     double y = std::clamp(u, 0.0, 1.0) * 100;
-    auto it = std::lower_bound(m_points.begin() + 1,
-                               m_points.end() - 1,
-                               y,
-                               [](const std::pair<double, double>& p, double v) {
-                                   return p.second < v;
-                               });
+    auto it =
+        std::lower_bound(m_points.begin() + 1,
+                         m_points.end() - 1,
+                         y,
+                         [](const std::pair<double, double>& p, double v) { return p.second < v; });
     const auto& [x1, y1] = *it;
     const auto& [x0, y0] = *(it - 1);
     return x0 + (x1 - x0) * (y - y0) / (y1 - y0);
@@ -173,12 +175,11 @@ FlowSizeCdf::Probability(double bytes) const
     {
         return 1;
     }
-    auto it = std::lower_bound(m_points.begin(),
-                               m_points.end(),
-                               bytes,
-                               [](const std::pair<double, double>& p, double v) {
-                                   return p.first < v;
-                               });
+    auto it =
+        std::lower_bound(m_points.begin(),
+                         m_points.end(),
+                         bytes,
+                         [](const std::pair<double, double>& p, double v) { return p.first < v; });
     const auto& [x1, y1] = *it;
     const auto& [x0, y0] = *(it - 1);
     return (y0 + (y1 - y0) * (bytes - x0) / (x1 - x0)) / 100;
@@ -187,7 +188,10 @@ FlowSizeCdf::Probability(double bytes) const
 const std::vector<std::string>&
 ShippedCdfNames()
 {
-    static const std::vector<std::string> names = {"websearch", "hadoop", "alistorage", "googlerpc"};
+    static const std::vector<std::string> names = {"websearch",
+                                                   "hadoop",
+                                                   "alistorage",
+                                                   "googlerpc"};
     return names;
 }
 

@@ -43,7 +43,8 @@ TransportFrameCosts(const std::string& transport)
     {
         c.mtu = UintDefault("ns3::UbNic::Mtu");
         c.dataHeader = kUbFrameOverhead;
-        c.ackBytes = kUbFrameOverhead + kUbAckExtensionBytes + UintDefault("ns3::UbNic::SackBits") / 8;
+        c.ackBytes =
+            kUbFrameOverhead + kUbAckExtensionBytes + UintDefault("ns3::UbNic::SackBits") / 8;
     }
     else if (transport == "roce")
     {
@@ -151,8 +152,8 @@ IdealFct(uint64_t bytes, const std::vector<PathLink>& path, const FrameCosts& c)
     uint64_t frames = std::max<uint64_t>(1, (bytes + c.mtu - 1) / c.mtu);
     uint64_t perFrame = c.dataHeader + c.wireOverhead;
     // A short last frame is padded to the Ethernet minimum.
-    uint64_t lastStored = std::max<uint64_t>(bytes - (frames - 1) * c.mtu + c.dataHeader,
-                                             kMinFrameBytes);
+    uint64_t lastStored =
+        std::max<uint64_t>(bytes - (frames - 1) * c.mtu + c.dataHeader, kMinFrameBytes);
     double last = double(lastStored + c.wireOverhead);
     double wire = double((frames - 1) * (c.mtu + perFrame)) + last + c.firstExtra;
     double largest = (frames > 1 ? double(c.mtu + perFrame) : last) + c.firstExtra; // the first
@@ -210,9 +211,9 @@ IdealFcts(const TopologySpec& topo, const std::string& transport, const FlowTabl
     {
         // A READ moves its data from dst to src; the request is not counted (one small frame).
         bool read = f.verb == RdmaVerb::READ && transport == "roce";
-        ideal.push_back(IdealFct(f.bytes, read ? paths.Between(f.dst, f.src)
-                                               : paths.Between(f.src, f.dst),
-                                          f.verb == RdmaVerb::WRITE ? write : plain));
+        ideal.push_back(IdealFct(f.bytes,
+                                 read ? paths.Between(f.dst, f.src) : paths.Between(f.src, f.dst),
+                                 f.verb == RdmaVerb::WRITE ? write : plain));
     }
     return ideal;
 }

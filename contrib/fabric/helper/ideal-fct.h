@@ -1,16 +1,14 @@
 #ifndef FABRIC_IDEAL_FCT_H
 #define FABRIC_IDEAL_FCT_H
 
-#include "topology-spec.h"
-
 #include "host/flow-table.h"
-
-#include <nlohmann/json.hpp>
+#include "topology-spec.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,12 +18,12 @@ namespace ns3
 /// What a flow's frames cost on the wire with a given transport.
 struct FrameCosts
 {
-    uint32_t mtu = 4096;          ///< payload bytes per data frame
-    uint32_t dataHeader = 0;      ///< bytes a data frame adds to its payload (headers, ICRC)
-    uint32_t wireOverhead = 0;    ///< preamble, FCS, inter-frame gap of every frame
-    uint32_t ackBytes = 0;        ///< the acknowledgement that completes a reliable flow; 0:
-                                  ///< the flow ends when its last byte arrives (raw)
-    uint32_t firstExtra = 0;      ///< extension header of the first frame only (RoCE WRITE: RETH)
+    uint32_t mtu = 4096;       ///< payload bytes per data frame
+    uint32_t dataHeader = 0;   ///< bytes a data frame adds to its payload (headers, ICRC)
+    uint32_t wireOverhead = 0; ///< preamble, FCS, inter-frame gap of every frame
+    uint32_t ackBytes = 0;     ///< the acknowledgement that completes a reliable flow; 0:
+                               ///< the flow ends when its last byte arrives (raw)
+    uint32_t firstExtra = 0;   ///< extension header of the first frame only (RoCE WRITE: RETH)
 };
 
 /// FrameCosts of \p transport (raw, roce, ub) from the current attribute defaults (Mtu,
@@ -60,6 +58,7 @@ class BasePaths
         int64_t delayPs = 0;
         int32_t via = -1;
     };
+
     const std::vector<Label>& From(uint32_t node);
 
     const TopologySpec& m_topo;

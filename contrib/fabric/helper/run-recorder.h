@@ -25,11 +25,13 @@ class RunRecorder
   public:
     RunRecorder(const FabricNetwork* net, const TraceConfig& config, const std::string& outDir);
     void Start();
+
     /// Samplers sleep while \p idleness says the fabric is idle (none: they always tick).
     void SetIdleness(const FabricIdleness* idleness)
     {
         m_idleness = idleness;
     }
+
     /// Flushes and renames every file into place.
     void Finish();
 

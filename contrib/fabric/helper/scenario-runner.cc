@@ -6,8 +6,8 @@
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
-#include "ideal-fct.h"
 #include "host/host-transport.h"
+#include "ideal-fct.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
@@ -449,9 +449,8 @@ ScenarioRun::StartRecording(double buildSeconds)
     }
     // Samplers sleep through idle time; flows posted at run time (collectives) and other
     // ranks' wires would wake the fabric unseen, so those runs tick throughout.
-    m_idleness = std::make_unique<FabricIdleness>(&m_net,
-                                                  ScriptedEventTimes(),
-                                                  !m_plan && !m_collective);
+    m_idleness =
+        std::make_unique<FabricIdleness>(&m_net, ScriptedEventTimes(), !m_plan && !m_collective);
     m_recorder = std::make_unique<RunRecorder>(&m_net, m_trace, m_traceDir);
     m_recorder->SetIdleness(m_idleness.get());
     m_recorder->Start();
