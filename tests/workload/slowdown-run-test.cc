@@ -151,6 +151,18 @@ TEST_F(SlowdownRunTest, SummaryPercentilesMatchFlowsCsv)
     EXPECT_TRUE(s["conservation_ok"].get<bool>());
 }
 
+TEST_F(SlowdownRunTest, BadCdfFileExitsTwoNamingFileLineAndField)
+{
+    std::string cdf = m_tmp.Path() + "/bad-cdf.txt";
+    std::ofstream(cdf) << "# sizes in bytes\n0 0\n5000 40\n4000 100\n";
+    EXPECT_EQ(Run("bad",
+                  kSourceDir + "/examples/websearch-poisson.yaml",
+                  {"--set", "workload.cdf=" + cdf}),
+              2);
+    EXPECT_TRUE(Contains(m_log, cdf + ":4: size_bytes: sizes must increase")) << m_log;
+    EXPECT_FALSE(std::filesystem::exists(Dir("bad") + "/summary.json"));
+}
+
 /// \p path's rows with the time_ns column (the first) moved back by \p shiftNs.
 std::string
 Shifted(const std::string& path, int64_t shiftNs)

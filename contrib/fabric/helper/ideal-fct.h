@@ -8,7 +8,6 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -69,12 +68,12 @@ class BasePaths
 
 /**
  * The completion time of a flow of \p bytes alone on \p path with store-and-forward switches
- * (docs/models.md, "Ideal FCT and slowdown"):
+ * (docs/models.md#ideal-fct):
  *
  *   n = ceil(bytes / mtu) frames; every frame costs payload + dataHeader + wireOverhead on the
  *   wire (a short one padded to the 60-byte Ethernet minimum first; the first frame carries
- *   firstExtra more); W = the flow's wire
- *   bytes, F = its largest frame's (the first); R_b = the slowest link's rate.
+ *   firstExtra more); W = the flow's wire bytes, F = its largest frame's (the first);
+ *   R_b = the slowest link's rate.
  *   data  = sum_l d_l + (W - F) / R_b + sum_l F / R_l     (the bottleneck sends the flow back
  *           to back; every other link adds one largest frame store-and-forward: a short last
  *           frame waits behind the full frame before it)
@@ -86,34 +85,10 @@ class BasePaths
  */
 Time IdealFct(uint64_t bytes, const std::vector<PathLink>& path, const FrameCosts& costs);
 
-/// Flow-size buckets of the slowdown summary (bytes, decimal units as the papers plot them).
-struct SizeBucket
-{
-    std::string name; ///< "<10KB", "10KB-100KB", "100KB-1MB", ">=1MB"
-    uint64_t lo;      ///< smallest size in the bucket
-    uint64_t hi;      ///< first size above it (UINT64_MAX: no bound)
-};
-
-const std::vector<SizeBucket>& SlowdownBuckets();
-
-/// The \p p-quantile (0..1) of \p sorted values by nearest rank: the ceil(p*n)-th smallest.
-double NearestRank(const std::vector<double>& sorted, double p);
-
 /// The ideal FCT of every flow of \p flows on \p topo with \p transport's frames.
 std::vector<Time> IdealFcts(const TopologySpec& topo,
                             const std::string& transport,
                             const FlowTable& flows);
-
-/// A finished flow's slowdown: its FCT over \p ideal (0 when the ideal is unknown).
-double Slowdown(const FlowRecord& f, Time ideal);
-
-/**
- * summary.json's "slowdown": p50, p95, p99 of the finished flows' slowdowns per size bucket
- * and over all flows, with the flow count of each: {"all": {...}, "buckets": [{"bucket":
- * "<10KB", "flows": n, "p50": ..., "p95": ..., "p99": ...}, ...]}; empty buckets have only
- * their name and count.
- */
-nlohmann::json SlowdownSummary(const FlowTable& flows, const std::vector<Time>& ideal);
 
 } // namespace ns3
 

@@ -6,6 +6,7 @@
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
+#include "flow-slowdown.h"
 #include "host/host-transport.h"
 #include "ideal-fct.h"
 #include "partitioned-run.h"

@@ -1,7 +1,7 @@
 """Slowdown vs flow size of one or more fabric-run output directories (tools/plot --fct).
 
-flows.csv's slowdown column is a finished flow's FCT over its ideal FCT (docs/models.md,
-"Ideal FCT and slowdown"). Flows are grouped into size bins (BINS_PER_DECADE per decade of
+flows.csv's slowdown column is a finished flow's FCT over its ideal FCT
+(docs/models.md#ideal-fct). Flows are grouped into size bins (BINS_PER_DECADE per decade of
 bytes, as the slowdown-vs-size figures of HPCC and ConWeave group them); each run gets one
 colour, its p50 as a solid and its p99 as a dashed line over the bins' median sizes, on a log
 x axis. A bin with fewer than MIN_FLOWS_PER_BIN flows is left out: one flow makes no p99.
