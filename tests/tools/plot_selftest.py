@@ -319,8 +319,55 @@ def test_run_bench(tmp, verbose):
               "results written despite a failure")
 
 
+def write_fct_run(run_dir, slowdown_of):
+    """A run directory with only flows.csv: 60 flows from 1 KB to 10 MB whose slowdown is
+    slowdown_of(bytes); every tenth flow unfinished (empty slowdown)."""
+    os.makedirs(run_dir, exist_ok=True)
+    with open(os.path.join(run_dir, "flows.csv"), "w", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["flow_id", "src", "dst", "bytes", "fct_ns", "stuck_reason",
+                      "ideal_fct_ns", "slowdown"])
+        for i in range(60):
+            size = int(1000 * 10 ** (i / 15))
+            done = i % 10 != 9
+            out.writerow([i, "h0", "h1", size, 1000 if done else "", "" if done else "stuck",
+                          100, f"{slowdown_of(size):.4f}" if done else ""])
+
+
+def test_fct_plot(tmp, verbose):
+    """--fct: one fct.png for several runs; the p50/p99 per size bin it draws (checked through
+    fctplot's own binning on flows whose slowdown is known); bad input rejected."""
+    a = os.path.join(tmp, "fct-a")
+    b = os.path.join(tmp, "fct-b")
+    write_fct_run(a, lambda size: 1.0)
+    write_fct_run(b, lambda size: 2.0 if size < 100_000 else 5.0)
+    out = os.path.join(tmp, "fct-out")
+    proc = run([PLOT, "--fct", a, b, "--out", out], verbose=verbose)
+    check_pngs(out, ("fct.png",), proc.stdout)
+    sys.path.insert(0, TOOLS_DIR)
+    from fabrictools.plot import fctplot
+    curves = fctplot.size_curves(fctplot.read_slowdowns(b))
+    # 4 bins per decade over 1 KB..10 MB, each of 3..4 of the 54 finished flows (the bins left
+    # with 2 after dropping unfinished flows are left out); each side of 100 KB keeps its
+    # slowdown exactly.
+    check(10 <= len(curves["size"]) <= 16, f"bins: {curves['size']}")
+    for size, p50, p99 in zip(curves["size"], curves["p50"], curves["p99"]):
+        expected = 2.0 if size < 100_000 else 5.0
+        check(p50 == expected and p99 == expected, f"bin {size}: {p50} {p99}")
+    check(fctplot.nearest_rank([1, 2, 3, 4], 0.5) == 2, "nearest rank p50 of 1..4")
+    check(fctplot.nearest_rank(list(range(1, 101)), 0.99) == 99, "nearest rank p99 of 1..100")
+    # A run without the slowdown column names the file and the column.
+    old = os.path.join(tmp, "fct-old")
+    os.makedirs(old)
+    with open(os.path.join(old, "flows.csv"), "w") as handle:
+        handle.write("flow_id,bytes,fct_ns\n0,1000,5\n")
+    proc = run([PLOT, "--fct", old], expect_rc=2, verbose=verbose)
+    check("slowdown" in proc.stderr and "flows.csv" in proc.stderr, proc.stderr)
+    run([PLOT, "--fct", a, "--sweep", a], expect_rc=2, verbose=verbose)
+
+
 TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
-         test_run_bench]
+         test_run_bench, test_fct_plot]
 
 
 def main() -> int:

@@ -2,6 +2,8 @@
 
 #include "config-collective.h"
 #include "config-sections.h"
+#include "flow-size-cdf.h"
+#include "poisson-workload.h"
 #include "units.h"
 
 #include <algorithm>
@@ -183,6 +185,124 @@ AddHpccFlows(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
     }
 }
 
+/// The CDF named by workload.cdf: a shipped one by name, else a file in HPCC's format.
+FlowSizeCdf
+ReadCdf(YamlFields& work, const ScenarioBuild& b)
+{
+    std::string cdf = ValueOf(work, "cdf").text;
+    const auto& shipped = ShippedCdfNames();
+    bool named = std::find(shipped.begin(), shipped.end(), cdf) != shipped.end();
+    std::string found = ResolvePath(b.cfg.file, b.sourceRoot, named ? ShippedCdfPath(cdf) : cdf);
+    if (found.empty())
+    {
+        throw work.Error("cdf",
+                         named ? "shipped CDF '" + ShippedCdfPath(cdf) + "' not found"
+                               : "CDF file '" + cdf +
+                                     "' not found (or one of websearch, hadoop, alistorage, "
+                                     "googlerpc)");
+    }
+    return FlowSizeCdf::Read(found);
+}
+
+/// workload.hosts: "all", or a list of hosts (indices or names); at least two.
+std::vector<uint32_t>
+ReadWorkloadHosts(YamlFields& work, const ScenarioBuild& b)
+{
+    uint32_t nHosts = static_cast<uint32_t>(b.cfg.topology.Hosts().size());
+    std::vector<uint32_t> hosts;
+    YAML::Node node = work.Has("hosts") ? work.Node("hosts") : YAML::Node("all");
+    if (node.IsScalar() && node.Scalar() == "all")
+    {
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            hosts.push_back(h);
+        }
+    }
+    else if (node.IsSequence())
+    {
+        for (const YAML::Node& item : node)
+        {
+            uint32_t h = HostIndex(work, "hosts", item.Scalar(), b.cfg.topology);
+            if (std::find(hosts.begin(), hosts.end(), h) != hosts.end())
+            {
+                throw work.Error("hosts", "host '" + item.Scalar() + "' is listed twice");
+            }
+            hosts.push_back(h);
+        }
+    }
+    else
+    {
+        throw work.Error("hosts", "expected all or a list of hosts");
+    }
+    if (hosts.size() < 2)
+    {
+        throw work.Error("hosts", "a Poisson workload needs at least two hosts");
+    }
+    return hosts;
+}
+
+/// The rate of host \p host's (first) link: what its offered load is a fraction of.
+DataRate
+HostLinkRate(const TopologySpec& topo, uint32_t host)
+{
+    uint32_t node = topo.Hosts()[host];
+    for (const TopologyLink& l : topo.links)
+    {
+        if (l.a == node || l.b == node)
+        {
+            return l.rate;
+        }
+    }
+    return DataRate(0ULL);
+}
+
+/// workload: {type: poisson, cdf, load, duration, hosts}: flow-size workload at a given load.
+void
+AddPoisson(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
+{
+    PoissonLoad w;
+    w.hosts = ReadWorkloadHosts(work, b);
+    for (uint32_t h : w.hosts)
+    {
+        DataRate rate = HostLinkRate(b.cfg.topology, h);
+        if (rate.GetBitRate() == 0)
+        {
+            throw work.Error("hosts", "host " + std::to_string(h) + " has no link");
+        }
+        w.linkRates.push_back(rate);
+    }
+    w.load = ValueOf(work, "load").number;
+    w.start = shape.start;
+    w.duration = ValueOf(work, "duration").time;
+    FlowSizeCdf cdf = ReadCdf(work, b);
+    // Its own stream, so adding incasts (type mix) leaves the Poisson flows as they were.
+    std::mt19937_64 rng(b.cfg.seed ^ 0x9e3779b97f4a7c15ULL);
+    for (const FlowSpec& fs : GeneratePoissonFlows(w, cdf, shape, rng))
+    {
+        b.cfg.flows.push_back(fs);
+    }
+}
+
+/// type mix: the Poisson background plus an incast every incast_interval within the duration.
+void
+AddMix(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
+{
+    AddPoisson(work, shape, b);
+    Time interval = ValueOf(work, "incast_interval").time;
+    Time end = shape.start + ValueOf(work, "duration").time;
+    Time jitter = ValueOf(work, "start_jitter").time;
+    uint64_t k = 0;
+    for (Time t = shape.start; t < end; t += interval, ++k)
+    {
+        Starts starts(t, jitter, b.cfg.seed + k);
+        AddIncast(work, shape, starts, b);
+    }
+    // The generated flows in start order, as a flow file would list them.
+    std::stable_sort(b.cfg.flows.begin(),
+                     b.cfg.flows.end(),
+                     [](const FlowSpec& x, const FlowSpec& y) { return x.start < y.start; });
+}
+
 /// lose: [{flow: 0, packet: 5}, ...] — first transmissions lost (retransmission studies).
 void
 ReadLosses(YamlFields& work, ScenarioBuild& b)
@@ -253,6 +373,14 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     {
         AddAllToAll(work, shape, starts, b);
     }
+    else if (type == "poisson")
+    {
+        AddPoisson(work, shape, b);
+    }
+    else if (type == "mix")
+    {
+        AddMix(work, shape, b);
+    }
     else if (type == "hpcc")
     {
         AddHpccFlows(work, shape, b);
@@ -280,7 +408,7 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
 }
 
 const char* const kWorkloadTypes[] =
-    {"incast", "permutation", "all-to-all", "flows", "hpcc", "collective"};
+    {"incast", "permutation", "all-to-all", "poisson", "mix", "flows", "hpcc", "collective"};
 
 std::string
 CheckWorkloadType(const KeyValue& v)
@@ -304,9 +432,10 @@ WorkloadKeys()
         ScenarioKey("workload.type",
                     KeyKind::Text,
                     "incast: senders into one receiver; permutation: every host to one other; "
-                    "all-to-all; flows: the list in workload.flows; hpcc: an HPCC flow.txt; "
-                    "collective: the collective section")
-            .Unit("incast|permutation|all-to-all|flows|hpcc|collective")
+                    "all-to-all; poisson: flow sizes from a CDF at a given load; mix: poisson "
+                    "plus periodic incasts; flows: the list in workload.flows; hpcc: an HPCC "
+                    "flow.txt; collective: the collective section")
+            .Unit("incast|permutation|all-to-all|poisson|mix|flows|hpcc|collective")
             .Default("incast")
             .Check(CheckWorkloadType),
         ScenarioKey("workload.senders", KeyKind::Count, "incast: number of senders")
@@ -326,6 +455,36 @@ WorkloadKeys()
                 return BytesText(kPermutationFlowBytes) + " (permutation), " +
                        BytesText(kAllToAllFlowBytes) + " (all-to-all)";
             })
+            .Check(Positive("must be positive")),
+        ScenarioKey("workload.cdf",
+                    KeyKind::Text,
+                    "poisson, mix: flow-size CDF, shipped (contrib/fabric/workloads/) or a file "
+                    "in HPCC traffic_gen format (size_bytes cdf_percent per line)")
+            .Unit("websearch|hadoop|alistorage|googlerpc|file")
+            .Default("websearch"),
+        ScenarioKey("workload.load",
+                    KeyKind::Number,
+                    "poisson, mix: offered load per host, as a fraction of its link rate")
+            .Unit("fraction in (0, 1]")
+            .Default("0.5")
+            .Check([](const KeyValue& v) {
+                return v.number > 0 && v.number <= 1 ? std::string() : "load must be in (0, 1]";
+            }),
+        ScenarioKey("workload.duration",
+                    KeyKind::Duration,
+                    "poisson, mix: flows arrive in [start, start + duration)")
+            .Default("10ms")
+            .Check(Positive("must be positive")),
+        ScenarioKey("workload.hosts",
+                    KeyKind::Text,
+                    "poisson, mix: the hosts that send and receive (destinations uniform "
+                    "among the others)")
+            .Unit("all|[host, ...]")
+            .Default("all"),
+        ScenarioKey("workload.incast_interval",
+                    KeyKind::Duration,
+                    "mix: an incast (senders, receiver, bytes_per_sender) starts every interval")
+            .Default("1ms")
             .Check(Positive("must be positive")),
         ScenarioKey("workload.file",
                     KeyKind::Text,

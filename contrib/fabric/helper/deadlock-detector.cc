@@ -109,7 +109,13 @@ DeadlockDetector::Check()
         Simulator::Stop();
         return;
     }
-    m_event = Simulator::Schedule(m_interval, &DeadlockDetector::Check, this);
+    // An idle fabric has no paused queue holding data: its skipped checks find no cycle.
+    Time now = Simulator::Now();
+    Time next = m_idleness ? m_idleness->NextTick(now, m_interval) : now + m_interval;
+    if (next != Time::Max())
+    {
+        m_event = Simulator::Schedule(next - now, &DeadlockDetector::Check, this);
+    }
 }
 
 bool

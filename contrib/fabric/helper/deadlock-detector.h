@@ -2,6 +2,7 @@
 #define FABRIC_DEADLOCK_DETECTOR_H
 
 #include "fabric-builder.h"
+#include "fabric-idleness.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -47,6 +48,12 @@ class DeadlockDetector
     DeadlockDetector(const FabricNetwork* net, Time interval, Time timeout);
     /// Checks every interval on this process's switches and stops the run on a deadlock.
     void Start();
+
+    /// Checks sleep while \p idleness says the fabric is idle (none: every interval).
+    void SetIdleness(const FabricIdleness* idleness)
+    {
+        m_idleness = idleness;
+    }
 
     Time GetInterval() const
     {
@@ -100,6 +107,7 @@ class DeadlockDetector
     std::vector<uint64_t> m_candidateTx;  ///< its members' sent bytes then
     Time m_candidateSince;
     EventId m_event;
+    const FabricIdleness* m_idleness = nullptr;
 };
 
 } // namespace ns3

@@ -125,7 +125,7 @@ RunRecorder::SampleQueues()
             sp.last[q] = bytes;
         }
     }
-    m_queueEvent = Simulator::Schedule(m_config.queueInterval, &RunRecorder::SampleQueues, this);
+    m_queueEvent = ScheduleTick(m_config.queueInterval, &RunRecorder::SampleQueues);
 }
 
 bool
@@ -184,7 +184,19 @@ RunRecorder::SampleRates()
             m_cc.Row() << '\n';
         }
     }
-    m_rateEvent = Simulator::Schedule(m_config.rateInterval, &RunRecorder::SampleRates, this);
+    m_rateEvent = ScheduleTick(m_config.rateInterval, &RunRecorder::SampleRates);
+}
+
+EventId
+RunRecorder::ScheduleTick(Time interval, void (RunRecorder::*sampler)())
+{
+    Time now = Simulator::Now();
+    Time next = m_idleness ? m_idleness->NextTick(now, interval) : now + interval;
+    if (next == Time::Max())
+    {
+        return EventId();
+    }
+    return Simulator::Schedule(next - now, sampler, this);
 }
 
 void

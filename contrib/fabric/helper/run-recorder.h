@@ -2,6 +2,7 @@
 #define FABRIC_RUN_RECORDER_H
 
 #include "fabric-builder.h"
+#include "fabric-idleness.h"
 #include "scenario-config.h"
 #include "trace/csv-writer.h"
 
@@ -24,6 +25,13 @@ class RunRecorder
   public:
     RunRecorder(const FabricNetwork* net, const TraceConfig& config, const std::string& outDir);
     void Start();
+
+    /// Samplers sleep while \p idleness says the fabric is idle (none: they always tick).
+    void SetIdleness(const FabricIdleness* idleness)
+    {
+        m_idleness = idleness;
+    }
+
     /// Flushes and renames every file into place.
     void Finish();
 
@@ -36,6 +44,9 @@ class RunRecorder
     };
 
     void SampleQueues();
+    /// Schedules \p sampler's next tick after one at now: the next of its grid, or the first
+    /// after an idle stretch (never when nothing changes again).
+    EventId ScheduleTick(Time interval, void (RunRecorder::*sampler)());
     void QueueChanged(uint32_t node, uint32_t port, uint8_t priority, uint64_t bytes);
     bool Traced(uint32_t port) const;
     void SampleRates();
@@ -54,6 +65,7 @@ class RunRecorder
     std::vector<Ptr<PcapFileWrapper>> m_pcaps;
     EventId m_queueEvent;
     EventId m_rateEvent;
+    const FabricIdleness* m_idleness = nullptr;
 };
 
 } // namespace ns3

@@ -6,7 +6,9 @@
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
+#include "flow-slowdown.h"
 #include "host/host-transport.h"
+#include "ideal-fct.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
@@ -25,6 +27,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <sys/resource.h>
@@ -106,12 +109,14 @@ void
 WriteFlows(const FabricNetwork& net,
            const ConservationReport& cons,
            const RunTotals& totals,
+           const std::vector<Time>& ideal,
            const std::string& path)
 {
     CsvWriter out(path,
                   "flow_id,src,dst,priority,bytes,start_ns,finish_ns,fct_ns,sent_bytes,"
                   "delivered_bytes,dropped_bytes,in_flight_bytes,ecn_marked_frames,"
-                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,executed_ns,stuck_reason");
+                  "retransmitted_bytes,discarded_bytes,cnps,launch_ns,executed_ns,stuck_reason,"
+                  "ideal_fct_ns,slowdown");
     Ptr<FlowTable> table = net.GetFlowTable();
     for (uint32_t i = 0; i < table->GetN(); ++i)
     {
@@ -143,7 +148,14 @@ WriteFlows(const FabricNetwork& net,
         // Free text last; commas would split the column.
         std::string reason = f.finished ? "" : totals.stuck[i];
         std::replace(reason.begin(), reason.end(), ',', ';');
-        row << ',' << reason << '\n';
+        row << ',' << reason << ',' << ideal[i].GetNanoSeconds() << ',';
+        if (f.finished && ideal[i].IsStrictlyPositive())
+        {
+            char text[32];
+            std::snprintf(text, sizeof(text), "%.4f", Slowdown(f, ideal[i]));
+            row << text;
+        }
+        row << '\n';
     }
     out.Commit();
 }
@@ -213,6 +225,8 @@ class ScenarioRun
 
   private:
     bool AnySwitchHasPfc() const;
+    /// When the scenario's scripted events happen: link changes, CNPs, PFC storms.
+    std::vector<Time> ScriptedEventTimes() const;
     /// Rank 0 merges every rank's part; false on the other ranks (nothing more to do).
     bool MergeRankResults(nlohmann::json& summary);
     void Summarize(const ConservationReport& cons, RunOutcome& outcome) const;
@@ -229,6 +243,7 @@ class ScenarioRun
     std::unique_ptr<RunRecorder> m_recorder;
     std::unique_ptr<UbRecorder> m_ubRecorder;
     std::unique_ptr<DeadlockDetector> m_deadlock;
+    std::unique_ptr<FabricIdleness> m_idleness;
     double m_buildSeconds = 0;
     double m_runSeconds = 0;
     Time m_simEnd;
@@ -375,6 +390,25 @@ ScenarioRun::SetUpCompletion()
     }
 }
 
+std::vector<Time>
+ScenarioRun::ScriptedEventTimes() const
+{
+    std::vector<Time> times;
+    for (const LinkEvent& ev : m_cfg.linkEvents)
+    {
+        times.push_back(ev.at);
+    }
+    for (const auto& ev : m_cfg.cnpEvents)
+    {
+        times.push_back(ev.first);
+    }
+    for (const StormEvent& ev : m_cfg.stormEvents)
+    {
+        times.push_back(ev.at);
+    }
+    return times;
+}
+
 bool
 ScenarioRun::AnySwitchHasPfc() const
 {
@@ -414,13 +448,19 @@ ScenarioRun::StartRecording(double buildSeconds)
         std::filesystem::create_directories(m_traceDir);
         m_trace.gzipAbove = UINT64_MAX; // compressed after merging
     }
+    // Samplers sleep through idle time; flows posted at run time (collectives) and other
+    // ranks' wires would wake the fabric unseen, so those runs tick throughout.
+    m_idleness =
+        std::make_unique<FabricIdleness>(&m_net, ScriptedEventTimes(), !m_plan && !m_collective);
     m_recorder = std::make_unique<RunRecorder>(&m_net, m_trace, m_traceDir);
+    m_recorder->SetIdleness(m_idleness.get());
     m_recorder->Start();
     m_ubRecorder = std::make_unique<UbRecorder>(m_nics, m_traceDir);
     m_ubRecorder->Start();
     m_deadlock = std::make_unique<DeadlockDetector>(&m_net,
                                                     m_cfg.deadlockCheckInterval,
                                                     m_cfg.deadlockTimeout);
+    m_deadlock->SetIdleness(m_idleness.get());
     if (!AnySwitchHasPfc())
     {
         return;
@@ -499,9 +539,11 @@ ScenarioRun::Finish()
         return outcome;
     }
     outcome.conservation = BalanceFlows(*m_net.GetFlowTable(), m_totals.inFlight);
-    WriteFlows(m_net, outcome.conservation, m_totals, m_outDir + "/flows.csv");
+    std::vector<Time> ideal = IdealFcts(m_cfg.topology, m_cfg.transport, *m_net.GetFlowTable());
+    WriteFlows(m_net, outcome.conservation, m_totals, ideal, m_outDir + "/flows.csv");
     WriteLinks(m_totals, m_outDir + "/links.csv");
     Summarize(outcome.conservation, outcome);
+    outcome.summary["slowdown"] = SlowdownSummary(*m_net.GetFlowTable(), ideal);
     if (m_collective)
     {
         std::string wrong = FinishCollective(*m_collective,

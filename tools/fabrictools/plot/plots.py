@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (must follow the backend choice)
 import numpy as np  # noqa: E402
 
 from . import loaders  # noqa: E402
+from .. import rundir  # noqa: E402
 from .loaders import PauseInterval, note  # noqa: E402
 
 DPI = 120
@@ -462,6 +463,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="where to write the PNGs (default: RUN_DIR or SWEEP_DIR)")
     parser.add_argument("--port", metavar="NODE:PORT",
                         help="queue to plot (default: summary.json's bottleneck)")
+    parser.add_argument("--fct", metavar="RUN", nargs="+",
+                        help="fct.png: slowdown vs flow size (p50 and p99 per run) of one or "
+                        "more run directories, side by side (written to --out or the first RUN)")
     sweep = parser.add_argument_group("sweep mode")
     sweep.add_argument("--sweep", metavar="SWEEP_DIR",
                        help="a tools/sweep output directory (or its sweep.csv)")
@@ -478,6 +482,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                          ("--series", args.series), ("--facet", args.facet),
                                          ("--xscale", args.xscale != "auto"),
                                          ("--yscale", args.yscale != "linear")) if given]
+    if args.fct is not None:
+        return fct_main(args, parser, sweep_only)
     if args.sweep is not None:
         if args.run_dir or args.port:
             parser.error("--sweep takes no RUN_DIR and no --port")
@@ -498,6 +504,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(path)
     if not written:
         note("nothing plotted")
+    return 0
+
+
+def fct_main(args, parser, sweep_only) -> int:
+    from .fctplot import plot_fct  # noqa: E402 (--fct only)
+    if args.run_dir or args.port or args.sweep is not None or sweep_only:
+        parser.error("--fct takes its run directories only (and --out)")
+    for run_dir in args.fct:
+        if not os.path.isdir(run_dir):
+            parser.error(f"{run_dir}: not a directory")
+    try:
+        path = plot_fct(args.fct, args.out or args.fct[0])
+    except rundir.RunDirError as err:
+        parser.error(str(err))
+    if path is None:
+        note("nothing plotted")
+    else:
+        print(path)
     return 0
 
 
