@@ -95,6 +95,13 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_rnrDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("EcnEcho",
+                          "Receivers set the BTH BECN bit of the ACK or NAK that covers a "
+                          "CE-marked packet (ECN-Echo for window algorithms such as DCTCP). "
+                          "false: RoCEv2 as specified, ECN is reported by CNPs only.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_ecnEcho),
+                          MakeBooleanChecker())
             .AddAttribute("OrderedMessages",
                           "Messages from this NIC to one destination and priority share one RC "
                           "queue pair: each starts after the previous one's last packet has "
@@ -210,6 +217,7 @@ RdmaNic::Launch(uint32_t flowId)
     {
         qp.sacked.assign(qp.packets, 0);
     }
+    qp.sentAt.assign(qp.packets, Time(0));
     qp.cc = CreateCongestionControl<RoceCongestionControl>();
     qp.cc->Start(m_ports[qp.port].device->GetDataRate());
     qp.pacedRate = qp.cc->GetRate();
@@ -257,13 +265,35 @@ RdmaNic::NextPacket(SenderQp& qp)
             ++i;
         }
         qp.nextIndex = i;
-        if (i < qp.packets && i < qp.una + windowPackets)
+        if (i < qp.packets && i < qp.una + windowPackets && WindowOpen(qp))
         {
             return i;
         }
         return -1;
     }
-    return qp.nextIndex < qp.packets ? int64_t(qp.nextIndex) : -1;
+    return qp.nextIndex < qp.packets && WindowOpen(qp) ? int64_t(qp.nextIndex) : -1;
+}
+
+uint64_t
+RdmaNic::PayloadBetween(const SenderQp& qp, uint32_t from, uint32_t to) const
+{
+    if (to <= from)
+    {
+        return 0;
+    }
+    uint64_t bytes = m_flows->Get(qp.flow).bytes;
+    return std::min<uint64_t>(uint64_t(to) * m_mtu, bytes) - uint64_t(from) * m_mtu;
+}
+
+bool
+RdmaNic::WindowOpen(const SenderQp& qp) const
+{
+    // HPCC's rule (and a TCP's): a new packet may leave while the bytes from the first
+    // unacknowledged one to the next new one are below the window; at least one is always
+    // allowed, so a window under one MTU still makes progress.
+    uint64_t window = qp.cc->GetWindow();
+    return window == 0 || qp.nextIndex <= qp.una ||
+           PayloadBetween(qp, qp.una, qp.nextIndex) < window;
 }
 
 NicTransport::Turn
@@ -364,6 +394,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
         LastPacketSent(qp.flow);
     }
     qp.highestSent = std::max(qp.highestSent, index + 1);
+    qp.sentAt[index] = Simulator::Now();
     if (m_recovery == SELECTIVE_REPEAT && !qp.resend.empty() && qp.resend.front() == index)
     {
         qp.resend.pop_front();
@@ -401,7 +432,8 @@ RdmaNic::SendControl(uint32_t port,
                      uint32_t psn,
                      uint8_t syndrome,
                      uint32_t msn,
-                     uint8_t priority)
+                     uint8_t priority,
+                     bool becn)
 {
     Ptr<FabricNetDevice> dev = m_ports[port].device;
     Ptr<Packet> inner = Create<Packet>();
@@ -436,6 +468,7 @@ RdmaNic::SendControl(uint32_t port,
     spec.opcode = opcode;
     spec.destQp = qpn;
     spec.psn = psn & 0xFFFFFF;
+    spec.becn = becn;
     EnqueueFrame(port, BuildRoceFrame(spec, inner), priority);
 }
 
@@ -515,6 +548,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.startPsn = InitialPsn(info.connection);
         qp.nextSend = Simulator::Now();
         qp.launched = true;
+        qp.sentAt.assign(qp.packets, Time(0));
         qp.cc = CreateCongestionControl<RoceCongestionControl>();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
         qp.pacedRate = qp.cc->GetRate();
@@ -530,11 +564,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 }
 
 void
-RdmaNic::AckInOrder(uint32_t port,
-                    uint32_t dstHost,
-                    uint32_t qpn,
-                    const ReceiverQp& rq,
-                    uint8_t priority)
+RdmaNic::AckInOrder(uint32_t port, uint32_t dstHost, uint32_t qpn, ReceiverQp& rq, uint8_t priority)
 {
     SendControl(port,
                 dstHost,
@@ -543,7 +573,9 @@ RdmaNic::AckInOrder(uint32_t port,
                 (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
                 AethHeader::MakeAckSyndrome(),
                 0,
-                priority);
+                priority,
+                rq.ceSinceAck);
+    rq.ceSinceAck = false;
 }
 
 void
@@ -615,6 +647,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         }
     }
     bool marked = info.ecn == 3;
+    rq.ceSinceAck |= marked && m_ecnEcho;
     if (index >= rq.packets)
     {
         m_flows->Discarded(info.connection, payload); // beyond the message: a stale duplicate
@@ -696,7 +729,9 @@ RdmaNic::ReceiveData(const FrameInfo& info)
                         expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
                         info.sequence,
-                        ackPrio);
+                        ackPrio,
+                        rq.ceSinceAck);
+            rq.ceSinceAck = false;
             return;
         }
         m_flows->Discarded(info.connection, payload);
@@ -751,8 +786,13 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
     }
     if (newUna > qp.una)
     {
+        RoceAckFeedback ack;
+        ack.rtt = Simulator::Now() - qp.sentAt[newUna - 1];
+        ack.ackedBytes = PayloadBetween(qp, qp.una, newUna);
+        ack.ecnEcho = RoceBecn(info);
         qp.una = newUna;
-        qp.cc->OnAck(Time(0));
+        ack.inflightBytes = PayloadBetween(qp, qp.una, std::max(qp.nextIndex, qp.una));
+        qp.cc->OnAck(ack);
         qp.rtoArmed = false;
         if (qp.una < qp.packets)
         {

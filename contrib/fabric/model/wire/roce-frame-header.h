@@ -47,6 +47,7 @@ class RoceFrameHeader : public Header
     uint32_t destQp = 0;
     uint32_t psn = 0;
     bool ackRequest = false;
+    bool becn = false; ///< BTH BECN bit
 };
 
 /// Ethernet + IPv4 + UDP + BTH + ICRC: what a RoCEv2 data frame adds to its payload.
@@ -66,6 +67,7 @@ struct RoceFrameSpec
     uint32_t destQp = 0;
     uint32_t psn = 0;
     bool ackRequest = false;
+    bool becn = false; ///< ECN-Echo on an ACK (RdmaNic::EcnEcho)
     uint32_t payloadBytes = 0;
 };
 

@@ -26,7 +26,7 @@ ParseBth(const uint8_t* bth, uint32_t available, FrameInfo* info)
     info->connection = ReadBe32(bth + 4) & 0xFFFFFF;
     info->sequence = ReadBe32(bth + 8) & 0xFFFFFF;
     info->aux32 = available >= kRoceViewBytes ? ReadBe32(bth + BthHeader::kSize) : 0;
-    info->aux16 = 0;
+    info->aux16 = bth[4]; // FECN/BECN
     return true;
 }
 

@@ -20,7 +20,7 @@ namespace ns3
  *   aux32       the 4 bytes after the BTH, 0 when the frame ends there: on an ACK the AETH
  *               (syndrome << 24 | MSN), read here so that the sender does not go back to the
  *               packet for them
- *   aux16       0
+ *   aux16       BTH byte 4: bit 6 BECN (RoceBecn), bit 7 FECN
  *
  * Load balancers hash RoCE frames on the 5-tuple (entropyOnlyHash false).
  */
@@ -39,6 +39,13 @@ inline bool
 RoceAckRequested(const FrameInfo& info)
 {
     return (info.flags & 0x80) != 0;
+}
+
+/// The BTH's BECN bit: on an ACK, ECN-Echo for a CE-marked packet it covers (RdmaNic::EcnEcho).
+inline bool
+RoceBecn(const FrameInfo& info)
+{
+    return (info.aux16 & 0x40) != 0;
 }
 
 /// Whether a BTH opcode carries message data of a flow (RC SEND/WRITE packets, READ responses).
