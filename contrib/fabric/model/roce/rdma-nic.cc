@@ -4,6 +4,7 @@
 #include "wire/bth-header.h"
 #include "wire/cnp-padding-header.h"
 #include "wire/icrc-trailer.h"
+#include "wire/int-header.h"
 #include "wire/reth-header.h"
 #include "wire/roce-frame-header.h"
 #include "wire/roce-header-view.h"
@@ -21,6 +22,21 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// The INT stack of a RoCE frame whose BTH says it has one (RoceHasInt); false when the frame
+/// is too short or the stack is not of the layout wire/int-header.h describes.
+bool
+ReadIntStack(const Packet& frame, const FrameInfo& info, IntStack* stack)
+{
+    uint8_t front[RoceFrameHeader::kSize + 32 + kIntHeaderBytes];
+    uint32_t offset = RoceIntOffset(info);
+    uint32_t count = offset + kIntHeaderBytes;
+    return count <= sizeof(front) && frame.CopyData(front, count) == count &&
+           stack->Read(front + offset);
+}
+} // namespace
 
 TypeId
 RdmaNic::GetTypeId()
@@ -219,6 +235,7 @@ RdmaNic::Launch(uint32_t flowId)
     }
     qp.sentAt.assign(qp.packets, Time(0));
     qp.cc = CreateCongestionControl<RoceCongestionControl>();
+    qp.usesInt = qp.cc->UsesInt();
     qp.cc->Start(m_ports[qp.port].device->GetDataRate());
     qp.pacedRate = qp.cc->GetRate();
     f.cc = qp.cc;
@@ -364,10 +381,19 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     spec.ackRequest = last || ((index + 1) % m_ackInterval == 0) || index < qp.highestSent;
     spec.payloadBytes = payload;
     Ptr<Packet> inner;
-    if (RoceOpcodeHasAeth(spec.opcode))
+    if (qp.usesInt || RoceOpcodeHasAeth(spec.opcode) || RoceOpcodeHasReth(spec.opcode))
     {
         inner = Create<Packet>(payload);
         inner->AddTrailer(IcrcTrailer());
+    }
+    if (qp.usesInt)
+    {
+        // Every hop slot reserved here: the frame keeps its size through the fabric.
+        inner->AddHeader(IntHeader());
+        spec.hasInt = true;
+    }
+    if (RoceOpcodeHasAeth(spec.opcode))
+    {
         AethHeader aeth;
         aeth.SetSyndrome(AethHeader::MakeAckSyndrome());
         aeth.SetMsn(1);
@@ -375,8 +401,6 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     }
     else if (RoceOpcodeHasReth(spec.opcode))
     {
-        inner = Create<Packet>(payload);
-        inner->AddTrailer(IcrcTrailer());
         RethHeader reth;
         reth.SetVirtualAddress(0x10000000ull * (qp.flow + 1));
         reth.SetRemoteKey(qp.flow);
@@ -433,7 +457,8 @@ RdmaNic::SendControl(uint32_t port,
                      uint8_t syndrome,
                      uint32_t msn,
                      uint8_t priority,
-                     bool becn)
+                     bool becn,
+                     const IntStack* echo)
 {
     Ptr<FabricNetDevice> dev = m_ports[port].device;
     Ptr<Packet> inner = Create<Packet>();
@@ -452,6 +477,10 @@ RdmaNic::SendControl(uint32_t port,
     }
     else
     {
+        if (echo)
+        {
+            inner->AddHeader(IntHeader(*echo));
+        }
         AethHeader aeth;
         aeth.SetSyndrome(syndrome);
         aeth.SetMsn(msn);
@@ -469,6 +498,7 @@ RdmaNic::SendControl(uint32_t port,
     spec.destQp = qpn;
     spec.psn = psn & 0xFFFFFF;
     spec.becn = becn;
+    spec.hasInt = echo && opcode == RoceOpcode::ACKNOWLEDGE;
     EnqueueFrame(port, BuildRoceFrame(spec, inner), priority);
 }
 
@@ -487,12 +517,23 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     if (IsRoceDataOpcode(info.opcode))
     {
+        if (RoceHasInt(info))
+        {
+            ReceiverQp& rq = m_receivers[info.connection];
+            rq.hasInt = ReadIntStack(*received.frame.Peek(), info, &rq.intEcho);
+        }
         ReceiveData(info);
     }
     else if (info.opcode == RoceOpcode::ACKNOWLEDGE)
     {
-        // The AETH came with the parsed headers (aux32, wire/roce-header-view.h).
-        ReceiveAck(info, static_cast<uint8_t>(info.aux32 >> 24), info.aux32 & 0xFFFFFF);
+        // The AETH came with the parsed headers (aux32, wire/roce-header-view.h); the INT
+        // echo, when there is one, is read from the packet.
+        IntStack telemetry;
+        bool hasTelemetry = RoceHasInt(info) && ReadIntStack(*received.frame.Peek(), info, &telemetry);
+        ReceiveAck(info,
+                   static_cast<uint8_t>(info.aux32 >> 24),
+                   info.aux32 & 0xFFFFFF,
+                   hasTelemetry ? &telemetry : nullptr);
     }
     else if (info.opcode == RoceOpcode::CNP)
     {
@@ -550,6 +591,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.launched = true;
         qp.sentAt.assign(qp.packets, Time(0));
         qp.cc = CreateCongestionControl<RoceCongestionControl>();
+        qp.usesInt = qp.cc->UsesInt();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
         qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.connection).cc = qp.cc;
@@ -574,7 +616,8 @@ RdmaNic::AckInOrder(uint32_t port, uint32_t dstHost, uint32_t qpn, ReceiverQp& r
                 AethHeader::MakeAckSyndrome(),
                 0,
                 priority,
-                rq.ceSinceAck);
+                rq.ceSinceAck,
+                EchoOf(rq));
     rq.ceSinceAck = false;
 }
 
@@ -730,7 +773,8 @@ RdmaNic::ReceiveData(const FrameInfo& info)
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
                         info.sequence,
                         ackPrio,
-                        rq.ceSinceAck);
+                        rq.ceSinceAck,
+                        EchoOf(rq));
             rq.ceSinceAck = false;
             return;
         }
@@ -756,7 +800,10 @@ RdmaNic::ReceiveData(const FrameInfo& info)
 }
 
 void
-RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
+RdmaNic::ReceiveAck(const FrameInfo& info,
+                    uint8_t syndrome,
+                    uint32_t msn,
+                    const IntStack* telemetry)
 {
     auto it = m_senders.find(info.connection);
     if (it == m_senders.end() || it->second.done)
@@ -790,6 +837,11 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
         ack.rtt = Simulator::Now() - qp.sentAt[newUna - 1];
         ack.ackedBytes = PayloadBetween(qp, qp.una, newUna);
         ack.ecnEcho = RoceBecn(info);
+        if (telemetry && qp.usesInt)
+        {
+            ack.hasTelemetry = true;
+            ack.telemetry = *telemetry;
+        }
         qp.una = newUna;
         ack.inflightBytes = PayloadBetween(qp, qp.una, std::max(qp.nextIndex, qp.una));
         qp.cc->OnAck(ack);

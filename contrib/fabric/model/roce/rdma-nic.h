@@ -123,6 +123,7 @@ class RdmaNic : public NicTransport
     {
         uint32_t flow = 0;
         DataRate pacedRate{0ULL}; ///< the CC's rate when last read (CcRate traces changes)
+        bool usesInt = false;     ///< data packets reserve an INT stack (cc->UsesInt())
         uint32_t port = 0;
         uint32_t packets = 0; ///< message length in packets
         uint32_t startPsn = 0;
@@ -162,6 +163,8 @@ class RdmaNic : public NicTransport
         bool holdsSlot = false;  ///< SEND: a receive buffer is held for this message
         bool rnrSent = false;    ///< an RNR NAK is outstanding for the current attempt
         bool ceSinceAck = false; ///< EcnEcho: a CE-marked packet arrived since the last ACK
+        bool hasInt = false;     ///< the latest data packet carried an INT stack: ACKs echo it
+        IntStack intEcho;        ///< that stack, as the switches stamped it
     };
 
     void Post(uint32_t flowId) override;
@@ -186,14 +189,23 @@ class RdmaNic : public NicTransport
                      uint8_t syndrome,
                      uint32_t msn,
                      uint8_t priority,
-                     bool becn = false);
+                     bool becn = false,
+                     const IntStack* echo = nullptr);
     /// Payload bytes of packets [from, to) of the QP's message.
     uint64_t PayloadBetween(const SenderQp& qp, uint32_t from, uint32_t to) const;
     /// Whether the QP's congestion window lets it send a new packet now.
     bool WindowOpen(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
-    void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
+    void ReceiveAck(const FrameInfo& info,
+                    uint8_t syndrome,
+                    uint32_t msn,
+                    const IntStack* telemetry);
+    /// The INT stack the ReceiverQp's ACKs echo (null: its data carried none).
+    static const IntStack* EchoOf(const ReceiverQp& rq)
+    {
+        return rq.hasInt ? &rq.intEcho : nullptr;
+    }
     void ReceiveCnp(const FrameInfo& info);
     void ReceiveReadRequest(const FrameInfo& info);
     /// READ requester: ask for the message from packet \p index on.

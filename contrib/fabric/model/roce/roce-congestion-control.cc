@@ -29,6 +29,12 @@ RoceCongestionControl::GetWindow() const
     return 0;
 }
 
+bool
+RoceCongestionControl::UsesInt() const
+{
+    return false;
+}
+
 RoceCcTraceState
 RoceCongestionControl::GetTraceState() const
 {

@@ -1,6 +1,8 @@
 #ifndef FABRIC_ROCE_CONGESTION_CONTROL_H
 #define FABRIC_ROCE_CONGESTION_CONTROL_H
 
+#include "wire/int-header.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -23,6 +25,11 @@ struct RoceAckFeedback
     /// The ACK's BTH BECN bit: a packet it covers arrived CE-marked (set by receivers whose
     /// RdmaNic::EcnEcho is true; DCTCP's ECN-Echo, InfiniBand's BECN).
     bool ecnEcho = false;
+    /// The INT stack the receiver echoed (wire/int-header.h): the hops the acknowledged
+    /// packet's path reported. Only when the QP's congestion control UsesInt(); otherwise,
+    /// and for an ACK without one, hasTelemetry is false.
+    bool hasTelemetry = false;
+    IntStack telemetry;
 };
 
 /// Algorithm state cc.csv prints beside the rate (columns left empty where unset).
@@ -64,6 +71,10 @@ class RoceCongestionControl : public Object
     virtual void OnAck(const RoceAckFeedback& ack);
     /// Payload bytes the QP may have unacknowledged; 0 = no window (rate only).
     virtual uint64_t GetWindow() const;
+    /// Whether the algorithm reads in-band telemetry: the NIC then reserves an INT stack in
+    /// every data packet of the QP, switches stamp it and receivers echo it
+    /// (RoceAckFeedback::telemetry).
+    virtual bool UsesInt() const;
     /// Short name for traces ("none", "dcqcn").
     virtual std::string GetName() const = 0;
     /// Algorithm state worth tracing next to the rate (DCQCN: alpha); NaN when none.
