@@ -11,6 +11,17 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(HpccCongestionControl);
 
+namespace
+{
+/// Bytes sent at \p bitsPerSecond during \p t (in whole nanoseconds, so that round rates and
+/// times give exact windows).
+double
+BytesIn(double bitsPerSecond, Time t)
+{
+    return bitsPerSecond * static_cast<double>(t.GetNanoSeconds()) / 8e9;
+}
+} // namespace
+
 TypeId
 HpccCongestionControl::GetTypeId()
 {
@@ -58,10 +69,9 @@ HpccCongestionControl::GetTypeId()
 void
 HpccCongestionControl::Start(DataRate lineRate)
 {
-    double t = m_baseRtt.GetSeconds();
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
-    m_maxWindow = m_lineRate * t / 8;
-    m_minWindow = static_cast<double>(m_minRate.GetBitRate()) * t / 8;
+    m_maxWindow = BytesIn(m_lineRate, m_baseRtt);
+    m_minWindow = BytesIn(static_cast<double>(m_minRate.GetBitRate()), m_baseRtt);
     m_wAiBytes =
         m_wAi.GetValue() ? static_cast<double>(m_wAi.GetValue()) : m_maxWindow / 2500;
     m_w = m_wc = m_maxWindow;
@@ -80,7 +90,7 @@ HpccCongestionControl::Stop()
 DataRate
 HpccCongestionControl::GetRate() const
 {
-    double rate = m_w * 8 / m_baseRtt.GetSeconds();
+    double rate = m_w * 8e9 / static_cast<double>(m_baseRtt.GetNanoSeconds());
     return DataRate(static_cast<uint64_t>(std::llround(std::min(rate, m_lineRate))));
 }
 

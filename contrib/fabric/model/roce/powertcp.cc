@@ -10,6 +10,17 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(PowerTcpCongestionControl);
 
+namespace
+{
+/// Bytes sent at \p bitsPerSecond during \p t (in whole nanoseconds, so that round rates and
+/// times give exact windows).
+double
+BytesIn(double bitsPerSecond, Time t)
+{
+    return bitsPerSecond * static_cast<double>(t.GetNanoSeconds()) / 8e9;
+}
+} // namespace
+
 TypeId
 PowerTcpCongestionControl::GetTypeId()
 {
@@ -46,11 +57,10 @@ PowerTcpCongestionControl::GetTypeId()
 void
 PowerTcpCongestionControl::Start(DataRate lineRate)
 {
-    double tau = m_baseRtt.GetSeconds();
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
-    m_maxWindow = m_lineRate * tau / 8;
-    m_minWindow = static_cast<double>(m_minRate.GetBitRate()) * tau / 8;
-    m_betaBytes = m_beta.GetValue() ? static_cast<double>(m_beta.GetValue()) : 150e6 * tau / 8;
+    m_maxWindow = BytesIn(m_lineRate, m_baseRtt);
+    m_minWindow = BytesIn(static_cast<double>(m_minRate.GetBitRate()), m_baseRtt);
+    m_betaBytes = m_beta.GetValue() ? static_cast<double>(m_beta.GetValue()) : BytesIn(150e6, m_baseRtt);
     m_w = m_wOld = m_maxWindow;
     m_power = 1; // line rate, empty queue: Γ = B · B τ = e
     m_ackedBytes = 0;
@@ -66,7 +76,7 @@ PowerTcpCongestionControl::Stop()
 DataRate
 PowerTcpCongestionControl::GetRate() const
 {
-    double rate = m_w * 8 / m_baseRtt.GetSeconds();
+    double rate = m_w * 8e9 / static_cast<double>(m_baseRtt.GetNanoSeconds());
     return DataRate(static_cast<uint64_t>(std::llround(std::min(rate, m_lineRate))));
 }
 
