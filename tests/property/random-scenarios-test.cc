@@ -1,8 +1,9 @@
 // Invariants over random scenarios: hundreds of small fabrics with random sizes, buffers,
-// thresholds, priorities, transports, congestion control, recovery and loss rates. On every
-// one: bytes are conserved per flow; a lossless priority with PFC headroom from the one-hop
-// bound and no cable loss drops nothing; every reliable flow finishes; no switch holds more
-// than its buffer; and a rerun with the same seed gives the same flows.csv.
+// thresholds, priorities, transports, congestion control (none, DCQCN, HPCC and PowerTCP with
+// INT), recovery and loss rates. On every one: bytes are conserved per flow; a lossless
+// priority with PFC headroom from the one-hop bound and no cable loss drops nothing; every
+// reliable flow finishes; no switch holds more than its buffer; and a rerun with the same seed
+// gives the same flows.csv.
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
@@ -51,7 +52,7 @@ Draw(uint32_t seed)
     std::string mtu = pick("1024B", "4096B");
     y << "name: random-" << seed << "\nseed: " << seed << "\nstop_time: 100ms\n";
     y << "transport: " << (roce ? "roce" : "raw") << "\n";
-    y << "cc: " << (roce ? pick("none", "dcqcn") : "none") << "\n";
+    y << "cc: " << (roce ? pick("none", "dcqcn", "hpcc", "powertcp") : "none") << "\n";
     if (roce)
     {
         y << "roce: {recovery: " << pick("gbn", "sr") << ", ack_interval: " << uniform(1, 4)
