@@ -4,9 +4,9 @@
 // port's queue, a byte count kept here and the clock.
 
 #include "../fabric-sim-util.h"
+#include "link/fabric-net-device.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
-#include "link/fabric-net-device.h"
 #include "switch/switch-stages.h"
 #include "wire/bth-header.h"
 #include "wire/int-header.h"
@@ -148,10 +148,10 @@ class HpccIncast : public SimTest
         m_dir = fs::temp_directory_path() / ("fabric-hpcc-" + std::to_string(getpid()));
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
-        ScenarioConfig cfg = LoadScenario(std::string(FABRIC_SOURCE_DIR) +
-                                              "/tests/data/scenarios/" + file + ".yaml",
-                                          overrides,
-                                          FABRIC_SOURCE_DIR);
+        ScenarioConfig cfg =
+            LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/" + file + ".yaml",
+                         overrides,
+                         FABRIC_SOURCE_DIR);
         bool stamped = false;
         for (auto& [name, value] : cfg.attributes)
         {

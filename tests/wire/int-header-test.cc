@@ -135,6 +135,7 @@ TEST(IntWire, DeltasSurviveTheCountersWrapping)
 TEST(IntWire, FrameGainsTheStackAfterTheExtensionHeaders)
 {
     const uint32_t payload = 4096;
+
     struct Case
     {
         uint8_t opcode;
@@ -165,10 +166,10 @@ TEST(IntWire, FrameGainsTheStackAfterTheExtensionHeaders)
         EXPECT_EQ(TelemetryOffset(ti), 54 + c.extension);
         EXPECT_EQ(TelemetryOffset(pi), 0u);
         std::vector<uint8_t> b = Bytes(tele);
-        EXPECT_EQ(b[42 + 4], 0x20); // BTH byte 4: the INT bit alone
-        EXPECT_EQ(b[54 + c.extension], 0x10);     // version 1
-        EXPECT_EQ(b[54 + c.extension + 1], 5);    // slots
-        EXPECT_EQ(b[54 + c.extension + 2], 0);    // no hop yet
+        EXPECT_EQ(b[42 + 4], 0x20);            // BTH byte 4: the INT bit alone
+        EXPECT_EQ(b[54 + c.extension], 0x10);  // version 1
+        EXPECT_EQ(b[54 + c.extension + 1], 5); // slots
+        EXPECT_EQ(b[54 + c.extension + 2], 0); // no hop yet
     }
 }
 

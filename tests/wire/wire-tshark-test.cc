@@ -503,7 +503,10 @@ TEST_F(WireTshark, WiresharkDecodesFramesWithInt)
     EXPECT_EQ(Num(write, "data.len"), 44u + 1024);
     EXPECT_PRED2(StartsWith,
                  write.at("data.data"),
-                 "10050200" "8000001000020003" "8000004000050006" "0000000000000000");
+                 "10050200"
+                 "8000001000020003"
+                 "8000004000050006"
+                 "0000000000000000");
     // The ACK: its AETH decodes; the echoed stack follows it.
     const Frame& ack = frames[1];
     EXPECT_EQ(Num(ack, "frame.len"), 14u + 20 + 8 + 12 + 4 + 44 + 4);

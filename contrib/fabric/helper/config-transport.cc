@@ -92,8 +92,7 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
     else if (TypeOfCc(cc, kRoceCc).empty())
     {
-        throw root.Error(key.Name(),
-                         "expected none, dcqcn, hpcc or powertcp, got '" + cc + "'");
+        throw root.Error(key.Name(), "expected none, dcqcn, hpcc or powertcp, got '" + cc + "'");
     }
     if (cc != "none" && transport != "roce")
     {

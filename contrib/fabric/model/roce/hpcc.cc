@@ -72,8 +72,7 @@ HpccCongestionControl::Start(DataRate lineRate)
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
     m_maxWindow = BytesIn(m_lineRate, m_baseRtt);
     m_minWindow = BytesIn(static_cast<double>(m_minRate.GetBitRate()), m_baseRtt);
-    m_wAiBytes =
-        m_wAi.GetValue() ? static_cast<double>(m_wAi.GetValue()) : m_maxWindow / 2500;
+    m_wAiBytes = m_wAi.GetValue() ? static_cast<double>(m_wAi.GetValue()) : m_maxWindow / 2500;
     m_w = m_wc = m_maxWindow;
     m_u = m_initialU;
     m_incStage = 0;

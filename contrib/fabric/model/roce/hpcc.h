@@ -114,9 +114,9 @@ class HpccCongestionControl : public RoceCongestionControl
     double m_wc = 0;        ///< W_c, bytes
     double m_u = 1;
     uint32_t m_incStage = 0;
-    uint64_t m_ackedBytes = 0;     ///< cumulative: the ACK's sequence, in payload bytes
-    uint64_t m_lastUpdateSeq = 0;  ///< snd_nxt when W_c was last updated
-    bool m_havePrev = false;       ///< m_prev holds the last ACK's hops
+    uint64_t m_ackedBytes = 0;    ///< cumulative: the ACK's sequence, in payload bytes
+    uint64_t m_lastUpdateSeq = 0; ///< snd_nxt when W_c was last updated
+    bool m_havePrev = false;      ///< m_prev holds the last ACK's hops
     IntStack m_prev;
     Time m_lastRtt;
 };

@@ -29,11 +29,12 @@ PowerTcpCongestionControl::GetTypeId()
             .SetParent<RoceCongestionControl>()
             .SetGroupName("Fabric")
             .AddConstructor<PowerTcpCongestionControl>()
-            .AddAttribute("Gamma",
-                          "γ: weight of the new window against the current one (paper: 0.9).",
-                          DoubleValue(0.9),
-                          MakeDoubleAccessor(&PowerTcpCongestionControl::m_gamma),
-                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute(
+                "Gamma",
+                "γ: weight of the new window against the current one (paper's evaluation: 0.9).",
+                DoubleValue(0.9),
+                MakeDoubleAccessor(&PowerTcpCongestionControl::m_gamma),
+                MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("Beta",
                           "β: additive increase of the window per update. 0B: 150 Mb/s x "
                           "BaseRtt (the PowerTCP authors' simulator).",
@@ -60,7 +61,8 @@ PowerTcpCongestionControl::Start(DataRate lineRate)
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
     m_maxWindow = BytesIn(m_lineRate, m_baseRtt);
     m_minWindow = BytesIn(static_cast<double>(m_minRate.GetBitRate()), m_baseRtt);
-    m_betaBytes = m_beta.GetValue() ? static_cast<double>(m_beta.GetValue()) : BytesIn(150e6, m_baseRtt);
+    m_betaBytes =
+        m_beta.GetValue() ? static_cast<double>(m_beta.GetValue()) : BytesIn(150e6, m_baseRtt);
     m_w = m_wOld = m_maxWindow;
     m_power = 1; // line rate, empty queue: Γ = B · B τ = e
     m_ackedBytes = 0;

@@ -38,7 +38,7 @@ namespace ns3
  *
  * | Attribute  | Default | Source                                                            |
  * |------------|---------|-------------------------------------------------------------------|
- * | Gamma      | 0.9     | paper §4 (γ = 0.9); ref 0.9                                       |
+ * | Gamma      | 0.9     | paper's evaluation (γ = 0.9); ref 0.9                             |
  * | Beta       | 0B      | β, additive increase. 0B: 150 Mb/s x τ, the ref's DataRate 150Mbps|
  * | BaseRtt    | 10us    | τ: base RTT (paper §3); 10us as ns3::RdmaNic::BaseRtt             |
  * | MinRate    | 100Mbps | ref m_minRate (as HPCC's simulator)                               |

@@ -529,7 +529,8 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
         // The AETH came with the parsed headers (aux32, wire/roce-header-view.h); the INT
         // echo, when there is one, is read from the packet.
         IntStack telemetry;
-        bool hasTelemetry = RoceHasInt(info) && ReadIntStack(*received.frame.Peek(), info, &telemetry);
+        bool hasTelemetry =
+            RoceHasInt(info) && ReadIntStack(*received.frame.Peek(), info, &telemetry);
         ReceiveAck(info,
                    static_cast<uint8_t>(info.aux32 >> 24),
                    info.aux32 & 0xFFFFFF,

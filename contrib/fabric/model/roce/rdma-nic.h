@@ -201,11 +201,13 @@ class RdmaNic : public NicTransport
                     uint8_t syndrome,
                     uint32_t msn,
                     const IntStack* telemetry);
+
     /// The INT stack the ReceiverQp's ACKs echo (null: its data carried none).
     static const IntStack* EchoOf(const ReceiverQp& rq)
     {
         return rq.hasInt ? &rq.intEcho : nullptr;
     }
+
     void ReceiveCnp(const FrameInfo& info);
     void ReceiveReadRequest(const FrameInfo& info);
     /// READ requester: ask for the message from packet \p index on.

@@ -166,7 +166,8 @@ IntStack::Write(uint8_t* out) const
     out[3] = 0;
     for (uint32_t i = 0; i < kIntMaxHops; ++i)
     {
-        WriteBe64(out + kIntShimBytes + i * kIntHopBytes, i < RecordedHops() ? hops[i].Encode() : 0);
+        WriteBe64(out + kIntShimBytes + i * kIntHopBytes,
+                  i < RecordedHops() ? hops[i].Encode() : 0);
     }
 }
 
@@ -180,8 +181,9 @@ IntStack::Read(const uint8_t* in)
     hopCount = in[2];
     for (uint32_t i = 0; i < kIntMaxHops; ++i)
     {
-        hops[i] = i < RecordedHops() ? IntHop::Decode(ReadBe64(in + kIntShimBytes + i * kIntHopBytes))
-                                     : IntHop();
+        hops[i] = i < RecordedHops()
+                      ? IntHop::Decode(ReadBe64(in + kIntShimBytes + i * kIntHopBytes))
+                      : IntHop();
     }
     return true;
 }

@@ -47,7 +47,7 @@ class RoceFrameHeader : public Header
     uint32_t destQp = 0;
     uint32_t psn = 0;
     bool ackRequest = false;
-    bool becn = false; ///< BTH BECN bit
+    bool becn = false;   ///< BTH BECN bit
     bool hasInt = false; ///< BTH byte 4 bit 5: an INT stack follows (wire/int-header.h)
 };
 
