@@ -28,14 +28,15 @@ IntStampStage::Install(const FabricSwitch& sw)
 {
     uint32_t n = sw.GetNPorts();
     m_txBytes.assign(n, 0);
-    m_rates.assign(n, DataRate(0));
+    m_rateCodes.assign(n, 0);
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_rates[i] = sw.GetPort(i)->GetDataRate();
-        if (IntRateCode(m_rates[i]) == 0)
+        DataRate rate = sw.GetPort(i)->GetDataRate();
+        m_rateCodes[i] = IntRateCode(rate);
+        if (m_rateCodes[i] == 0)
         {
             std::ostringstream msg;
-            msg << "IntStampStage: port " << i << " runs at " << m_rates[i]
+            msg << "IntStampStage: port " << i << " runs at " << rate
                 << ", which an INT hop record cannot name (1, 10, 25, 40, 50, 100, 200, 400, "
                 << "800, 1600 or 3200 Gb/s)";
             throw SwitchStageError(msg.str());
@@ -59,7 +60,7 @@ IntStampStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
     {
         return; // shorter than its headers say: nothing to stamp
     }
-    IntHop hop = IntHop::Stamp(m_rates[index],
+    IntHop hop = IntHop::Stamp(m_rateCodes[index],
                                Simulator::Now(),
                                m_txBytes[index],
                                port.GetTotalQueueBytes());

@@ -3,8 +3,6 @@
 
 #include "switch-stages.h"
 
-#include "ns3/data-rate.h"
-
 #include <vector>
 
 namespace ns3
@@ -54,8 +52,8 @@ class IntStampStage : public EgressStage
     }
 
   private:
-    std::vector<uint64_t> m_txBytes; ///< by port
-    std::vector<DataRate> m_rates;   ///< by port
+    std::vector<uint64_t> m_txBytes;  ///< by port
+    std::vector<uint8_t> m_rateCodes; ///< by port: the port's rate as a record names it
     uint64_t m_stamped = 0;
 };
 

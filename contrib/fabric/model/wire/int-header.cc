@@ -92,8 +92,14 @@ IntRateCode(DataRate rate)
 IntHop
 IntHop::Stamp(DataRate rate, Time now, uint64_t txBytes, uint64_t queueBytes)
 {
+    return Stamp(IntRateCode(rate), now, txBytes, queueBytes);
+}
+
+IntHop
+IntHop::Stamp(uint8_t rateCode, Time now, uint64_t txBytes, uint64_t queueBytes)
+{
     IntHop h;
-    h.rateCode = IntRateCode(rate);
+    h.rateCode = rateCode;
     h.time = static_cast<uint32_t>(now.GetNanoSeconds() & ((1u << kIntTimeBits) - 1));
     h.bytes = static_cast<uint32_t>((txBytes / kIntBytesUnit) & ((1u << kIntBytesBits) - 1));
     h.qlen = static_cast<uint16_t>(

@@ -68,6 +68,9 @@ struct IntHop
 
     /// Encodes the port's state at the stamping instant.
     static IntHop Stamp(DataRate rate, Time now, uint64_t txBytes, uint64_t queueBytes);
+    /// The same with the rate's code already looked up (IntRateCode): what a switch, which
+    /// knows its ports' rates, calls per packet.
+    static IntHop Stamp(uint8_t rateCode, Time now, uint64_t txBytes, uint64_t queueBytes);
 
     DataRate GetLineRate() const
     {
