@@ -1,9 +1,9 @@
 // Invariants over random scenarios: hundreds of small fabrics with random sizes, buffers,
 // thresholds, priorities, transports (raw, RoCE, Unified Bus), congestion control (RoCE: none,
-// DCQCN; UB: C-AQM, NSCC, DCTCP, none), recovery and loss rates. On every
-// one: bytes are conserved per flow; a lossless priority with PFC headroom from the one-hop
-// bound and no cable loss drops nothing; every reliable flow finishes; no switch holds more
-// than its buffer; and a rerun with the same seed gives the same flows.csv.
+// DCQCN, HPCC and PowerTCP with INT; UB: C-AQM, NSCC, DCTCP, none), recovery and loss rates. On
+// every one: bytes are conserved per flow; a lossless priority with PFC headroom from the
+// one-hop bound and no cable loss drops nothing; every reliable flow finishes; no switch holds
+// more than its buffer; and a rerun with the same seed gives the same flows.csv.
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
@@ -70,7 +70,7 @@ Draw(uint32_t seed)
     bool ub = !roce && seed % 3 == 0;
     y << "transport: " << (roce ? "roce" : ub ? "ub" : "raw") << "\n";
     y << "cc: "
-      << (roce ? pick("none", "dcqcn")
+      << (roce ? pick("none", "dcqcn", "hpcc", "powertcp")
           : ub ? pick("caqm", "nscc", "dctcp", "none")
                : "none")
       << "\n";
@@ -200,8 +200,14 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
         }
     }
     EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
-    for (const char* combination :
-         {"roce none", "roce dcqcn", "ub caqm", "ub nscc", "ub dctcp", "ub none"})
+    for (const char* combination : {"roce none",
+                                    "roce dcqcn",
+                                    "roce hpcc",
+                                    "roce powertcp",
+                                    "ub caqm",
+                                    "ub nscc",
+                                    "ub dctcp",
+                                    "ub none"})
     {
         EXPECT_GT(drawn[combination], 0u) << combination << " never ran";
     }

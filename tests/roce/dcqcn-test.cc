@@ -95,7 +95,12 @@ TEST(NoCongestionControl, AlwaysLineRate)
     EXPECT_EQ(cc->GetRate(), DataRate("400Gbps"));
     cc->OnCnp();
     cc->OnBytesSent(1 << 30);
-    cc->OnAck(MicroSeconds(20));
+    RoceAckFeedback ack;
+    ack.rtt = MicroSeconds(20);
+    ack.ackedBytes = 4096;
+    ack.ecnEcho = true;
+    cc->OnAck(ack);
+    EXPECT_EQ(cc->GetWindow(), 0u);
     EXPECT_EQ(cc->GetRate(), DataRate("400Gbps"));
     EXPECT_EQ(cc->GetName(), "none");
     EXPECT_TRUE(std::isnan(cc->GetTraceValue()));

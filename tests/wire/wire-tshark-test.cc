@@ -8,8 +8,10 @@
 #include "wire/bth-header.h"
 #include "wire/cnp-padding-header.h"
 #include "wire/icrc-trailer.h"
+#include "wire/int-header.h"
 #include "wire/pfc-pause-header.h"
 #include "wire/reth-header.h"
+#include "wire/roce-frame-header.h"
 
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -70,6 +72,8 @@ const std::vector<std::string> kFields = {
     "infiniband.aeth.syndrome.error_code",
     "infiniband.aeth.msn",
     "infiniband.invariant.crc",
+    "data.len",
+    "data.data",
     "_ws.malformed",
     "_ws.expert.severity",
 };
@@ -186,6 +190,71 @@ MakeCnpFrame()
     bth.SetDestQp(0x000123);
     ib->AddHeader(bth);
     return MakeRoceFrame(ib, Ipv4Header::DSCP_CS6, Ipv4Header::ECN_NotECT, 50002);
+}
+
+/// Two switches' records, as an HPCC data packet has them after two hops.
+IntStack
+TwoHopStack()
+{
+    IntStack s;
+    s.hopCount = 2;
+    s.hops[0] = IntHop::Decode(0x8000001000020003ull);
+    s.hops[1] = IntHop::Decode(0x8000004000050006ull);
+    return s;
+}
+
+/// An RDMA WRITE FIRST with an INT stack between the RETH and the payload, as RdmaNic builds
+/// it for a QP whose congestion control reads INT (BTH byte 4 bit 0x20 set).
+Ptr<Packet>
+MakeIntWriteFirstFrame()
+{
+    Ptr<Packet> inner = Create<Packet>(1024);
+    inner->AddTrailer(IcrcTrailer());
+    inner->AddHeader(IntHeader(TwoHopStack()));
+    RethHeader reth;
+    reth.SetVirtualAddress(0x00007F0012345000);
+    reth.SetRemoteKey(0x00C0FFEE);
+    reth.SetDmaLength(4096);
+    inner->AddHeader(reth);
+    RoceFrameSpec spec;
+    spec.srcMac = kHostA;
+    spec.dstMac = kHostB;
+    spec.srcHost = 9;
+    spec.dstHost = 10;
+    spec.srcPort = 49321;
+    spec.priority = 3;
+    spec.opcode = RoceOpcode::RDMA_WRITE_FIRST;
+    spec.destQp = 0xABCDEF;
+    spec.psn = 0xFFFFFE;
+    spec.ackRequest = true;
+    spec.hasInt = true;
+    return BuildRoceFrame(spec, inner);
+}
+
+/// Its ACK, echoing the stack after the AETH.
+Ptr<Packet>
+MakeIntAckFrame()
+{
+    Ptr<Packet> inner = Create<Packet>();
+    inner->AddTrailer(IcrcTrailer());
+    inner->AddHeader(IntHeader(TwoHopStack()));
+    AethHeader aeth;
+    aeth.SetSyndrome(AethHeader::MakeAckSyndrome());
+    aeth.SetMsn(7);
+    inner->AddHeader(aeth);
+    RoceFrameSpec spec;
+    spec.srcMac = kHostB;
+    spec.dstMac = kHostA;
+    spec.srcHost = 10;
+    spec.dstHost = 9;
+    spec.srcPort = 50001;
+    spec.priority = 3;
+    spec.ecnCapable = false;
+    spec.opcode = RoceOpcode::ACKNOWLEDGE;
+    spec.destQp = 0x000123;
+    spec.psn = 0xFFFFFE;
+    spec.hasInt = true;
+    return BuildRoceFrame(spec, inner);
 }
 
 /// Run tshark over the file and return one field map per frame.
@@ -392,6 +461,56 @@ TEST_F(WireTshark, WiresharkDecodesEveryFrame)
         uint32_t shown = (v & 0xFF) << 24 | (v & 0xFF00) << 8 | (v >> 8 & 0xFF00) | v >> 24;
         EXPECT_EQ(Num(frames[i], "infiniband.invariant.crc"), shown) << "frame " << i + 1;
     }
+}
+
+TEST_F(WireTshark, WiresharkDecodesFramesWithInt)
+{
+    std::vector<Ptr<Packet>> written = {MakeIntWriteFirstFrame(), MakeIntAckFrame()};
+    {
+        Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
+        file->Open(m_pcap, std::ios::out | std::ios::binary);
+        ASSERT_FALSE(file->Fail()) << "cannot create " << m_pcap;
+        file->Init(PcapHelper::DLT_EN10MB);
+        for (size_t i = 0; i < written.size(); ++i)
+        {
+            file->Write(MicroSeconds(i), written[i]);
+        }
+        file->Close();
+    }
+    std::vector<Frame> frames = Decode(m_pcap);
+    ASSERT_EQ(frames.size(), written.size());
+    for (size_t i = 0; i < frames.size(); ++i)
+    {
+        EXPECT_EQ(Num(frames[i], "frame.len"), written[i]->GetSize()) << "frame " << i + 1;
+        EXPECT_EQ(frames[i].at("_ws.malformed"), "") << "frame " << i + 1;
+        EXPECT_EQ(frames[i].at("_ws.expert.severity"), "") << "frame " << i + 1;
+    }
+    // The WRITE: BTH (byte 4 = 0x20, the INT bit, shown only in the raw BTH: Wireshark 4.0
+    // names no field there) and RETH decode as without INT; the 44 bytes of the stack lead the
+    // payload Wireshark shows as data.
+    const Frame& write = frames[0];
+    EXPECT_PRED2(StartsWith, write.at("frame.protocols"), "eth:ethertype:ip:udp:infiniband");
+    EXPECT_EQ(Num(write, "udp.length"), 8u + 12 + 16 + 44 + 1024 + 4);
+    EXPECT_EQ(write.at("infiniband.bth"), "0600ffff20abcdef80fffffe");
+    EXPECT_EQ(Num(write, "infiniband.bth.opcode"), RoceOpcode::RDMA_WRITE_FIRST);
+    EXPECT_EQ(Num(write, "infiniband.bth.destqp"), 0xABCDEFu);
+    EXPECT_EQ(Num(write, "infiniband.bth.psn"), 0xFFFFFEu);
+    EXPECT_EQ(Num(write, "infiniband.reth.va"), 0x00007F0012345000u);
+    EXPECT_EQ(Num(write, "infiniband.reth.r_key"), 0x00C0FFEEu);
+    EXPECT_EQ(Num(write, "infiniband.reth.dmalen"), 4096u);
+    EXPECT_EQ(Num(write, "data.len"), 44u + 1024);
+    EXPECT_PRED2(StartsWith,
+                 write.at("data.data"),
+                 "10050200"
+                 "8000001000020003"
+                 "8000004000050006"
+                 "0000000000000000");
+    // The ACK: its AETH decodes; the echoed stack follows it.
+    const Frame& ack = frames[1];
+    EXPECT_EQ(Num(ack, "frame.len"), 14u + 20 + 8 + 12 + 4 + 44 + 4);
+    EXPECT_EQ(ack.at("infiniband.bth"), "1100ffff2000012300fffffe");
+    EXPECT_EQ(Num(ack, "infiniband.aeth.syndrome.opcode"), 0u); // ACK
+    EXPECT_EQ(Num(ack, "infiniband.aeth.msn"), 7u);
 }
 
 } // namespace

@@ -1,7 +1,10 @@
-// transport and cc: raw flows, RoCE queue pairs (roce:, dcqcn:) or Unified Bus (config-ub.cc).
+// transport and cc: raw flows, RoCE queue pairs (roce:, dcqcn:, hpcc:, powertcp:) or Unified
+// Bus (config-ub.cc).
 
 #include "attribute-values.h"
 #include "config-sections.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -13,7 +16,11 @@ namespace
 const std::vector<std::pair<std::string, std::string>> kRoceCc = {
     {"none", "ns3::NoCongestionControl"},
     {"dcqcn", "ns3::DcqcnCongestionControl"},
+    {"hpcc", "ns3::HpccCongestionControl"},
+    {"powertcp", "ns3::PowerTcpCongestionControl"},
 };
+/// The RoCE congestion controls that read in-band telemetry: switches then stamp INT.
+const std::vector<std::string> kIntCc = {"hpcc", "powertcp"};
 const std::vector<std::pair<std::string, std::string>> kUbCc = {
     {"caqm", "ns3::CaqmCongestionControl"},
     {"nscc", "ns3::NsccCongestionControl"},
@@ -57,7 +64,7 @@ ReadTransport(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
 }
 
 /// cc: checked against the transport; sets the NICs' congestion control (and C-AQM on the
-/// switches for UB), and gives both NICs the host MTU.
+/// switches for UB, INT stamping for HPCC and PowerTCP), and gives both NICs the host MTU.
 void
 ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
 {
@@ -90,7 +97,7 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
     else if (TypeOfCc(cc, kRoceCc).empty())
     {
-        throw root.Error(key.Name(), "expected none or dcqcn, got '" + cc + "'");
+        throw root.Error(key.Name(), "expected none, dcqcn, hpcc or powertcp, got '" + cc + "'");
     }
     if (cc != "none" && transport != "roce")
     {
@@ -98,6 +105,12 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
     attributes.emplace_back("ns3::RdmaNic::CongestionControl", TypeOfCc(cc, kRoceCc));
     attributes.emplace_back("ns3::RdmaNic::Mtu", mtu);
+    if (std::find(kIntCc.begin(), kIntCc.end(), cc) != kIntCc.end())
+    {
+        // The algorithm reads INT: every switch egress stamps it (only then: scenarios
+        // without INT keep frames and traces exactly as they were).
+        attributes.emplace_back("ns3::FabricSwitch::EgressStages", "ns3::IntStampStage");
+    }
 }
 
 std::string
@@ -125,9 +138,10 @@ TransportKeys()
             .Reader(ReadTransport),
         ScenarioKey("cc",
                     KeyKind::Choice,
-                    "congestion control: none | dcqcn with transport roce; caqm | nscc | dctcp "
-                    "| none with transport ub")
-            .Choices({"none", "dcqcn", "caqm", "nscc", "dctcp"})
+                    "congestion control: none | dcqcn | hpcc | powertcp with transport roce "
+                    "(hpcc and powertcp read in-band telemetry: switches stamp INT); caqm | "
+                    "nscc | dctcp | none with transport ub")
+            .Choices({"none", "dcqcn", "hpcc", "powertcp", "caqm", "nscc", "dctcp"})
             .Rule(CcDefaults)
             .Reader(ReadCc),
         ScenarioKey("roce", KeyKind::Mapping, "RoCE NICs (transport: roce)").Reader(ReadSection),
@@ -190,6 +204,16 @@ TransportKeys()
                                            "DCQCN reaction point (cc: dcqcn), one key per "
                                            "ns3::DcqcnCongestionControl attribute");
     rows.insert(rows.end(), dcqcn.begin(), dcqcn.end());
+    ScenarioKeys hpcc = TypeAttributeKeys("hpcc",
+                                          "ns3::HpccCongestionControl",
+                                          "HPCC sender (cc: hpcc), one key per "
+                                          "ns3::HpccCongestionControl attribute");
+    rows.insert(rows.end(), hpcc.begin(), hpcc.end());
+    ScenarioKeys powertcp = TypeAttributeKeys("powertcp",
+                                              "ns3::PowerTcpCongestionControl",
+                                              "PowerTCP sender (cc: powertcp), one key per "
+                                              "ns3::PowerTcpCongestionControl attribute");
+    rows.insert(rows.end(), powertcp.begin(), powertcp.end());
     return rows;
 }
 

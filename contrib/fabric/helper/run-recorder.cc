@@ -37,7 +37,7 @@ RunRecorder::Start()
     m_queues.Open(m_outDir + "/queues.csv", "time_ns,node,port,priority,bytes");
     m_pfc.Open(m_outDir + "/pfc.csv", "time_ns,node,port,priority,event,quanta");
     m_rates.Open(m_outDir + "/rates.csv", "time_ns,flow_id,src,rate_gbps");
-    m_cc.Open(m_outDir + "/cc.csv", "time_ns,flow_id,cc,rate_gbps,alpha");
+    m_cc.Open(m_outDir + "/cc.csv", "time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u");
 
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
@@ -170,18 +170,35 @@ RunRecorder::SampleRates()
                 << (delta * 8.0 / seconds / 1e9) << '\n';
         }
         m_lastDelivered[i] = f.deliveredBytes;
-        // The sender's congestion-control state: its allowed rate, and alpha for DCQCN.
+        // The sender's congestion-control state: its allowed rate, and what the algorithm
+        // keeps (alpha, window, RTT, INT utilisation); a column it does not have stays empty.
         auto cc = DynamicCast<RoceCongestionControl>(f.cc);
         if (cc && !f.finished)
         {
-            double v = cc->GetTraceValue();
-            m_cc.Row() << now << ',' << i << ',' << cc->GetName() << ','
-                       << cc->GetRate().GetBitRate() / 1e9 << ',';
-            if (!std::isnan(v))
+            RoceCcTraceState state = cc->GetTraceState();
+            auto& row = m_cc.Row();
+            row << now << ',' << i << ',' << cc->GetName() << ','
+                << cc->GetRate().GetBitRate() / 1e9 << ',';
+            if (!std::isnan(state.alpha))
             {
-                m_cc.Row() << v;
+                row << state.alpha;
             }
-            m_cc.Row() << '\n';
+            row << ',';
+            if (state.windowBytes > 0)
+            {
+                row << state.windowBytes;
+            }
+            row << ',';
+            if (state.rtt.IsStrictlyPositive())
+            {
+                row << state.rtt.GetNanoSeconds();
+            }
+            row << ',';
+            if (!std::isnan(state.utilisation))
+            {
+                row << state.utilisation;
+            }
+            row << '\n';
         }
     }
     m_rateEvent = ScheduleTick(m_config.rateInterval, &RunRecorder::SampleRates);

@@ -19,6 +19,7 @@ struct TransportViewSlot
     TransportViewParser parse;
     uint16_t udpPort;
     uint8_t id;
+    TelemetryLocator locate; ///< null: the transport carries no telemetry
 };
 
 /// The views in registration order. ParseFrame compares the frame's port with each in turn:
@@ -64,11 +65,39 @@ RegisterTransportView(uint16_t udpPort, TransportViewParser parse, uint32_t byte
         NS_FATAL_ERROR("transport view " << +id << " (UDP port " << udpPort << "): more than "
                                          << kMaxTransportViews << " views");
     }
-    g_views.slots[g_views.count++] = {parse, udpPort, id};
+    g_views.slots[g_views.count++] = {parse, udpPort, id, nullptr};
     if (kTransportOffset + bytesNeeded > g_views.copyBytes)
     {
         g_views.copyBytes = kTransportOffset + bytesNeeded;
     }
+}
+
+void
+RegisterTelemetryLocator(uint8_t id, TelemetryLocator locate)
+{
+    for (uint32_t i = 0; i < g_views.count; ++i)
+    {
+        if (g_views.slots[i].id == id)
+        {
+            g_views.slots[i].locate = locate;
+            return;
+        }
+    }
+    NS_FATAL_ERROR("telemetry locator for transport view " << +id << ": no such view");
+}
+
+uint32_t
+TelemetryOffset(const FrameInfo& info)
+{
+    for (uint32_t i = 0; i < g_views.count; ++i)
+    {
+        const TransportViewSlot& v = g_views.slots[i];
+        if (v.id == info.transport)
+        {
+            return v.locate ? v.locate(info) : 0;
+        }
+    }
+    return 0;
 }
 
 bool

@@ -56,6 +56,24 @@ void RegisterTransportView(uint16_t udpPort,
                            uint32_t bytesNeeded,
                            uint8_t id);
 
+/**
+ * Where a frame's in-band telemetry stack (wire/int-header.h) starts, in bytes from the frame's
+ * first byte, for a switch to stamp; 0 when the frame carries none to stamp (no stack, or a
+ * stack echoed back to its sender). Reads only \p info, which the transport's view filled.
+ */
+using TelemetryLocator = uint32_t (*)(const FrameInfo& info);
+
+/**
+ * Makes TelemetryOffset ask \p locate about frames of view \p id (registered before, in the
+ * same translation unit: a TransportViewRegistration with a locator does both). Aborts when no
+ * view has that id.
+ */
+void RegisterTelemetryLocator(uint8_t id, TelemetryLocator locate);
+
+/// The telemetry stack offset of a parsed frame (TelemetryLocator), 0 for none: what an INT
+/// stamping stage asks without knowing the transport.
+uint32_t TelemetryOffset(const FrameInfo& info);
+
 /// Big-endian readers for parsers.
 inline uint16_t
 ReadBe16(const uint8_t* p)
@@ -75,9 +93,14 @@ struct TransportViewRegistration
     TransportViewRegistration(uint16_t udpPort,
                               TransportViewParser parse,
                               uint32_t bytesNeeded,
-                              uint8_t id)
+                              uint8_t id,
+                              TelemetryLocator locate = nullptr)
     {
         RegisterTransportView(udpPort, parse, bytesNeeded, id);
+        if (locate)
+        {
+            RegisterTelemetryLocator(id, locate);
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 #include "wire/bth-header.h"
 #include "wire/cnp-padding-header.h"
 #include "wire/icrc-trailer.h"
+#include "wire/int-header.h"
 #include "wire/reth-header.h"
 #include "wire/roce-frame-header.h"
 #include "wire/roce-header-view.h"
@@ -21,6 +22,21 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// The INT stack of a RoCE frame whose BTH says it has one (RoceHasInt); false when the frame
+/// is too short or the stack is not of the layout wire/int-header.h describes.
+bool
+ReadIntStack(const Packet& frame, const FrameInfo& info, IntStack* stack)
+{
+    uint8_t front[RoceFrameHeader::kSize + 32 + kIntHeaderBytes];
+    uint32_t offset = RoceIntOffset(info);
+    uint32_t count = offset + kIntHeaderBytes;
+    return count <= sizeof(front) && frame.CopyData(front, count) == count &&
+           stack->Read(front + offset);
+}
+} // namespace
 
 TypeId
 RdmaNic::GetTypeId()
@@ -95,6 +111,13 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_rnrDelay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("EcnEcho",
+                          "Receivers set the BTH BECN bit of the ACK or NAK that covers a "
+                          "CE-marked packet (ECN-Echo for window algorithms such as DCTCP). "
+                          "false: RoCEv2 as specified, ECN is reported by CNPs only.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_ecnEcho),
+                          MakeBooleanChecker())
             .AddAttribute("OrderedMessages",
                           "Messages from this NIC to one destination and priority share one RC "
                           "queue pair: each starts after the previous one's last packet has "
@@ -210,7 +233,9 @@ RdmaNic::Launch(uint32_t flowId)
     {
         qp.sacked.assign(qp.packets, 0);
     }
+    qp.sentAt.assign(qp.packets, Time(0));
     qp.cc = CreateCongestionControl<RoceCongestionControl>();
+    qp.usesInt = qp.cc->UsesInt();
     qp.cc->Start(m_ports[qp.port].device->GetDataRate());
     qp.pacedRate = qp.cc->GetRate();
     f.cc = qp.cc;
@@ -257,13 +282,35 @@ RdmaNic::NextPacket(SenderQp& qp)
             ++i;
         }
         qp.nextIndex = i;
-        if (i < qp.packets && i < qp.una + windowPackets)
+        if (i < qp.packets && i < qp.una + windowPackets && WindowOpen(qp))
         {
             return i;
         }
         return -1;
     }
-    return qp.nextIndex < qp.packets ? int64_t(qp.nextIndex) : -1;
+    return qp.nextIndex < qp.packets && WindowOpen(qp) ? int64_t(qp.nextIndex) : -1;
+}
+
+uint64_t
+RdmaNic::PayloadBetween(const SenderQp& qp, uint32_t from, uint32_t to) const
+{
+    if (to <= from)
+    {
+        return 0;
+    }
+    uint64_t bytes = m_flows->Get(qp.flow).bytes;
+    return std::min<uint64_t>(uint64_t(to) * m_mtu, bytes) - uint64_t(from) * m_mtu;
+}
+
+bool
+RdmaNic::WindowOpen(const SenderQp& qp) const
+{
+    // HPCC's rule (and a TCP's): a new packet may leave while the bytes from the first
+    // unacknowledged one to the next new one are below the window; at least one is always
+    // allowed, so a window under one MTU still makes progress.
+    uint64_t window = qp.cc->GetWindow();
+    return window == 0 || qp.nextIndex <= qp.una ||
+           PayloadBetween(qp, qp.una, qp.nextIndex) < window;
 }
 
 NicTransport::Turn
@@ -334,10 +381,19 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     spec.ackRequest = last || ((index + 1) % m_ackInterval == 0) || index < qp.highestSent;
     spec.payloadBytes = payload;
     Ptr<Packet> inner;
-    if (RoceOpcodeHasAeth(spec.opcode))
+    if (qp.usesInt || RoceOpcodeHasAeth(spec.opcode) || RoceOpcodeHasReth(spec.opcode))
     {
         inner = Create<Packet>(payload);
         inner->AddTrailer(IcrcTrailer());
+    }
+    if (qp.usesInt)
+    {
+        // Every hop slot reserved here: the frame keeps its size through the fabric.
+        inner->AddHeader(IntHeader());
+        spec.hasInt = true;
+    }
+    if (RoceOpcodeHasAeth(spec.opcode))
+    {
         AethHeader aeth;
         aeth.SetSyndrome(AethHeader::MakeAckSyndrome());
         aeth.SetMsn(1);
@@ -345,8 +401,6 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     }
     else if (RoceOpcodeHasReth(spec.opcode))
     {
-        inner = Create<Packet>(payload);
-        inner->AddTrailer(IcrcTrailer());
         RethHeader reth;
         reth.SetVirtualAddress(0x10000000ull * (qp.flow + 1));
         reth.SetRemoteKey(qp.flow);
@@ -364,6 +418,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
         LastPacketSent(qp.flow);
     }
     qp.highestSent = std::max(qp.highestSent, index + 1);
+    qp.sentAt[index] = Simulator::Now();
     if (m_recovery == SELECTIVE_REPEAT && !qp.resend.empty() && qp.resend.front() == index)
     {
         qp.resend.pop_front();
@@ -401,7 +456,9 @@ RdmaNic::SendControl(uint32_t port,
                      uint32_t psn,
                      uint8_t syndrome,
                      uint32_t msn,
-                     uint8_t priority)
+                     uint8_t priority,
+                     bool becn,
+                     const IntStack* echo)
 {
     Ptr<FabricNetDevice> dev = m_ports[port].device;
     Ptr<Packet> inner = Create<Packet>();
@@ -420,6 +477,10 @@ RdmaNic::SendControl(uint32_t port,
     }
     else
     {
+        if (echo)
+        {
+            inner->AddHeader(IntHeader(*echo));
+        }
         AethHeader aeth;
         aeth.SetSyndrome(syndrome);
         aeth.SetMsn(msn);
@@ -436,6 +497,8 @@ RdmaNic::SendControl(uint32_t port,
     spec.opcode = opcode;
     spec.destQp = qpn;
     spec.psn = psn & 0xFFFFFF;
+    spec.becn = becn;
+    spec.hasInt = echo && opcode == RoceOpcode::ACKNOWLEDGE;
     EnqueueFrame(port, BuildRoceFrame(spec, inner), priority);
 }
 
@@ -454,12 +517,24 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     if (IsRoceDataOpcode(info.opcode))
     {
+        if (RoceHasInt(info))
+        {
+            ReceiverQp& rq = m_receivers[info.connection];
+            rq.hasInt = ReadIntStack(*received.frame.Peek(), info, &rq.intEcho);
+        }
         ReceiveData(info);
     }
     else if (info.opcode == RoceOpcode::ACKNOWLEDGE)
     {
-        // The AETH came with the parsed headers (aux32, wire/roce-header-view.h).
-        ReceiveAck(info, static_cast<uint8_t>(info.aux32 >> 24), info.aux32 & 0xFFFFFF);
+        // The AETH came with the parsed headers (aux32, wire/roce-header-view.h); the INT
+        // echo, when there is one, is read from the packet.
+        IntStack telemetry;
+        bool hasTelemetry =
+            RoceHasInt(info) && ReadIntStack(*received.frame.Peek(), info, &telemetry);
+        ReceiveAck(info,
+                   static_cast<uint8_t>(info.aux32 >> 24),
+                   info.aux32 & 0xFFFFFF,
+                   hasTelemetry ? &telemetry : nullptr);
     }
     else if (info.opcode == RoceOpcode::CNP)
     {
@@ -515,7 +590,9 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.startPsn = InitialPsn(info.connection);
         qp.nextSend = Simulator::Now();
         qp.launched = true;
+        qp.sentAt.assign(qp.packets, Time(0));
         qp.cc = CreateCongestionControl<RoceCongestionControl>();
+        qp.usesInt = qp.cc->UsesInt();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
         qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.connection).cc = qp.cc;
@@ -530,11 +607,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
 }
 
 void
-RdmaNic::AckInOrder(uint32_t port,
-                    uint32_t dstHost,
-                    uint32_t qpn,
-                    const ReceiverQp& rq,
-                    uint8_t priority)
+RdmaNic::AckInOrder(uint32_t port, uint32_t dstHost, uint32_t qpn, ReceiverQp& rq, uint8_t priority)
 {
     SendControl(port,
                 dstHost,
@@ -543,7 +616,10 @@ RdmaNic::AckInOrder(uint32_t port,
                 (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
                 AethHeader::MakeAckSyndrome(),
                 0,
-                priority);
+                priority,
+                rq.ceSinceAck,
+                EchoOf(rq));
+    rq.ceSinceAck = false;
 }
 
 void
@@ -615,6 +691,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         }
     }
     bool marked = info.ecn == 3;
+    rq.ceSinceAck |= marked && m_ecnEcho;
     if (index >= rq.packets)
     {
         m_flows->Discarded(info.connection, payload); // beyond the message: a stale duplicate
@@ -696,7 +773,10 @@ RdmaNic::ReceiveData(const FrameInfo& info)
                         expectedPsn,
                         AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
                         info.sequence,
-                        ackPrio);
+                        ackPrio,
+                        rq.ceSinceAck,
+                        EchoOf(rq));
+            rq.ceSinceAck = false;
             return;
         }
         m_flows->Discarded(info.connection, payload);
@@ -721,7 +801,10 @@ RdmaNic::ReceiveData(const FrameInfo& info)
 }
 
 void
-RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
+RdmaNic::ReceiveAck(const FrameInfo& info,
+                    uint8_t syndrome,
+                    uint32_t msn,
+                    const IntStack* telemetry)
 {
     auto it = m_senders.find(info.connection);
     if (it == m_senders.end() || it->second.done)
@@ -751,8 +834,18 @@ RdmaNic::ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn)
     }
     if (newUna > qp.una)
     {
+        RoceAckFeedback ack;
+        ack.rtt = Simulator::Now() - qp.sentAt[newUna - 1];
+        ack.ackedBytes = PayloadBetween(qp, qp.una, newUna);
+        ack.ecnEcho = RoceBecn(info);
+        if (telemetry && qp.usesInt)
+        {
+            ack.hasTelemetry = true;
+            ack.telemetry = *telemetry;
+        }
         qp.una = newUna;
-        qp.cc->OnAck(Time(0));
+        ack.inflightBytes = PayloadBetween(qp, qp.una, std::max(qp.nextIndex, qp.una));
+        qp.cc->OnAck(ack);
         qp.rtoArmed = false;
         if (qp.una < qp.packets)
         {

@@ -34,7 +34,8 @@ namespace ns3
  *
  * The receiver accepts in order, ACKs every AckInterval packets and on the last one, NAKs a
  * PSN gap once, discards duplicates, and (DCQCN notification point) answers CE-marked packets
- * with at most one CNP per QP per CnpInterval.
+ * with at most one CNP per QP per CnpInterval. With EcnEcho it also sets the BTH BECN bit of
+ * the ACK (or NAK) that covers a CE-marked packet: the per-ACK ECN feedback DCTCP needs.
  *
  * RDMA READ: the flow's src posts a READ request (BTH + RETH) to dst, whose NIC answers with
  * READ RESPONSE packets paced by its own congestion control (the data sender reacts to CNPs).
@@ -122,6 +123,7 @@ class RdmaNic : public NicTransport
     {
         uint32_t flow = 0;
         DataRate pacedRate{0ULL}; ///< the CC's rate when last read (CcRate traces changes)
+        bool usesInt = false;     ///< data packets reserve an INT stack (cc->UsesInt())
         uint32_t port = 0;
         uint32_t packets = 0; ///< message length in packets
         uint32_t startPsn = 0;
@@ -130,6 +132,7 @@ class RdmaNic : public NicTransport
         uint32_t highestSent = 0;    ///< one past the highest packet ever sent
         std::vector<uint8_t> sacked; ///< selective repeat: reported received out of order
         std::deque<uint32_t> resend; ///< selective repeat: packets to send again
+        std::vector<Time> sentAt;    ///< last transmission of each packet (RTT samples)
         uint32_t scannedTo = 0;      ///< selective repeat: NAK ranges already queued
         Time nextSend;
         bool launched = false;
@@ -156,9 +159,12 @@ class RdmaNic : public NicTransport
         uint32_t unacked = 0;
         Time lastCnp = Time(-1);
         bool cnpSent = false;
-        EventId readTimeout;    ///< READ requester: re-request when responses stop
-        bool holdsSlot = false; ///< SEND: a receive buffer is held for this message
-        bool rnrSent = false;   ///< an RNR NAK is outstanding for the current attempt
+        EventId readTimeout;     ///< READ requester: re-request when responses stop
+        bool holdsSlot = false;  ///< SEND: a receive buffer is held for this message
+        bool rnrSent = false;    ///< an RNR NAK is outstanding for the current attempt
+        bool ceSinceAck = false; ///< EcnEcho: a CE-marked packet arrived since the last ACK
+        bool hasInt = false;     ///< the latest data packet carried an INT stack: ACKs echo it
+        IntStack intEcho;        ///< that stack, as the switches stamped it
     };
 
     void Post(uint32_t flowId) override;
@@ -173,7 +179,7 @@ class RdmaNic : public NicTransport
     void AckInOrder(uint32_t port,
                     uint32_t dstHost,
                     uint32_t qpn,
-                    const ReceiverQp& rq,
+                    ReceiverQp& rq,
                     uint8_t priority);
     void SendControl(uint32_t port,
                      uint32_t dstHost,
@@ -182,10 +188,26 @@ class RdmaNic : public NicTransport
                      uint32_t psn,
                      uint8_t syndrome,
                      uint32_t msn,
-                     uint8_t priority);
+                     uint8_t priority,
+                     bool becn = false,
+                     const IntStack* echo = nullptr);
+    /// Payload bytes of packets [from, to) of the QP's message.
+    uint64_t PayloadBetween(const SenderQp& qp, uint32_t from, uint32_t to) const;
+    /// Whether the QP's congestion window lets it send a new packet now.
+    bool WindowOpen(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
-    void ReceiveAck(const FrameInfo& info, uint8_t syndrome, uint32_t msn);
+    void ReceiveAck(const FrameInfo& info,
+                    uint8_t syndrome,
+                    uint32_t msn,
+                    const IntStack* telemetry);
+
+    /// The INT stack the ReceiverQp's ACKs echo (null: its data carried none).
+    static const IntStack* EchoOf(const ReceiverQp& rq)
+    {
+        return rq.hasInt ? &rq.intEcho : nullptr;
+    }
+
     void ReceiveCnp(const FrameInfo& info);
     void ReceiveReadRequest(const FrameInfo& info);
     /// READ requester: ask for the message from packet \p index on.
@@ -234,6 +256,7 @@ class RdmaNic : public NicTransport
     uint32_t m_receiveSlots;
     Time m_completionTime;
     Time m_rnrDelay;
+    bool m_ecnEcho;
     uint32_t m_slotsInUse = 0;
     uint32_t m_maxSlotsInUse = 0;
     uint32_t m_completionsQueued = 0; ///< waiting for (or in) host processing

@@ -19,8 +19,29 @@ RoceCongestionControl::GetTypeId()
 RoceCongestionControl::~RoceCongestionControl() = default;
 
 void
-RoceCongestionControl::OnAck(Time rtt)
+RoceCongestionControl::OnAck(const RoceAckFeedback& ack)
 {
+}
+
+uint64_t
+RoceCongestionControl::GetWindow() const
+{
+    return 0;
+}
+
+bool
+RoceCongestionControl::UsesInt() const
+{
+    return false;
+}
+
+RoceCcTraceState
+RoceCongestionControl::GetTraceState() const
+{
+    RoceCcTraceState state;
+    state.alpha = GetTraceValue();
+    state.windowBytes = GetWindow();
+    return state;
 }
 
 double

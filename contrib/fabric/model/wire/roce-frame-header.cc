@@ -54,6 +54,8 @@ RoceFrameHeader::Serialize(Buffer::Iterator start) const
     bth[0] = opcode;
     bth[2] = 0xFF; // P_Key 0xFFFF (default partition)
     bth[3] = 0xFF;
+    // FECN 0x80, BECN 0x40 (IBA 9.2), the rest reserved in RoCEv2; 0x20 marks an INT stack.
+    bth[4] = static_cast<uint8_t>((becn ? 0x40 : 0) | (hasInt ? 0x20 : 0));
     bth[5] = static_cast<uint8_t>(destQp >> 16);
     bth[6] = static_cast<uint8_t>(destQp >> 8);
     bth[7] = static_cast<uint8_t>(destQp);
@@ -80,6 +82,8 @@ RoceFrameHeader::Deserialize(Buffer::Iterator start)
     payloadBytes = static_cast<uint16_t>(outer.udpPayloadBytes - kBthSize);
     const uint8_t* bth = b + kEthernetIpv4UdpBytes;
     opcode = bth[0];
+    becn = (bth[4] & 0x40) != 0;
+    hasInt = (bth[4] & 0x20) != 0;
     destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
     ackRequest = (bth[8] & 0x80) != 0;
     psn = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
@@ -112,6 +116,8 @@ BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner)
     h.destQp = spec.destQp & 0xFFFFFF;
     h.psn = spec.psn & 0xFFFFFF;
     h.ackRequest = spec.ackRequest;
+    h.becn = spec.becn;
+    h.hasInt = spec.hasInt;
     p->AddHeader(h);
     return p;
 }

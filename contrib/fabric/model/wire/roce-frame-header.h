@@ -47,6 +47,8 @@ class RoceFrameHeader : public Header
     uint32_t destQp = 0;
     uint32_t psn = 0;
     bool ackRequest = false;
+    bool becn = false;   ///< BTH BECN bit
+    bool hasInt = false; ///< BTH byte 4 bit 5: an INT stack follows (wire/int-header.h)
 };
 
 /// Ethernet + IPv4 + UDP + BTH + ICRC: what a RoCEv2 data frame adds to its payload.
@@ -66,6 +68,9 @@ struct RoceFrameSpec
     uint32_t destQp = 0;
     uint32_t psn = 0;
     bool ackRequest = false;
+    bool becn = false; ///< ECN-Echo on an ACK (RdmaNic::EcnEcho)
+    /// \p inner starts (after any RETH or AETH) with an INT stack: set the BTH's INT bit
+    bool hasInt = false;
     uint32_t payloadBytes = 0;
 };
 

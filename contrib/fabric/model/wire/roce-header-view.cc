@@ -2,6 +2,7 @@
 
 #include "aeth-header.h"
 #include "bth-header.h"
+#include "int-header.h"
 #include "reth-header.h"
 #include "roce-frame-header.h"
 
@@ -26,15 +27,36 @@ ParseBth(const uint8_t* bth, uint32_t available, FrameInfo* info)
     info->connection = ReadBe32(bth + 4) & 0xFFFFFF;
     info->sequence = ReadBe32(bth + 8) & 0xFFFFFF;
     info->aux32 = available >= kRoceViewBytes ? ReadBe32(bth + BthHeader::kSize) : 0;
-    info->aux16 = 0;
+    info->aux16 = bth[4]; // FECN/BECN
     return true;
+}
+
+uint32_t
+ExtensionBytes(uint8_t opcode)
+{
+    return (RoceOpcodeHasReth(opcode) ? RethHeader::kSize : 0) +
+           (RoceOpcodeHasAeth(opcode) ? AethHeader::kSize : 0);
+}
+
+/// Switches stamp the INT stack of data packets; an ACK's is an echo, left as it is.
+uint32_t
+LocateRoceInt(const FrameInfo& info)
+{
+    return RoceHasInt(info) && IsRoceDataOpcode(info.opcode) ? RoceIntOffset(info) : 0;
 }
 
 const TransportViewRegistration g_roceView(kRoceV2UdpPort,
                                            ParseBth,
                                            kRoceViewBytes,
-                                           kRoceTransport);
+                                           kRoceTransport,
+                                           LocateRoceInt);
 } // namespace
+
+uint32_t
+RoceIntOffset(const FrameInfo& info)
+{
+    return RoceFrameHeader::kSize + ExtensionBytes(info.opcode);
+}
 
 bool
 IsRoceDataOpcode(uint8_t opcode)
@@ -51,9 +73,8 @@ RoceFlowPayloadBytes(const FrameInfo& info)
     {
         return 0;
     }
-    uint32_t extra = RoceOpcodeHasReth(info.opcode) ? RethHeader::kSize : 0;
-    extra += RoceOpcodeHasAeth(info.opcode) ? AethHeader::kSize : 0;
-    uint32_t overhead = kRoceFrameOverhead + extra;
+    uint32_t overhead = kRoceFrameOverhead + ExtensionBytes(info.opcode);
+    overhead += RoceHasInt(info) ? kIntHeaderBytes : 0;
     return info.frameBytes > overhead ? info.frameBytes - overhead : 0;
 }
 

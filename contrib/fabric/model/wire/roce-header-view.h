@@ -20,7 +20,8 @@ namespace ns3
  *   aux32       the 4 bytes after the BTH, 0 when the frame ends there: on an ACK the AETH
  *               (syndrome << 24 | MSN), read here so that the sender does not go back to the
  *               packet for them
- *   aux16       0
+ *   aux16       BTH byte 4: bit 6 BECN (RoceBecn), bit 7 FECN, bit 5 INT (RoceHasInt: an
+ *               INT stack, wire/int-header.h, follows the BTH's extension headers)
  *
  * Load balancers hash RoCE frames on the 5-tuple (entropyOnlyHash false).
  */
@@ -41,10 +42,31 @@ RoceAckRequested(const FrameInfo& info)
     return (info.flags & 0x80) != 0;
 }
 
+/// The BTH's BECN bit: on an ACK, ECN-Echo for a CE-marked packet it covers (RdmaNic::EcnEcho).
+inline bool
+RoceBecn(const FrameInfo& info)
+{
+    return (info.aux16 & 0x40) != 0;
+}
+
+/// BTH byte 4 bit 5, reserved in RoCEv2: the frame carries an INT stack (wire/int-header.h)
+/// after its extension headers (RETH, AETH), before the payload.
+constexpr uint8_t kRoceIntFlag = 0x20;
+
+inline bool
+RoceHasInt(const FrameInfo& info)
+{
+    return (info.aux16 & kRoceIntFlag) != 0;
+}
+
+/// Bytes from the frame's start to its INT stack: Ethernet, IPv4, UDP, BTH and the extension
+/// headers the opcode has (whether or not the frame has a stack).
+uint32_t RoceIntOffset(const FrameInfo& info);
+
 /// Whether a BTH opcode carries message data of a flow (RC SEND/WRITE packets, READ responses).
 bool IsRoceDataOpcode(uint8_t opcode);
 
-/// Payload bytes a RoCEv2 frame carries for its flow (extension headers excluded): 0 for a
+/// Payload bytes a RoCEv2 frame carries for its flow (extension headers and INT excluded): 0 for a
 /// frame without message data or not parsed as RoCE.
 uint32_t RoceFlowPayloadBytes(const FrameInfo& info);
 

@@ -1,0 +1,321 @@
+// HPCC end to end (tests/data/scenarios/hpcc-incast.yaml): switches stamp INT, receivers echo
+// it, senders hold the bottleneck near η utilisation with an almost empty queue, losslessly.
+// And the INT switches write: each record checked, at the instant it is written, against the
+// port's queue, a byte count kept here and the clock.
+
+#include "../fabric-sim-util.h"
+#include "link/fabric-net-device.h"
+#include "scenario-config.h"
+#include "scenario-runner.h"
+#include "switch/switch-stages.h"
+#include "wire/bth-header.h"
+#include "wire/int-header.h"
+#include "wire/roce-frame-header.h"
+#include "wire/roce-header-view.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+
+/// Runs after IntStampStage on the same dequeue and checks the record it has just written.
+class IntProbeStage : public EgressStage
+{
+  public:
+    struct Findings
+    {
+        uint64_t dataFrames = 0;
+        uint64_t acks = 0;
+        uint64_t wrongRecord = 0;
+        uint64_t wrongSize = 0;
+        uint64_t wrongPayload = 0;
+        uint32_t maxHopCount = 0;
+        std::map<uint32_t, uint64_t> byHopCount;
+    };
+
+    static Findings s_findings;
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::IntProbeStage")
+                                .SetParent<EgressStage>()
+                                .SetGroupName("Fabric")
+                                .AddConstructor<IntProbeStage>();
+        return tid;
+    }
+
+    void Install(const FabricSwitch& sw) override
+    {
+        m_sent.assign(sw.GetNPorts(), 0);
+    }
+
+    bool RunsOnDequeue() const override
+    {
+        return true;
+    }
+
+    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
+    {
+        uint64_t& sent = m_sent[port.GetPortIndex()];
+        sent += item.bytes; // every frame the port sends, this one included
+        const FrameInfo& info = item.info;
+        if (!item.hasInfo || !IsRoceFrame(info) || !RoceHasInt(info))
+        {
+            return;
+        }
+        uint32_t offset = RoceIntOffset(info);
+        std::vector<uint8_t> b(offset + kIntHeaderBytes);
+        item.frame->CopyData(b.data(), b.size());
+        IntStack s;
+        if (!s.Read(b.data() + offset))
+        {
+            ++s_findings.wrongRecord;
+            return;
+        }
+        if (info.opcode == RoceOpcode::ACKNOWLEDGE) // an echo: 54 + AETH 4 + INT 44 + ICRC 4
+        {
+            ++s_findings.acks;
+            s_findings.wrongSize += item.bytes != 106;
+            return;
+        }
+        ++s_findings.dataFrames;
+        // A data frame: headers, INT and payload, nothing else; the payload the NIC recorded
+        // for the flow is what the view computes without the INT bytes.
+        uint32_t expectedBytes = offset + kIntHeaderBytes + item.payloadBytes + 4;
+        s_findings.wrongSize += item.bytes != expectedBytes;
+        s_findings.wrongPayload += RoceFlowPayloadBytes(info) != item.payloadBytes;
+        s_findings.maxHopCount = std::max<uint32_t>(s_findings.maxHopCount, s.hopCount);
+        ++s_findings.byHopCount[s.hopCount];
+        const IntHop& h = s.hops[s.hopCount - 1];
+        uint64_t nowNs = Simulator::Now().GetNanoSeconds();
+        bool ok = h.GetLineRate() == port.GetDataRate() && h.time == (nowNs & 0xFFFFFF) &&
+                  h.bytes == ((sent / 128) & 0xFFFFF) &&
+                  h.qlen == std::min<uint64_t>(port.GetTotalQueueBytes() / 256, 0xFFFF);
+        s_findings.wrongRecord += !ok;
+    }
+
+  private:
+    std::vector<uint64_t> m_sent;
+};
+
+IntProbeStage::Findings IntProbeStage::s_findings;
+NS_OBJECT_ENSURE_REGISTERED(IntProbeStage);
+
+namespace test
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+std::vector<std::map<std::string, std::string>>
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    std::stringstream hs(line);
+    for (std::string c; std::getline(hs, c, ',');)
+    {
+        header.push_back(c);
+    }
+    std::vector<std::map<std::string, std::string>> rows;
+    while (std::getline(in, line))
+    {
+        std::stringstream ls(line);
+        std::map<std::string, std::string> row;
+        size_t i = 0;
+        for (std::string v; i < header.size() && std::getline(ls, v, ','); ++i)
+        {
+            row[header[i]] = v;
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+class HpccIncast : public SimTest
+{
+  protected:
+    RunOutcome Run(const std::string& file,
+                   const std::vector<std::string>& overrides,
+                   bool probe = false)
+    {
+        m_dir = fs::temp_directory_path() / ("fabric-hpcc-" + std::to_string(getpid()));
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+        ScenarioConfig cfg =
+            LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/" + file + ".yaml",
+                         overrides,
+                         FABRIC_SOURCE_DIR);
+        bool stamped = false;
+        for (auto& [name, value] : cfg.attributes)
+        {
+            if (name == "ns3::FabricSwitch::EgressStages")
+            {
+                stamped = value == "ns3::IntStampStage";
+                if (probe)
+                {
+                    value += ",ns3::IntProbeStage";
+                }
+            }
+        }
+        EXPECT_TRUE(stamped) << "cc: hpcc must turn INT stamping on";
+        IntProbeStage::s_findings = IntProbeStage::Findings();
+        return ScenarioRunner::Run(cfg, m_dir.string());
+    }
+
+    void TearDown() override
+    {
+        fs::remove_all(m_dir);
+        SimTest::TearDown();
+    }
+
+    /// Mean goodput into the receiver (Gb/s) and mean and largest queue of its switch port
+    /// over [from, the first flow's finish - 10 us).
+    void SteadyState(double from, double* goodput, double* meanQueue, uint64_t* maxQueue)
+    {
+        double firstFinish = 1e18;
+        for (const auto& r : ReadCsv((m_dir / "flows.csv").string()))
+        {
+            firstFinish = std::min(firstFinish, std::stod(r.at("finish_ns")));
+        }
+        double to = firstFinish - 10e3;
+        ASSERT_GT(to, from + 50e3) << "the steady state must last at least 50 us";
+        std::map<double, double> total;
+        for (const auto& r : ReadCsv((m_dir / "rates.csv").string()))
+        {
+            double t = std::stod(r.at("time_ns"));
+            if (t > from && t <= to)
+            {
+                total[t] += std::stod(r.at("rate_gbps"));
+            }
+        }
+        ASSERT_FALSE(total.empty());
+        double sum = 0;
+        for (const auto& [t, g] : total)
+        {
+            sum += g;
+        }
+        *goodput = sum / total.size();
+        double qsum = 0;
+        uint64_t n = 0;
+        *maxQueue = 0;
+        for (const auto& r : ReadCsv((m_dir / "queues.csv").string()))
+        {
+            double t = std::stod(r.at("time_ns"));
+            if (r.at("port") == "0" && t > from && t <= to)
+            {
+                uint64_t q = std::stoull(r.at("bytes"));
+                qsum += q;
+                *maxQueue = std::max(*maxQueue, q);
+                ++n;
+            }
+        }
+        ASSERT_GT(n, 0u);
+        *meanQueue = qsum / n;
+    }
+
+    fs::path m_dir;
+};
+
+// What HPCC aims at on a 400 Gb/s bottleneck with 4096-byte payloads. Its switches count
+// frame bytes: 54 (headers) + 44 (INT) + 4096 + 4 (ICRC) = 4198 per packet, so U = η with an
+// empty queue means 0.95 x 400 = 380 Gb/s of frames, 380 x 4096 / 4198 = 370.77 Gb/s of
+// payload. At line rate (frames plus 24 B of preamble and gap) the payload could reach
+// 400 x 4096 / 4222 = 388.06 Gb/s. W_AI (B T / 2500 = 40 B) lets each sender add 40 B per
+// update, and every sender may have a frame arriving at once: a queue beyond
+// N x (40 + 4198) B on average is not "near zero".
+constexpr double kEtaGoodput = 0.95 * 400 * 4096 / 4198;
+constexpr double kLineGoodput = 400.0 * 4096 / 4222;
+constexpr double kFrameBytes = 4198;
+constexpr double kWai = 40;
+
+TEST_F(HpccIncast, TwoToOneIncastHoldsEtaWithAnEmptyQueue)
+{
+    RunOutcome o = Run("hpcc-incast", {});
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    const auto& c = o.summary["counters"];
+    EXPECT_EQ(c["dropped_bytes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(c["retransmitted_bytes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(o.summary["flows_finished"].get<uint32_t>(), 2u);
+    EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
+    double goodput;
+    double meanQueue;
+    uint64_t maxQueue;
+    // From 30 us: 15 base RTTs (T = 2 us) after the line-rate start.
+    SteadyState(30e3, &goodput, &meanQueue, &maxQueue);
+    // Two senders converge on η within 2% (the rate samples are 10 us of whole packets).
+    EXPECT_NEAR(goodput, kEtaGoodput, 0.02 * kEtaGoodput);
+    EXPECT_LT(goodput, kLineGoodput);
+    EXPECT_LE(meanQueue, 2 * (kWai + kFrameBytes));
+    EXPECT_LE(maxQueue, 2 * kFrameBytes) << "two frames at once at most";
+    // cc.csv traces U and the window.
+    auto cc = ReadCsv((m_dir / "cc.csv").string());
+    ASSERT_FALSE(cc.empty());
+    const auto& last = cc.back();
+    EXPECT_EQ(last.at("cc"), "hpcc");
+    EXPECT_NEAR(std::stod(last.at("u")), 0.95, 0.1);
+    EXPECT_FALSE(last.at("window_bytes").empty());
+}
+
+TEST_F(HpccIncast, SixteenToOneIncastStaysLosslessNearEtaWithAShortQueue)
+{
+    RunOutcome o = Run("hpcc-incast", {"workload.senders=16", "workload.bytes_per_sender=1MiB"});
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    const auto& c = o.summary["counters"];
+    EXPECT_EQ(c["dropped_bytes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(c["headroom_violation_bytes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(o.summary["flows_finished"].get<uint32_t>(), 16u);
+    EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
+    double goodput;
+    double meanQueue;
+    uint64_t maxQueue;
+    // The first round trip sends 16 line-rate windows (16 x 100 kB): PFC holds them, and
+    // HPCC drains the queue within a few T (its U sees the queue through qlen / (B T)). From
+    // 60 us on the queue is the congestion control's.
+    SteadyState(60e3, &goodput, &meanQueue, &maxQueue);
+    // Sixteen windows each cut on the same feedback overshoot in both directions more than
+    // two: 10% below the η target, and clearly below line rate (PFC alone would keep the
+    // port busy at 388 Gb/s).
+    EXPECT_GE(goodput, 0.90 * kEtaGoodput);
+    EXPECT_LE(goodput, 0.985 * kLineGoodput);
+    EXPECT_LE(meanQueue, 16 * (kWai + kFrameBytes));
+}
+
+TEST_F(HpccIncast, SwitchesStampWhatThePortHoldsAtTheInstant)
+{
+    // Clos of k = 4 at 100 Gb/s: host -> leaf -> spine -> leaf -> host crosses three switches.
+    RunOutcome o = Run("clos2-all-to-all", {"transport=roce", "cc=hpcc"}, true);
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    const IntProbeStage::Findings& f = IntProbeStage::s_findings;
+    // Every data packet (4096-byte MTU) leaves at least one switch, every flow is ACKed.
+    uint64_t packets = 0;
+    uint64_t flows = 0;
+    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()))
+    {
+        packets += (std::stoull(r.at("bytes")) + 4095) / 4096;
+        ++flows;
+    }
+    ASSERT_GT(flows, 0u);
+    EXPECT_GE(f.dataFrames, packets);
+    EXPECT_GE(f.acks, flows);
+    EXPECT_EQ(f.wrongRecord, 0u);
+    EXPECT_EQ(f.wrongSize, 0u);
+    EXPECT_EQ(f.wrongPayload, 0u);
+    // The probe sees each frame just stamped: 1 record at the sender's leaf, 2 at a spine, 3
+    // at the receiver's leaf (a path within one leaf stops at 1).
+    EXPECT_EQ(f.maxHopCount, 3u);
+    EXPECT_GT(f.byHopCount.at(1), 0u);
+    EXPECT_GT(f.byHopCount.at(2), 0u);
+    EXPECT_GT(f.byHopCount.at(3), 0u);
+    EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3
