@@ -149,7 +149,9 @@ async function main() {
     await sleep(300);
     out.report.reset = await evaluate(state);
 
-    // ---- sweep.html ----
+    // ---- sweep.html (a shorter window: the page is one chart and a table) ----
+    await send("Emulation.setDeviceMetricsOverride",
+      { width: WIDTH, height: 900, deviceScaleFactor: 1, mobile: false });
     out.sweep = { load_ms: await open(sweepHtml, "window.fabricSweep && window.fabricSweep.ready") };
     await sleep(300);
     out.sweep.charts = await evaluate(`window.fabricSweep.charts.map(u => ${INK}(u))`);

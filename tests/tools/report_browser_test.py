@@ -5,6 +5,7 @@ Runs the demo scenario (examples/incast.yaml) and a four-point sweep of it with 
 writes their pages with tools/plot, builds a synthetic run with a million-row queues.csv, and
 drives Chromium over the DevTools protocol (report_browser_drive.js, with the pinned `ws` of
 tools/web). Checked here, against the CSVs read with the csv module:
+  - trace.html: false means no page (and a non-flag value is an error);
   - no console errors, no exceptions, no network request (the pages are offline);
   - every chart drew its series (opaque pixels inside the plot area);
   - a mouse-drag zoom on one chart gives every chart the same new x range, the dragged one;
@@ -171,6 +172,23 @@ def check_big(out, big_dir, end_ns):
           f"zoomed window shows {zoom['samples']} samples, CSV has {inside} (+2 edges)")
 
 
+def check_switch_off(fabric_run, tmp):
+    """trace.html: false leaves the run without a page; a value that is not a flag is an error
+    naming the key."""
+    quiet = os.path.join(tmp, "no-html")
+    run([fabric_run, os.path.join(REPO, "examples", "incast.yaml"), "--out", quiet, "--quiet",
+         "--set", "trace.html=false"])
+    plotted = run(["/usr/bin/python3", os.path.join(REPO, "tools", "plot"), quiet])
+    check(not os.path.exists(os.path.join(quiet, "report.html")) and "report.html" not in plotted,
+          "trace.html: false, yet report.html was written")
+    check("incast.png" in plotted, "trace.html: false must not cost the PNGs")
+    bad = subprocess.run([fabric_run, os.path.join(REPO, "examples", "incast.yaml"), "--out",
+                          os.path.join(tmp, "bad"), "--quiet", "--set", "trace.html=maybe"],
+                         capture_output=True, text=True)
+    check(bad.returncode != 0 and "trace.html" in bad.stderr,
+          f"trace.html=maybe accepted (exit {bad.returncode}): {bad.stderr}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -184,6 +202,7 @@ def main():
             plotted = run(["/usr/bin/python3", os.path.join(REPO, "tools", "plot"), demo])
             check(os.path.join(demo, "report.html") in plotted.split(),
                   f"tools/plot did not write report.html:\n{plotted}")
+            check_switch_off(fabric_run, tmp)
             sweep = os.path.join(tmp, "sweep")
             run(["/usr/bin/python3", os.path.join(REPO, "tools", "sweep"),
                  os.path.join(REPO, "examples", "incast.yaml"), "--grid", "workload.senders=2,4",
