@@ -12,6 +12,7 @@ tools/web). Checked here, against the CSVs read with the csv module:
     double-click restores the whole run on every chart;
   - hovered values are rows of queues.csv / rates.csv: the row in force at the cursor (the last
     queue sample at or before it, the rate interval that contains it), value and time equal;
+  - above the page's sample budget the largest series is reduced to min/max pairs;
   - the million-row page opens in a few seconds, is decimated to min/max per pixel in the
     overview (and still shows the CSV's peak), and shows every CSV row inside a zoomed window.
 Screenshots go to results/report/ for the README. A missing chromium or tools/web install is a
@@ -84,6 +85,30 @@ def big_run(run_dir):
     return end_ns
 
 
+def check_budget():
+    """Above the page's sample budget the largest series is reduced to min/max pairs per bucket
+    (its peak and trough kept), smaller ones stay whole, and the page names what was reduced."""
+    from fabrictools.plot import page, runpage
+    saved = page.POINT_BUDGET
+    page.POINT_BUDGET = 1000
+    try:
+        big = {"name": "queue big", "t": list(range(0, 30000, 10)),
+               "v": [(i * 7919) % 1000 for i in range(3000)]}
+        big["v"][1234] = 5000
+        big["v"][2345] = -5
+        small = {"name": "queue small", "t": list(range(100)), "v": list(range(100))}
+        notes = []
+        runpage.budget([[big], [small]], notes)
+    finally:
+        page.POINT_BUDGET = saved
+    check(len(big["t"]) + len(small["t"]) <= 1000 and len(small["t"]) == 100,
+          f"budget: {len(big['t'])} + {len(small['t'])} samples kept, want <= 1000, small whole")
+    check(max(big["v"]) == 5000 and min(big["v"]) == -5 and 12340 in big["t"],
+          "budget: the reduced series lost its peak or trough")
+    check(big["t"] == sorted(big["t"]), "budget: reduced series out of time order")
+    check(len(notes) == 1 and "queue big" in notes[0], f"budget notes: {notes}")
+
+
 def check_report(out, demo):
     report = out["report"]
     summary = json.load(open(os.path.join(demo, "summary.json")))
@@ -102,6 +127,9 @@ def check_report(out, demo):
     check(abs(zlo - lo) < tolerance and abs(zhi - hi) < tolerance,
           f"zoomed range {zlo}..{zhi}, dragged {lo}..{hi}")
     check(zhi - zlo < 0.2 * end_us, f"zoom did not narrow the axis: {zlo}..{zhi}")
+    for name, chart in report["after"].items():  # each chart re-read its window of the data
+        check(chart["samples"] < report["before"][name]["samples"],
+              f"chart {name} still holds {chart['samples']} samples after the zoom")
     for name, chart in report["reset"].items():
         check(chart["min"] == 0 and abs(chart["max"] - end_us) < 1e-9,
               f"double-click did not reset chart {name}: {chart['min']}..{chart['max']}")
@@ -195,6 +223,7 @@ def main():
     build = os.path.abspath(sys.argv[1])
     try:
         chromium = prerequisites()
+        check_budget()
         with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
             demo = os.path.join(tmp, "demo")
             fabric_run = os.path.join(build, "fabric-run")
