@@ -4,14 +4,16 @@
 // every chart before and after a mouse-drag zoom, the hover read-outs, and screenshots. Prints
 // one JSON object; the Python side does the judging against the CSVs.
 //   node report_browser_drive.js CHROMIUM REPORT_HTML SWEEP_HTML SHOT_DIR PROFILE_DIR BIG_HTML
-// (BIG_HTML: a run page with a million-row queue, opened last and zoomed by script.)
+//        [OTHER_HTML ...]
+// (BIG_HTML: a run page with a million-row queue, zoomed by script; OTHER_HTML: run pages whose
+// charts are only listed, with their pixels.)
 
 const { spawn } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 const WebSocket = require(path.join(__dirname, "..", "..", "tools", "web", "node_modules", "ws"));
 
-const [chromium, reportHtml, sweepHtml, shotDir, profile, bigHtml] = process.argv.slice(2);
+const [chromium, reportHtml, sweepHtml, shotDir, profile, bigHtml, ...otherHtml] = process.argv.slice(2);
 const WIDTH = 1280, HEIGHT = 2600;
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 
@@ -171,6 +173,14 @@ async function main() {
       await evaluate(`window.fabricReport.axis.set(5000000, 5005000)`);
       await sleep(200);
       out.big.zoom = await evaluate(queue);
+    }
+
+    // ---- other run pages: which charts, drawn or not ----
+    out.others = [];
+    for (const file of otherHtml) {
+      await open(file, "window.fabricReport && window.fabricReport.ready");
+      out.others.push(await evaluate(`Object.fromEntries(Object.entries(window.fabricReport.charts)
+        .map(([id, c]) => [id, ${INK}(c.u)]))`));
     }
   } finally {
     ws.close();

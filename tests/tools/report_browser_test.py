@@ -13,6 +13,7 @@ tools/web). Checked here, against the CSVs read with the csv module:
   - hovered values are rows of queues.csv / rates.csv: the row in force at the cursor (the last
     queue sample at or before it, the rate interval that contains it), value and time equal;
   - above the page's sample budget the largest series is reduced to min/max pairs;
+  - cc.csv's optional window_bytes, rtt_ns, u and flows.csv's slowdown get their charts;
   - the million-row page opens in a few seconds, is decimated to min/max per pixel in the
     overview (and still shows the CSV's peak), and shows every CSV row inside a zoomed window.
 Screenshots go to results/report/ for the README. A missing chromium or tools/web install is a
@@ -107,6 +108,28 @@ def check_budget():
           "budget: the reduced series lost its peak or trough")
     check(big["t"] == sorted(big["t"]), "budget: reduced series out of time order")
     check(len(notes) == 1 and "queue big" in notes[0], f"budget notes: {notes}")
+
+
+def extended_run(demo, run_dir):
+    """The demo run with the columns newer runs may have: cc.csv window_bytes, rtt_ns and u,
+    flows.csv slowdown (values made up here; only their charts are checked)."""
+    shutil.copytree(demo, run_dir)
+    cc = rows(os.path.join(demo, "cc.csv"))
+    with open(os.path.join(run_dir, "cc.csv"), "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(list(cc[0]) + ["window_bytes", "rtt_ns", "u"])
+        for i, r in enumerate(cc):
+            writer.writerow(list(r.values()) + [int(float(r["rate_gbps"]) * 250), 5000 + i % 700,
+                                                (i % 100) / 100])
+    flows = rows(os.path.join(demo, "flows.csv"))
+    with open(os.path.join(run_dir, "flows.csv"), "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(list(flows[0]) + ["slowdown"])
+        for r in flows:
+            writer.writerow(list(r.values()) + [round(int(r["fct_ns"]) / 84000, 3)])
+    os.remove(os.path.join(run_dir, "report.html"))
+    from fabrictools.plot.runpage import write_report
+    check(write_report(run_dir, run_dir), "extended run: report.html not written")
 
 
 def check_report(out, demo):
@@ -238,6 +261,8 @@ def main():
                  "--grid", "switch.pfc.enabled=true,false", "--out", sweep,
                  "--fabric-run", fabric_run, "--quiet"])
             run(["/usr/bin/python3", os.path.join(REPO, "tools", "plot"), "--sweep", sweep])
+            extended = os.path.join(tmp, "extended")
+            extended_run(demo, extended)
             big_dir = os.path.join(tmp, "big")
             end_ns = big_run(big_dir)
             os.makedirs(SHOTS, exist_ok=True)
@@ -246,11 +271,16 @@ def main():
             out = json.loads(run(["node", DRIVER, chromium, os.path.join(demo, "report.html"),
                                   os.path.join(sweep, "sweep.html"), shots,
                                   os.path.join(tmp, "profile"),
-                                  os.path.join(big_dir, "report.html")], timeout=120))
+                                  os.path.join(big_dir, "report.html"),
+                                  os.path.join(extended, "report.html")], timeout=120))
             check(not out["errors"], "browser errors:\n  " + "\n  ".join(out["errors"]))
             compared = check_report(out, demo)
             check_sweep(out, sweep)
             check_big(out, big_dir, end_ns)
+            charts = out["others"][0]
+            for name in ("cc-window_bytes", "cc-rtt_ns", "cc-u", "slowdown"):
+                check(charts.get(name, 0) > 100, f"extended run: chart {name} missing or blank "
+                      f"({charts})")
             for name in ("report.png", "sweep.png"):
                 shutil.copyfile(os.path.join(shots, name), os.path.join(SHOTS, name))
     except Failure as err:
