@@ -150,6 +150,19 @@ async function main() {
     await send("Input.dispatchMouseEvent", { type: "mouseReleased", x: over.left + 50, y, button: "left", clickCount: 2 });
     await sleep(300);
     out.report.reset = await evaluate(state);
+    // The pickers: another port, two flows; the rebuilt charts keep the shared axis.
+    await evaluate(`window.fabricReport.axis.set(100000, 200000)`);
+    out.report.picked = await evaluate(`(() => {
+      const port = document.getElementById("port-picker"), flows = document.getElementById("flow-picker");
+      port.value = port.options[port.options.length - 1].value;
+      port.dispatchEvent(new Event("change"));
+      [...flows.options].forEach((o, i) => { o.selected = i < 2; });
+      flows.dispatchEvent(new Event("change"));
+      const c = window.fabricReport.charts;
+      return { port: port.value, queue_title: c.queue.root.querySelector("h3").textContent,
+               rate_series: c.rate.u.series.slice(1).map(s => s.label),
+               ranges: Object.values(c).map(x => [x.u.scales.x.min, x.u.scales.x.max]) };
+    })()`);
 
     // ---- sweep.html (a shorter window: the page is one chart and a table) ----
     await send("Emulation.setDeviceMetricsOverride",

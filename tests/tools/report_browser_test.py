@@ -9,7 +9,8 @@ tools/web). Checked here, against the CSVs read with the csv module:
   - no console errors, no exceptions, no network request (the pages are offline);
   - every chart drew its series (opaque pixels inside the plot area);
   - a mouse-drag zoom on one chart gives every chart the same new x range, the dragged one;
-    double-click restores the whole run on every chart;
+    double-click restores the whole run on every chart; the port and flow pickers rebuild
+    their charts on the shared axis;
   - hovered values are rows of queues.csv / rates.csv: the row in force at the cursor (the last
     queue sample at or before it, the rate interval that contains it), value and time equal;
   - above the page's sample budget the largest series is reduced to min/max pairs;
@@ -157,6 +158,13 @@ def check_report(out, demo):
         check(chart["min"] == 0 and abs(chart["max"] - end_us) < 1e-9,
               f"double-click did not reset chart {name}: {chart['min']}..{chart['max']}")
 
+    picked = report["picked"]
+    check(picked["port"] in picked["queue_title"] and picked["port"] != report["port"],
+          f"port picker: chose {picked['port']}, queue chart says {picked['queue_title']!r}")
+    check(len(picked["rate_series"]) == 2 and picked["rate_series"][0].startswith("flow 0 "),
+          f"flow picker: chose flows 0 and 1, rate chart has {picked['rate_series']}")
+    check(all(r == [100, 200] for r in picked["ranges"]),
+          f"rebuilt charts left the shared axis (100..200 µs): {picked['ranges']}")
     node, port = report["port"].rsplit(":", 1)
     queues = [r for r in rows(os.path.join(demo, "queues.csv"))
               if r["node"] == node and r["port"] == port]
