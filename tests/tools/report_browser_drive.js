@@ -191,9 +191,12 @@ async function main() {
     // ---- other run pages: which charts, drawn or not ----
     out.others = [];
     for (const file of otherHtml) {
-      await open(file, "window.fabricReport && window.fabricReport.ready");
-      out.others.push(await evaluate(`Object.fromEntries(Object.entries(window.fabricReport.charts)
-        .map(([id, c]) => [id, ${INK}(c.u)]))`));
+      await open(file, "(window.fabricReport && window.fabricReport.ready) || " +
+        "(window.fabricFigures && window.fabricFigures.ready)");
+      out.others.push(await evaluate(`window.fabricReport
+        ? Object.fromEntries(Object.entries(window.fabricReport.charts).map(([id, c]) => [id, ${INK}(c.u)]))
+        : window.fabricFigures.charts.map(u => ${INK}(u))`));
+      if (process.env.FABRIC_SHOT_OTHERS) await shot(`other-${out.others.length}.png`);
     }
   } finally {
     ws.close();

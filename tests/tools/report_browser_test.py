@@ -15,6 +15,7 @@ tools/web). Checked here, against the CSVs read with the csv module:
     queue sample at or before it, the rate interval that contains it), value and time equal;
   - above the page's sample budget the largest series is reduced to min/max pairs;
   - cc.csv's optional window_bytes, rtt_ns, u and flows.csv's slowdown get their charts;
+  - tools/validate's report.html draws every panel of its figures;
   - the million-row page opens in a few seconds, is decimated to min/max per pixel in the
     overview (and still shows the CSV's peak), and shows every CSV row inside a zoomed window.
 Screenshots go to results/report/ for the README. A missing chromium or tools/web install is a
@@ -131,6 +132,16 @@ def extended_run(demo, run_dir):
     os.remove(os.path.join(run_dir, "report.html"))
     from fabrictools.plot.runpage import write_report
     check(write_report(run_dir, run_dir), "extended run: report.html not written")
+
+
+def check_validation(inks, validation):
+    """The validation report's page: a drawn chart per panel of every figure report.json lists
+    (the queue-integrator and ecmp-collisions figures have six panels each)."""
+    report = json.load(open(os.path.join(validation, "report.json")))
+    figures = [f for case in report["cases"] for f in case["figures"]]
+    check(len(figures) == 2, f"validation figures {figures}")
+    check(len(inks) == 12 and all(ink > 50 for ink in inks),
+          f"validation report.html: charts {inks}, want 12 drawn (6 panels x 2 figures)")
 
 
 def check_report(out, demo):
@@ -271,6 +282,10 @@ def main():
             run(["/usr/bin/python3", os.path.join(REPO, "tools", "plot"), "--sweep", sweep])
             extended = os.path.join(tmp, "extended")
             extended_run(demo, extended)
+            validation = os.path.join(tmp, "validation")
+            run(["/usr/bin/python3", os.path.join(REPO, "tools", "validate"), "--quick",
+                 "--only", "queue-integrator", "--only", "ecmp-collisions", "--build", build,
+                 "--out", validation, "--runs", os.path.join(tmp, "validation-runs")])
             big_dir = os.path.join(tmp, "big")
             end_ns = big_run(big_dir)
             os.makedirs(SHOTS, exist_ok=True)
@@ -280,7 +295,8 @@ def main():
                                   os.path.join(sweep, "sweep.html"), shots,
                                   os.path.join(tmp, "profile"),
                                   os.path.join(big_dir, "report.html"),
-                                  os.path.join(extended, "report.html")], timeout=120))
+                                  os.path.join(extended, "report.html"),
+                                  os.path.join(validation, "report.html")], timeout=120))
             check(not out["errors"], "browser errors:\n  " + "\n  ".join(out["errors"]))
             compared = check_report(out, demo)
             check_sweep(out, sweep)
@@ -289,6 +305,7 @@ def main():
             for name in ("cc-window_bytes", "cc-rtt_ns", "cc-u", "slowdown"):
                 check(charts.get(name, 0) > 100, f"extended run: chart {name} missing or blank "
                       f"({charts})")
+            check_validation(out["others"][1], validation)
             for name in ("report.png", "sweep.png"):
                 shutil.copyfile(os.path.join(shots, name), os.path.join(SHOTS, name))
     except Failure as err:
