@@ -304,8 +304,9 @@ def test_seeds_and_plot(env):
     check(all(int(r["last_finish_ns"]) == 1000 * int(r["workload.senders"]) + int(r["seed"])
               for r in rows), "per-seed values")
 
+    # --no-html: the PNGs only (sweep.html is tests/tools/report_browser_test.py's).
     proc = env.run([PLOT, "--sweep", out, "--x", "senders", "--y",
-                    "last_finish_ns,pfc_frames_sent", "--facet", "pfc"])
+                    "last_finish_ns,pfc_frames_sent", "--facet", "pfc", "--no-html"])
     expected = [os.path.join(out, "last_finish_ns-vs-senders-by-pfc.png"),
                 os.path.join(out, "pfc_frames_sent-vs-senders-by-pfc.png")]
     check(proc.stdout.split() == expected, f"plot printed {proc.stdout!r}")
