@@ -317,7 +317,8 @@ def test_seeds_and_plot(env):
 
     # Defaults (first numeric axis, the standard metrics) on the sweep with failures.
     plot_out = os.path.join(env.tmp, "fail-plots")
-    proc = env.run([PLOT, "--sweep", os.path.join(env.tmp, "fail"), "--out", plot_out])
+    proc = env.run([PLOT, "--sweep", os.path.join(env.tmp, "fail"), "--out", plot_out,
+                    "--no-html"])
     check(len(proc.stdout.split()) == 4 and "without results left out" in proc.stderr,
           f"default sweep plots: {proc.stdout}{proc.stderr}")
     proc = env.run([PLOT, "--sweep", out, "--x", "nonsense"], expect_rc=2)
