@@ -51,7 +51,8 @@ def check(condition, message):
 
 def run(argv, **kw):
     proc = subprocess.run(argv, capture_output=True, text=True, **kw)
-    check(proc.returncode == 0, f"{' '.join(argv)} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
+    check(proc.returncode == 0,
+          f"{' '.join(argv)} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
     return proc.stdout
 
 
@@ -81,11 +82,11 @@ def big_run(run_dir):
         json.dump({"scenario": "big", "sim_time_ns": end_ns}, handle)
     with open(os.path.join(run_dir, "queues.csv"), "w") as handle:
         handle.write("time_ns,node,port,priority,bytes\n")
-        handle.writelines(f"{i * 10},sw0,1,3,{777777 if i == BIG_ROWS // 2 + 3 else (i % 1000) * 64}\n"
+        peak_row = BIG_ROWS // 2 + 3
+        handle.writelines(f"{i * 10},sw0,1,3,{777777 if i == peak_row else (i % 1000) * 64}\n"
                           for i in range(BIG_ROWS))
     from fabrictools.plot.runpage import write_report
     check(write_report(run_dir, run_dir), "big run: report.html not written")
-    return end_ns
 
 
 def check_budget():
@@ -149,7 +150,8 @@ def check_report(out, demo):
     summary = json.load(open(os.path.join(demo, "summary.json")))
     end_us = summary["sim_time_ns"] / report["unit_div"]
     expected = {"queue", "rate", "cc-rate_gbps", "cc-alpha", "fct"}
-    check(set(report["before"]) == expected, f"charts {sorted(report['before'])}, want {sorted(expected)}")
+    check(set(report["before"]) == expected,
+          f"charts {sorted(report['before'])}, want {sorted(expected)}")
     for name, chart in report["before"].items():
         check(chart["ink"] > 100, f"report chart {name}: blank plot area ({chart['ink']} px)")
         check(chart["min"] == 0 and abs(chart["max"] - end_us) < 1e-9,
@@ -219,14 +221,16 @@ def check_sweep(out, sweep):
     table = rows(os.path.join(sweep, "sweep.csv"))
     check(page["charts"] and all(ink > 100 for ink in page["charts"]),
           f"sweep chart blank: {page['charts']}")
-    check(page["rows"] == len(table), f"sweep table has {page['rows']} rows, sweep.csv {len(table)}")
-    check(len(page["links"]) == len(table), f"{len(page['links'])} point links for {len(table)} points")
+    check(page["rows"] == len(table),
+          f"sweep table has {page['rows']} rows, sweep.csv {len(table)}")
+    check(len(page["links"]) == len(table),
+          f"{len(page['links'])} point links for {len(table)} points")
     for href in page["links"]:
         check(href.endswith("/report.html") and os.path.isfile(os.path.join(sweep, href)),
               f"sweep link {href} is not a point's report.html")
 
 
-def check_big(out, big_dir, end_ns):
+def check_big(out):
     big = out["big"]
     check(big["load_ms"] < BIG_LOAD_LIMIT_MS, f"{BIG_ROWS:,}-row page took {big['load_ms']} ms")
     whole = big["whole"]
@@ -269,7 +273,8 @@ def main():
         with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
             demo = os.path.join(tmp, "demo")
             fabric_run = os.path.join(build, "fabric-run")
-            run([fabric_run, os.path.join(REPO, "examples", "incast.yaml"), "--out", demo, "--quiet"])
+            run([fabric_run, os.path.join(REPO, "examples", "incast.yaml"), "--out", demo,
+                 "--quiet"])
             plotted = run(["/usr/bin/python3", os.path.join(REPO, "tools", "plot"), demo])
             check(os.path.join(demo, "report.html") in plotted.split(),
                   f"tools/plot did not write report.html:\n{plotted}")
@@ -287,7 +292,7 @@ def main():
                  "--only", "queue-integrator", "--only", "ecmp-collisions", "--build", build,
                  "--out", validation, "--runs", os.path.join(tmp, "validation-runs")])
             big_dir = os.path.join(tmp, "big")
-            end_ns = big_run(big_dir)
+            big_run(big_dir)
             os.makedirs(SHOTS, exist_ok=True)
             shots = os.path.join(tmp, "shots")
             os.makedirs(shots)
@@ -300,7 +305,7 @@ def main():
             check(not out["errors"], "browser errors:\n  " + "\n  ".join(out["errors"]))
             compared = check_report(out, demo)
             check_sweep(out, sweep)
-            check_big(out, big_dir, end_ns)
+            check_big(out)
             charts = out["others"][0]
             for name in ("cc-window_bytes", "cc-rtt_ns", "cc-u", "slowdown"):
                 check(charts.get(name, 0) > 100, f"extended run: chart {name} missing or blank "
