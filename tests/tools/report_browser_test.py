@@ -14,7 +14,8 @@ tools/web). Checked here, against the CSVs read with the csv module:
   - hovered values are rows of queues.csv / rates.csv: the row in force at the cursor (the last
     queue sample at or before it, the rate interval that contains it), value and time equal;
   - above the page's sample budget the largest series is reduced to min/max pairs;
-  - cc.csv's optional window_bytes, rtt_ns, u and flows.csv's slowdown get their charts;
+  - cc.csv's optional window_bytes, rtt_ns, u, flows.csv's slowdown and reorder.csv get
+    their charts;
   - tools/validate's report.html draws every panel of its figures;
   - the million-row page opens in a few seconds, is decimated to min/max per pixel in the
     overview (and still shows the CSV's peak), and shows every CSV row inside a zoomed window.
@@ -115,7 +116,8 @@ def check_budget():
 
 def extended_run(demo, run_dir):
     """The demo run with the columns newer runs may have: cc.csv window_bytes, rtt_ns and u,
-    flows.csv slowdown (values made up here; only their charts are checked)."""
+    flows.csv slowdown, and a reorder.csv (values made up here; only their charts are
+    checked)."""
     shutil.copytree(demo, run_dir)
     cc = rows(os.path.join(demo, "cc.csv"))
     with open(os.path.join(run_dir, "cc.csv"), "w", newline="") as handle:
@@ -130,6 +132,10 @@ def extended_run(demo, run_dir):
         writer.writerow(list(flows[0]) + ["slowdown"])
         for r in flows:
             writer.writerow(list(r.values()) + [round(int(r["fct_ns"]) / 84000, 3)])
+    with open(os.path.join(run_dir, "reorder.csv"), "w") as handle:  # as Unified Bus runs write
+        handle.write("time_ns,flow_id,packets,bytes\n")
+        handle.writelines(f"{t},{f},{(t // 1000) % 5},{((t // 1000) % 5) * 4096}\n"
+                          for t in range(10000, 500000, 1000) for f in (0, 1))
     os.remove(os.path.join(run_dir, "report.html"))
     from fabrictools.plot.runpage import write_report
     check(write_report(run_dir, run_dir), "extended run: report.html not written")
@@ -307,7 +313,8 @@ def main():
             check_sweep(out, sweep)
             check_big(out)
             charts = out["others"][0]
-            for name in ("cc-window_bytes", "cc-rtt_ns", "cc-u", "slowdown"):
+            for name in ("cc-window_bytes", "cc-rtt_ns", "cc-u", "slowdown", "reorder-bytes",
+                         "reorder-packets"):
                 check(charts.get(name, 0) > 100, f"extended run: chart {name} missing or blank "
                       f"({charts})")
             check_validation(out["others"][1], validation)
