@@ -14,8 +14,10 @@ _captured: dict = {}
 
 
 def _number(v) -> Optional[float]:
+    """A plotted value to 7 significant digits: figures are computed, not traced, and the
+    digits beyond (float noise of unit conversions) would triple the page."""
     try:
-        return page.clean(float(v))
+        return page.clean(float(f"{float(v):.7g}"))
     except (TypeError, ValueError):
         return None
 
