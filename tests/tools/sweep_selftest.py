@@ -304,8 +304,9 @@ def test_seeds_and_plot(env):
     check(all(int(r["last_finish_ns"]) == 1000 * int(r["workload.senders"]) + int(r["seed"])
               for r in rows), "per-seed values")
 
+    # --no-html: the PNGs only (sweep.html is tests/tools/report_browser_test.py's).
     proc = env.run([PLOT, "--sweep", out, "--x", "senders", "--y",
-                    "last_finish_ns,pfc_frames_sent", "--facet", "pfc"])
+                    "last_finish_ns,pfc_frames_sent", "--facet", "pfc", "--no-html"])
     expected = [os.path.join(out, "last_finish_ns-vs-senders-by-pfc.png"),
                 os.path.join(out, "pfc_frames_sent-vs-senders-by-pfc.png")]
     check(proc.stdout.split() == expected, f"plot printed {proc.stdout!r}")
@@ -316,7 +317,8 @@ def test_seeds_and_plot(env):
 
     # Defaults (first numeric axis, the standard metrics) on the sweep with failures.
     plot_out = os.path.join(env.tmp, "fail-plots")
-    proc = env.run([PLOT, "--sweep", os.path.join(env.tmp, "fail"), "--out", plot_out])
+    proc = env.run([PLOT, "--sweep", os.path.join(env.tmp, "fail"), "--out", plot_out,
+                    "--no-html"])
     check(len(proc.stdout.split()) == 4 and "without results left out" in proc.stderr,
           f"default sweep plots: {proc.stdout}{proc.stderr}")
     proc = env.run([PLOT, "--sweep", out, "--x", "nonsense"], expect_rc=2)

@@ -112,6 +112,14 @@ ReadPcapNodes(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
     }
 }
 
+/// trace.html is for tools/plot, which reads it back from summary.json's echo of the scenario
+/// ("parameters"); the simulator only checks that it is a flag.
+void
+CheckHtml(YamlFields& trace, const ScenarioKey& key, ScenarioBuild&)
+{
+    ValueOf(trace, key);
+}
+
 } // namespace
 
 ScenarioKeys
@@ -162,6 +170,11 @@ TraceKeys()
             .Unit("list of node names")
             .Rule("every node")
             .Reader(ReadPcapNodes),
+        ScenarioKey("trace.html",
+                    KeyKind::Flag,
+                    "tools/plot writes report.html, the interactive page of the run")
+            .Default("true")
+            .Reader(CheckHtml),
     };
 }
 

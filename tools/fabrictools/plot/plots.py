@@ -1,5 +1,9 @@
 """Plots of one fabric-run output directory (the implementation of tools/plot).
 
+Besides the PNGs, tools/plot writes report.html (runpage.py) for a run and sweep.html
+(sweeppage.py) for a sweep: self-contained interactive pages, unless --no-html or the scenario's
+trace.html: false.
+
 Each figure is drawn by a `draw_*` function onto given axes, so the combined incast figure
 reuses exactly the panels of the single figures. Each `plot_*` function returns the path it
 wrote, or None after a note when its input is missing — a run without PFC events simply has no
@@ -474,6 +478,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        help="sweep.csv column(s) to plot, one PNG each (repeatable, or a,b)")
     sweep.add_argument("--series", metavar="AXIS", help="axis that colours the lines")
     sweep.add_argument("--facet", metavar="AXIS", help="one panel per value of this axis")
+    parser.add_argument("--no-html", dest="html", action="store_false",
+                        help="do not write report.html (sweep.html with --sweep), the "
+                        "interactive page; a scenario can also say trace.html: false")
     sweep.add_argument("--xscale", choices=("auto", "linear", "log"), default="auto",
                        help="auto: log when numeric values span 8x or more")
     sweep.add_argument("--yscale", choices=("linear", "log"), default="linear")
@@ -500,6 +507,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except ValueError as err:
             parser.error(str(err))
     written = make_plots(args.run_dir, args.out or args.run_dir, args.port)
+    if args.html:
+        from .runpage import write_report  # noqa: E402 (the page needs no matplotlib)
+        page = write_report(args.run_dir, args.out or args.run_dir)
+        written += [page] if page else []
     for path in written:
         print(path)
     if not written:
@@ -533,6 +544,10 @@ def sweep_main(args, parser) -> int:
     try:
         written = plot_sweep(args.sweep, args.x, ys, args.series, args.facet, args.out,
                              args.xscale, args.yscale)
+        if args.html:
+            from .sweeppage import write_sweep_page  # noqa: E402
+            page = write_sweep_page(args.sweep, args.out)
+            written += [page] if page else []
     except SweepPlotError as err:
         parser.error(str(err))
     for path in written:

@@ -7,12 +7,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from ..plot import figpage  # noqa: E402
+
 DPI = 90
 
 
 def _save(fig, out_dir, name):
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, name)
+    figpage.capture(fig, name)  # the same numbers, for the interactive report.html
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return name

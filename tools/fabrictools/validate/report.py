@@ -160,3 +160,7 @@ def write(out_dir, cases, ctx, wall_s, mode):
             L.append("")
     with open(os.path.join(out_dir, "report.md"), "w") as f:
         f.write("\n".join(L).rstrip() + "\n")
+    from ..plot import figpage  # the figures again, zoomable, in one offline page
+    figpage.write_page(os.path.join(out_dir, "report.html"), "Validation against analytic models",
+                       [{"title": f"{c.case_id}: {c.title}", "verdict": c.verdict,
+                         "figures": c.figures} for c in cases])
