@@ -3,6 +3,8 @@
 #include "attribute-values.h"
 #include "config-sections.h"
 
+#include <tuple>
+
 namespace ns3
 {
 
@@ -13,6 +15,9 @@ namespace
 const std::vector<std::pair<std::string, std::string>> kRoceCc = {
     {"none", "ns3::NoCongestionControl"},
     {"dcqcn", "ns3::DcqcnCongestionControl"},
+    {"dctcp", "ns3::DctcpCongestionControl"},
+    {"timely", "ns3::TimelyCongestionControl"},
+    {"swift", "ns3::SwiftCongestionControl"},
 };
 const std::vector<std::pair<std::string, std::string>> kUbCc = {
     {"caqm", "ns3::CaqmCongestionControl"},
@@ -85,7 +90,8 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
     else if (TypeOfCc(cc, kRoceCc).empty())
     {
-        throw root.Error(key.Name(), "expected none or dcqcn, got '" + cc + "'");
+        throw root.Error(key.Name(),
+                         "expected none, dcqcn, dctcp, timely or swift, got '" + cc + "'");
     }
     if (cc != "none" && transport != "roce")
     {
@@ -93,6 +99,15 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
     attributes.emplace_back("ns3::RdmaNic::CongestionControl", TypeOfCc(cc, kRoceCc));
     attributes.emplace_back("ns3::RdmaNic::Mtu", mtu);
+    if (cc == "dctcp")
+    {
+        // DCTCP's feedback is the ECN-Echo on ACKs: receivers must set it.
+        attributes.emplace_back("ns3::RdmaNic::EcnEcho", "true");
+    }
+    if (cc == "swift")
+    {
+        attributes.emplace_back("ns3::SwiftCongestionControl::Mtu", mtu); // cwnd's packet
+    }
 }
 
 std::string
@@ -120,9 +135,9 @@ TransportKeys()
             .Reader(ReadTransport),
         ScenarioKey("cc",
                     KeyKind::Choice,
-                    "congestion control: none | dcqcn with transport roce; caqm | none with "
-                    "transport ub")
-            .Choices({"none", "dcqcn", "caqm"})
+                    "congestion control: none | dcqcn | dctcp | timely | swift with transport "
+                    "roce (dctcp turns on ECN-Echo in ACKs); caqm | none with transport ub")
+            .Choices({"none", "dcqcn", "dctcp", "timely", "swift", "caqm"})
             .Rule(CcDefaults)
             .Reader(ReadCc),
         ScenarioKey("roce", KeyKind::Mapping, "RoCE NICs (transport: roce)").Reader(ReadSection),
@@ -185,6 +200,18 @@ TransportKeys()
                                            "DCQCN reaction point (cc: dcqcn), one key per "
                                            "ns3::DcqcnCongestionControl attribute");
     rows.insert(rows.end(), dcqcn.begin(), dcqcn.end());
+    for (const auto& [section, typeName, help] :
+         {std::tuple<std::string, std::string, std::string>{"dctcp",
+                                                            "ns3::DctcpCongestionControl",
+                                                            "DCTCP sender (cc: dctcp)"},
+          {"timely", "ns3::TimelyCongestionControl", "TIMELY rate control (cc: timely)"},
+          {"swift", "ns3::SwiftCongestionControl", "Swift window control (cc: swift)"}})
+    {
+        ScenarioKeys keys = TypeAttributeKeys(section,
+                                              typeName,
+                                              help + ", one key per " + typeName + " attribute");
+        rows.insert(rows.end(), keys.begin(), keys.end());
+    }
     return rows;
 }
 
