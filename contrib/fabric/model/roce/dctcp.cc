@@ -5,6 +5,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -70,7 +71,7 @@ DctcpCongestionControl::Start(DataRate lineRate)
                         "DctcpCongestionControl window sizes must be given in bytes");
     }
     m_lineRate = lineRate;
-    double bdp = lineRate.GetBitRate() / 8.0 * m_baseRtt.GetSeconds();
+    double bdp = std::round(lineRate.GetBitRate() / 8.0 * m_baseRtt.GetSeconds());
     m_cwnd = m_initialWindow.GetValue() ? double(m_initialWindow.GetValue()) : bdp;
     m_cwnd = std::max(m_cwnd, double(m_minWindow.GetValue()));
     m_alpha = m_initialAlpha;
@@ -147,7 +148,7 @@ DctcpCongestionControl::OnAck(const RoceAckFeedback& ack)
 uint64_t
 DctcpCongestionControl::GetWindow() const
 {
-    return static_cast<uint64_t>(m_cwnd);
+    return static_cast<uint64_t>(std::llround(m_cwnd));
 }
 
 std::string

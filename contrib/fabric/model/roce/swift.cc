@@ -105,7 +105,7 @@ SwiftCongestionControl::Start(DataRate lineRate)
     if (bytes == 0)
     {
         Time t = m_baseTarget + m_perHop * int64_t(m_hops);
-        bytes = lineRate.GetBitRate() / 8.0 * t.GetSeconds();
+        bytes = std::round(lineRate.GetBitRate() / 8.0 * t.GetSeconds());
     }
     m_maxCwnd = std::max(bytes / m_mtu, m_minCwnd);
     m_cwnd = m_maxCwnd;
@@ -186,7 +186,7 @@ SwiftCongestionControl::OnAck(const RoceAckFeedback& ack)
 uint64_t
 SwiftCongestionControl::GetWindow() const
 {
-    return std::max<uint64_t>(1, static_cast<uint64_t>(m_cwnd * m_mtu));
+    return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(m_cwnd * m_mtu)));
 }
 
 std::string
