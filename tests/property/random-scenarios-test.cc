@@ -51,7 +51,11 @@ Draw(uint32_t seed)
     std::string mtu = pick("1024B", "4096B");
     y << "name: random-" << seed << "\nseed: " << seed << "\nstop_time: 100ms\n";
     y << "transport: " << (roce ? "roce" : "raw") << "\n";
-    y << "cc: " << (roce ? pick("none", "dcqcn") : "none") << "\n";
+    y << "cc: " << (roce ? pick("none", "dcqcn", "dctcp", "timely", "swift") : "none") << "\n";
+    if (roce)
+    {
+        y << "dcqcn: {preset: " << pick("paper", "scaled") << "}\n";
+    }
     if (roce)
     {
         y << "roce: {recovery: " << pick("gbn", "sr") << ", ack_interval: " << uniform(1, 4)

@@ -110,6 +110,52 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
 }
 
+/// dcqcn.preset: one set of DCQCN constants (docs/models.md#dcqcn-presets); the section's
+/// other keys, read after it, override single constants.
+void
+ReadDcqcnPreset(YamlFields& dcqcn, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!Given(dcqcn, key))
+    {
+        return; // the attribute defaults: the paper's constants
+    }
+    const std::string t = "ns3::DcqcnCongestionControl::";
+    std::vector<std::pair<std::string, std::string>> values;
+    if (ValueOf(dcqcn, key).text == "paper")
+    {
+        // DCQCN paper (Zhu et al., SIGCOMM 2015) for 40 Gb/s: the attribute defaults.
+        values = {{"G", "0.00390625"},
+                  {"AlphaTimer", "55us"},
+                  {"RateIncreaseTimer", "55us"},
+                  {"ByteCounter", "10MB"},
+                  {"FastRecoveryStages", "5"},
+                  {"RateAI", "40Mbps"},
+                  {"RateHAI", "200Mbps"},
+                  {"RateScaleReference", "0bps"},
+                  {"ClampTargetRate", "true"}};
+    }
+    else
+    {
+        // NVIDIA ConnectX firmware behaviour with the increase steps scaled to the line rate,
+        // as the HPCC simulator's evaluation script (simulation/run.py, cc dcqcn) sets it:
+        // alpha updated every 1 us, increase timer 300 us, one fast-recovery stage, no target
+        // clamp, no byte counter, R_AI = 5 Mb/s and R_HAI = 50 Mb/s per 25 Gb/s of line rate.
+        values = {{"G", "0.00390625"},
+                  {"AlphaTimer", "1us"},
+                  {"RateIncreaseTimer", "300us"},
+                  {"ByteCounter", "0B"},
+                  {"FastRecoveryStages", "1"},
+                  {"RateAI", "5Mbps"},
+                  {"RateHAI", "50Mbps"},
+                  {"RateScaleReference", "25Gbps"},
+                  {"ClampTargetRate", "false"}};
+    }
+    for (const auto& [name, value] : values)
+    {
+        b.cfg.attributes.emplace_back(t + name, value);
+    }
+}
+
 std::string
 CcDefaults()
 {
@@ -199,6 +245,16 @@ TransportKeys()
                                            "ns3::DcqcnCongestionControl",
                                            "DCQCN reaction point (cc: dcqcn), one key per "
                                            "ns3::DcqcnCongestionControl attribute");
+    // The preset row right after the section's: its reader runs before the single constants.
+    dcqcn.insert(dcqcn.begin() + 1,
+                 ScenarioKey("dcqcn.preset",
+                             KeyKind::Choice,
+                             "paper: the DCQCN paper's 40 Gb/s constants (the defaults); "
+                             "scaled: NIC behaviour with increase steps scaled to the line rate, "
+                             "as 100/400 Gb/s fabrics run it (docs/models.md#dcqcn-presets)")
+                     .Choices({"paper", "scaled"})
+                     .Default("paper")
+                     .Reader(ReadDcqcnPreset));
     rows.insert(rows.end(), dcqcn.begin(), dcqcn.end());
     for (const auto& [section, typeName, help] :
          {std::tuple<std::string, std::string, std::string>{"dctcp",
