@@ -104,8 +104,8 @@ TEST_F(CcIncast, DctcpQueueOscillatesAroundKWithThePapersAmplitude)
     // DCTCP paper §3.3 (synchronised sawtooth of N flows, in packets): the windows reach
     // W* = (C x RTT + K) / N when the queue reaches K, grow one more packet during the RTT the
     // marks take to come back, then all cut by alpha/2 with alpha = sqrt(2 / W*). Hence
-    //   Q_max = K + N                                           (paper eq. 9)
-    //   A     = N (W* + 1) alpha / 2 ~ 1/2 sqrt(2 N (C x RTT + K))   (paper eq. 8)
+    //   Q_max = K + N
+    //   A     = N (W* + 1) alpha / 2 ~ 1/2 sqrt(2 N (C x RTT + K))
     // Here: C x RTT = 6.167 us x 11.97 Mpkt/s = 73.8 packets, K = 160 KiB / 4154 B =
     // 39.4 packets: A = 1/2 sqrt(16 x 113.2) = 21.3 packets = 88 KB; Q_max = 47.4 packets =
     // 197 KB. The queue is measured per 100 us (three to four sawtooth periods of ~27 us) after

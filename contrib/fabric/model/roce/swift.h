@@ -49,7 +49,7 @@ namespace ns3
  * | AdditiveIncrease | 1       | packets per RTT (Algorithm 1 ai; htsim 1)                  |
  * | Beta             | 0.8     | Algorithm 1 beta; htsim 0.8                                |
  * | MaxMdf           | 0.5     | Algorithm 1 max_mdf; htsim 0.5                             |
- * | MinCwnd          | 0.001   | packets; §3.2 (windows down to 0.001 packets by pacing)    |
+ * | MinCwnd          | 0.001   | packets; paper (cwnd below 1 packet, paced); htsim        |
  * | MaxCwnd          | 0B      | 0B: line rate x (BaseTarget + Hops x PerHopScaling)        |
  * | Mtu              | 4096    | payload bytes per packet; the scenario sets host.mtu       |
  */

@@ -35,15 +35,15 @@ namespace ns3
  *
  * | Attribute        | Default  | Source                                                   |
  * |------------------|----------|----------------------------------------------------------|
- * | Alpha            | 0.875    | paper §5 parameter list (EWMA α); HPCC sim TimelyAlpha   |
- * | Beta             | 0.8      | paper §5 (β); HPCC sim TimelyBeta                        |
- * | AdditiveIncrease | 10Mbps   | paper §5 (δ = 10 Mb/s, 10G NICs)                         |
- * | TLow             | 50us     | paper §5; HPCC sim TimelyTLow                            |
- * | THigh            | 500us    | paper §5; HPCC sim TimelyTHigh                           |
- * | MinRtt           | 20us     | paper §5 (normalisation); HPCC sim TimelyMinRtt          |
+ * | Alpha            | 0.875    | paper (EWMA α); HPCC sim TimelyAlpha                     |
+ * | Beta             | 0.8      | paper (β); HPCC sim TimelyBeta                           |
+ * | AdditiveIncrease | 10Mbps   | paper (δ = 10 Mb/s, 10G NICs)                            |
+ * | TLow             | 50us     | paper; HPCC sim TimelyTLow                               |
+ * | THigh            | 500us    | paper; HPCC sim TimelyTHigh                              |
+ * | MinRtt           | 20us     | paper (normalisation); HPCC sim TimelyMinRtt             |
  * | HaiThreshold     | 5        | paper Algorithm 1 (N = 5 after five completions)         |
  * | HaiMultiplier    | 5        | paper Algorithm 1                                        |
- * | Segment          | 16KiB    | paper §4.1 (segments of 16-64 KB per completion)         |
+ * | Segment          | 16KiB    | paper (segments of 16-64 KB per completion)              |
  * | MinRate          | 100Mbps  | HPCC simulator MinRate                                   |
  *
  * The paper's thresholds are for 10 Gb/s hosts with tens of µs of software RTT; a 400 Gb/s
