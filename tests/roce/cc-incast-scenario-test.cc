@@ -208,6 +208,24 @@ TEST_F(CcIncast, EveryStrategyKeepsALosslessIncastLossless)
     }
 }
 
+TEST_F(CcIncast, WindowStrategiesDoNotStallReadResponders)
+{
+    // READ responses are acknowledged only implicitly: the responder's first unacknowledged
+    // packet never moves, so a window would stop it after one window of data. Both READs
+    // (4 MiB each into one 400 Gb/s port) must finish, at about line rate: 8 MiB at the
+    // payload rate 392 Gb/s takes 171 us.
+    for (const char* cc : {"dctcp", "swift"})
+    {
+        SetUp();
+        RunOutcome o = Run("read-window", {std::string("cc=") + cc});
+        ASSERT_EQ(o.exitCode, 0) << cc << ": " << o.message;
+        EXPECT_EQ(o.summary["flows_finished"].get<uint32_t>(), 2u) << cc;
+        EXPECT_TRUE(o.summary["conservation_ok"].get<bool>()) << cc;
+        fs::remove_all(m_dir);
+        Simulator::Destroy();
+    }
+}
+
 } // namespace
 } // namespace test
 } // namespace ns3
