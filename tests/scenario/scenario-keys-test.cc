@@ -476,8 +476,7 @@ TEST_F(ScenarioKeys, DctcpTurnsOnEcnEchoAndSwiftTakesTheHostMtu)
     EXPECT_EQ(LastValue(swift, "ns3::RdmaNic::EcnEcho"), "") << "only DCTCP needs ECN echo";
     ScenarioConfig timely;
     LoadCapturingNotices("timely.yaml", head + "cc: timely\ntimely: {t_low: 3us}\n", &timely);
-    EXPECT_EQ(LastValue(timely, "ns3::RdmaNic::CongestionControl"),
-              "ns3::TimelyCongestionControl");
+    EXPECT_EQ(LastValue(timely, "ns3::RdmaNic::CongestionControl"), "ns3::TimelyCongestionControl");
     EXPECT_EQ(LastValue(timely, "ns3::TimelyCongestionControl::TLow"), "3000000ps"); // 3 us
 }
 

@@ -263,9 +263,8 @@ TransportKeys()
           {"timely", "ns3::TimelyCongestionControl", "TIMELY rate control (cc: timely)"},
           {"swift", "ns3::SwiftCongestionControl", "Swift window control (cc: swift)"}})
     {
-        ScenarioKeys keys = TypeAttributeKeys(section,
-                                              typeName,
-                                              help + ", one key per " + typeName + " attribute");
+        ScenarioKeys keys =
+            TypeAttributeKeys(section, typeName, help + ", one key per " + typeName + " attribute");
         rows.insert(rows.end(), keys.begin(), keys.end());
     }
     return rows;

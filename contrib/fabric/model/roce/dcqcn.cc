@@ -79,7 +79,7 @@ DcqcnCongestionControl::GetTypeId()
                           "steps for a link of this rate, scaled to the QP's line rate (HPCC "
                           "simulator's DCQCN evaluation: 5 and 50 Mbps per 25 Gbps).",
                           DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateScaleReference),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateScaleRef),
                           MakeDataRateChecker())
             .AddAttribute("MinRate",
                           "Floor of the current rate after a cut (HPCC simulator: 100Mbps; NIC "
@@ -132,10 +132,9 @@ DcqcnCongestionControl::Start(DataRate lineRate)
                     "DcqcnCongestionControl::ByteCounter must be given in bytes, not packets");
     CancelTimers();
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
-    const double scale =
-        m_rateScaleReference.GetBitRate() == 0
-            ? 1.0
-            : m_lineRate / static_cast<double>(m_rateScaleReference.GetBitRate());
+    const double scale = m_rateScaleRef.GetBitRate() == 0
+                             ? 1.0
+                             : m_lineRate / static_cast<double>(m_rateScaleRef.GetBitRate());
     m_ai = scale * static_cast<double>(m_rateAi.GetBitRate());
     m_hai = scale * static_cast<double>(m_rateHai.GetBitRate());
     m_rc = m_lineRate;

@@ -150,7 +150,7 @@ class DcqcnCongestionControl : public RoceCongestionControl
     uint32_t m_fastRecovery;     ///< F
     DataRate m_rateAi;           ///< R_AI
     DataRate m_rateHai;          ///< R_HAI
-    DataRate m_rateScaleReference; ///< line rate R_AI and R_HAI are given for (0: as given)
+    DataRate m_rateScaleRef;     ///< line rate R_AI and R_HAI are given for (0: as given)
     DataRate m_minRate;          ///< floor of Rc after a cut
     bool m_clampTargetRate;      ///< Rt <- Rc on every CNP (paper) or only after a timer increase
 

@@ -85,15 +85,15 @@ class DctcpCongestionControl : public RoceCongestionControl
 
     // State
     DataRate m_lineRate;
-    double m_cwnd{0};              ///< bytes
+    double m_cwnd{0}; ///< bytes
     double m_alpha{1};
-    uint64_t m_ackedTotal{0};      ///< payload bytes acknowledged since Start
-    uint64_t m_windowEnd{0};       ///< alpha is next updated once m_ackedTotal passes this
-    bool m_firstWindow{true};      ///< no estimate window has begun yet
-    uint64_t m_windowAcked{0};     ///< bytes acknowledged in the current estimate window
-    uint64_t m_windowMarked{0};    ///< of which ECN-echoed
+    uint64_t m_ackedTotal{0};   ///< payload bytes acknowledged since Start
+    uint64_t m_windowEnd{0};    ///< alpha is next updated once m_ackedTotal passes this
+    bool m_firstWindow{true};   ///< no estimate window has begun yet
+    uint64_t m_windowAcked{0};  ///< bytes acknowledged in the current estimate window
+    uint64_t m_windowMarked{0}; ///< of which ECN-echoed
     bool m_cwr{false};
-    uint64_t m_cwrEnd{0};          ///< CWR ends once m_ackedTotal passes this
+    uint64_t m_cwrEnd{0}; ///< CWR ends once m_ackedTotal passes this
     Time m_lastRtt;
 };
 

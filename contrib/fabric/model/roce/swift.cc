@@ -128,8 +128,8 @@ SwiftCongestionControl::GetRate() const
     }
     // pacing_delay = rtt / cwnd between packets: cwnd packets per RTT.
     double bps = m_cwnd * m_mtu * 8.0 / m_lastDelay.GetSeconds();
-    return DataRate(static_cast<uint64_t>(
-        std::llround(std::min(bps, double(m_lineRate.GetBitRate())))));
+    return DataRate(
+        static_cast<uint64_t>(std::llround(std::min(bps, double(m_lineRate.GetBitRate())))));
 }
 
 void
