@@ -70,10 +70,14 @@ Draw(uint32_t seed)
     bool ub = !roce && seed % 3 == 0;
     y << "transport: " << (roce ? "roce" : ub ? "ub" : "raw") << "\n";
     y << "cc: "
-      << (roce ? pick("none", "dcqcn", "hpcc", "powertcp")
+      << (roce ? pick("none", "dcqcn", "dctcp", "timely", "swift", "hpcc", "powertcp")
           : ub ? pick("caqm", "nscc", "dctcp", "none")
                : "none")
       << "\n";
+    if (roce)
+    {
+        y << "dcqcn: {preset: " << pick("paper", "scaled") << "}\n";
+    }
     if (roce)
     {
         y << "roce: {recovery: " << pick("gbn", "sr") << ", ack_interval: " << uniform(1, 4)
@@ -202,6 +206,9 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
     EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
     for (const char* combination : {"roce none",
                                     "roce dcqcn",
+                                    "roce dctcp",
+                                    "roce timely",
+                                    "roce swift",
                                     "roce hpcc",
                                     "roce powertcp",
                                     "ub caqm",

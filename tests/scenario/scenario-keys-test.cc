@@ -430,6 +430,56 @@ TEST_F(ScenarioKeys, DeprecatedDcqcnSpellingLoadsWithANotice)
     EXPECT_EQ(DefaultAfterSetting(dcqcn + "G", LastValue(current, dcqcn + "G")), "0.125");
 }
 
+// --- congestion-control choices and presets --------------------------------------------------
+
+TEST_F(ScenarioKeys, DcqcnPresetSetsItsConstantsAndSingleKeysOverrideThem)
+{
+    const std::string head = std::string(kMinimal) + "transport: roce\ncc: dcqcn\n";
+    const std::string dcqcn = "ns3::DcqcnCongestionControl::";
+    ScenarioConfig scaled;
+    EXPECT_EQ(LoadCapturingNotices("scaled.yaml",
+                                   head + "dcqcn: {preset: scaled, rate_hai: 1Gbps}\n",
+                                   &scaled),
+              "");
+    // docs/models.md#dcqcn-presets: NIC timers, steps per 25 Gb/s of line rate.
+    EXPECT_EQ(LastValue(scaled, dcqcn + "AlphaTimer"), "1us");
+    EXPECT_EQ(LastValue(scaled, dcqcn + "RateIncreaseTimer"), "300us");
+    EXPECT_EQ(LastValue(scaled, dcqcn + "FastRecoveryStages"), "1");
+    EXPECT_EQ(LastValue(scaled, dcqcn + "RateAI"), "5Mbps");
+    EXPECT_EQ(LastValue(scaled, dcqcn + "RateScaleReference"), "25Gbps");
+    EXPECT_EQ(LastValue(scaled, dcqcn + "ClampTargetRate"), "false");
+    // A single key written beside the preset wins.
+    EXPECT_EQ(DefaultAfterSetting(dcqcn + "RateHAI", LastValue(scaled, dcqcn + "RateHAI")),
+              "1000000000bps");
+
+    ScenarioConfig paper;
+    LoadCapturingNotices("paper.yaml", head + "dcqcn: {preset: paper}\n", &paper);
+    EXPECT_EQ(LastValue(paper, dcqcn + "RateAI"), "40Mbps");
+    EXPECT_EQ(LastValue(paper, dcqcn + "RateScaleReference"), "0bps");
+    EXPECT_EQ(LastValue(paper, dcqcn + "AlphaTimer"), "55us");
+}
+
+TEST_F(ScenarioKeys, DctcpTurnsOnEcnEchoAndSwiftTakesTheHostMtu)
+{
+    const std::string head = std::string(kMinimal) + "transport: roce\nhost: {mtu: 1024B}\n";
+    ScenarioConfig dctcp;
+    LoadCapturingNotices("dctcp.yaml", head + "cc: dctcp\ndctcp: {g: 0.125}\n", &dctcp);
+    EXPECT_EQ(LastValue(dctcp, "ns3::RdmaNic::CongestionControl"), "ns3::DctcpCongestionControl");
+    EXPECT_EQ(LastValue(dctcp, "ns3::RdmaNic::EcnEcho"), "true");
+    EXPECT_EQ(DefaultAfterSetting("ns3::DctcpCongestionControl::G",
+                                  LastValue(dctcp, "ns3::DctcpCongestionControl::G")),
+              "0.125");
+    ScenarioConfig swift;
+    LoadCapturingNotices("swift.yaml", head + "cc: swift\nswift: {base_target: 7us}\n", &swift);
+    EXPECT_EQ(LastValue(swift, "ns3::SwiftCongestionControl::Mtu"), "1024");
+    EXPECT_EQ(LastValue(swift, "ns3::SwiftCongestionControl::BaseTarget"), "7000000ps"); // 7 us
+    EXPECT_EQ(LastValue(swift, "ns3::RdmaNic::EcnEcho"), "") << "only DCTCP needs ECN echo";
+    ScenarioConfig timely;
+    LoadCapturingNotices("timely.yaml", head + "cc: timely\ntimely: {t_low: 3us}\n", &timely);
+    EXPECT_EQ(LastValue(timely, "ns3::RdmaNic::CongestionControl"), "ns3::TimelyCongestionControl");
+    EXPECT_EQ(LastValue(timely, "ns3::TimelyCongestionControl::TLow"), "3000000ps"); // 3 us
+}
+
 TEST_F(ScenarioKeys, DeprecatedCaqmSpellingLoadsAndBothSpellingsAreAnError)
 {
     const std::string head = std::string(kMinimal) + "transport: ub\n";

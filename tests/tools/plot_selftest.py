@@ -30,7 +30,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ALL_PNGS = ("queue.png", "rates.png", "pfc.png", "incast.png")
 ROCE_PNGS = ALL_PNGS + ("cc.png",)
 
-from fabrictools.plot import synth  # tests/tools/fabrictools links to the package
+from fabrictools.plot import loaders, synth  # tests/tools/fabrictools links to the package
 
 # Stands in for build/fabric-run: writes a summary.json whose content the scenario file
 # controls ("mode: fail" exits 3, "mode: broken" reports conservation_ok false).
@@ -154,6 +154,20 @@ def test_roce_runs(tmp, verbose):
         check(re.search(r"^PFC frames sent\s+\d", out, re.M), f"no PFC frames line:\n{out}")
     check(heights["dcqcn"] > heights["none"], "cc.png: alpha panel missing for DCQCN, or "
           "drawn for cc none")
+
+    # Today's cc.csv (window_bytes, rtt_ns): a window algorithm's cc.png adds a window and an
+    # RTT panel below alpha, so it is taller than DCQCN's (rate and alpha only).
+    window_run = os.path.join(tmp, "roce-dctcp")
+    synth.write_run(window_run, senders=8, transport="roce", cc="dctcp")
+    proc = run([PLOT, window_run], verbose=verbose)
+    check_pngs(window_run, ROCE_PNGS, proc.stdout)
+    check(png_height(os.path.join(window_run, "cc.png")) > heights["dcqcn"],
+          "cc.png: window and RTT panels missing for a run with window_bytes and rtt_ns")
+    series = loaders.load_cc(window_run)
+    check(all(c.has("window_bytes") and c.has("rtt_ns") for c in series.values()),
+          "window_bytes / rtt_ns columns not loaded")
+    check(not any(c.has("window_bytes") for c in loaders.load_cc(
+        os.path.join(tmp, "roce-dcqcn")).values()), "window read from a five-column cc.csv")
 
     # Without the counters the totals come from flows.csv's columns.
     no_counters = shutil.copytree(os.path.join(tmp, "roce-dcqcn"),

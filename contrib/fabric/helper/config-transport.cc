@@ -5,6 +5,7 @@
 #include "config-sections.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ns3
 {
@@ -16,6 +17,9 @@ namespace
 const std::vector<std::pair<std::string, std::string>> kRoceCc = {
     {"none", "ns3::NoCongestionControl"},
     {"dcqcn", "ns3::DcqcnCongestionControl"},
+    {"dctcp", "ns3::DctcpCongestionControl"},
+    {"timely", "ns3::TimelyCongestionControl"},
+    {"swift", "ns3::SwiftCongestionControl"},
     {"hpcc", "ns3::HpccCongestionControl"},
     {"powertcp", "ns3::PowerTcpCongestionControl"},
 };
@@ -97,7 +101,9 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
     else if (TypeOfCc(cc, kRoceCc).empty())
     {
-        throw root.Error(key.Name(), "expected none, dcqcn, hpcc or powertcp, got '" + cc + "'");
+        throw root.Error(key.Name(),
+                         "expected none, dcqcn, dctcp, timely, swift, hpcc or powertcp, got '" +
+                             cc + "'");
     }
     if (cc != "none" && transport != "roce")
     {
@@ -110,6 +116,61 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
         // The algorithm reads INT: every switch egress stamps it (only then: scenarios
         // without INT keep frames and traces exactly as they were).
         attributes.emplace_back("ns3::FabricSwitch::EgressStages", "ns3::IntStampStage");
+    }
+    if (cc == "dctcp")
+    {
+        // DCTCP's feedback is the ECN-Echo on ACKs: receivers must set it.
+        attributes.emplace_back("ns3::RdmaNic::EcnEcho", "true");
+    }
+    if (cc == "swift")
+    {
+        attributes.emplace_back("ns3::SwiftCongestionControl::Mtu", mtu); // cwnd's packet
+    }
+}
+
+/// dcqcn.preset: one set of DCQCN constants (docs/models.md#dcqcn-presets); the section's
+/// other keys, read after it, override single constants.
+void
+ReadDcqcnPreset(YamlFields& dcqcn, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!Given(dcqcn, key))
+    {
+        return; // the attribute defaults: the paper's constants
+    }
+    const std::string t = "ns3::DcqcnCongestionControl::";
+    std::vector<std::pair<std::string, std::string>> values;
+    if (ValueOf(dcqcn, key).text == "paper")
+    {
+        // DCQCN paper (Zhu et al., SIGCOMM 2015) for 40 Gb/s: the attribute defaults.
+        values = {{"G", "0.00390625"},
+                  {"AlphaTimer", "55us"},
+                  {"RateIncreaseTimer", "55us"},
+                  {"ByteCounter", "10MB"},
+                  {"FastRecoveryStages", "5"},
+                  {"RateAI", "40Mbps"},
+                  {"RateHAI", "200Mbps"},
+                  {"RateScaleReference", "0bps"},
+                  {"ClampTargetRate", "true"}};
+    }
+    else
+    {
+        // NVIDIA ConnectX firmware behaviour with the increase steps scaled to the line rate,
+        // as the HPCC simulator's evaluation script (simulation/run.py, cc dcqcn) sets it:
+        // alpha updated every 1 us, increase timer 300 us, one fast-recovery stage, no target
+        // clamp, no byte counter, R_AI = 5 Mb/s and R_HAI = 50 Mb/s per 25 Gb/s of line rate.
+        values = {{"G", "0.00390625"},
+                  {"AlphaTimer", "1us"},
+                  {"RateIncreaseTimer", "300us"},
+                  {"ByteCounter", "0B"},
+                  {"FastRecoveryStages", "1"},
+                  {"RateAI", "5Mbps"},
+                  {"RateHAI", "50Mbps"},
+                  {"RateScaleReference", "25Gbps"},
+                  {"ClampTargetRate", "false"}};
+    }
+    for (const auto& [name, value] : values)
+    {
+        b.cfg.attributes.emplace_back(t + name, value);
     }
 }
 
@@ -138,10 +199,12 @@ TransportKeys()
             .Reader(ReadTransport),
         ScenarioKey("cc",
                     KeyKind::Choice,
-                    "congestion control: none | dcqcn | hpcc | powertcp with transport roce "
-                    "(hpcc and powertcp read in-band telemetry: switches stamp INT); caqm | "
-                    "nscc | dctcp | none with transport ub")
-            .Choices({"none", "dcqcn", "hpcc", "powertcp", "caqm", "nscc", "dctcp"})
+                    "congestion control: none | dcqcn | dctcp | timely | swift | hpcc | "
+                    "powertcp with transport roce (dctcp turns on ECN-Echo in ACKs; hpcc and "
+                    "powertcp read in-band telemetry: switches stamp INT); caqm | nscc | dctcp | "
+                    "none with transport ub")
+            .Choices(
+                {"none", "dcqcn", "dctcp", "timely", "swift", "hpcc", "powertcp", "caqm", "nscc"})
             .Rule(CcDefaults)
             .Reader(ReadCc),
         ScenarioKey("roce", KeyKind::Mapping, "RoCE NICs (transport: roce)").Reader(ReadSection),
@@ -203,17 +266,30 @@ TransportKeys()
                                            "ns3::DcqcnCongestionControl",
                                            "DCQCN reaction point (cc: dcqcn), one key per "
                                            "ns3::DcqcnCongestionControl attribute");
+    // The preset row right after the section's: its reader runs before the single constants.
+    dcqcn.insert(dcqcn.begin() + 1,
+                 ScenarioKey("dcqcn.preset",
+                             KeyKind::Choice,
+                             "paper: the DCQCN paper's 40 Gb/s constants (the defaults); "
+                             "scaled: NIC behaviour with increase steps scaled to the line rate, "
+                             "as 100/400 Gb/s fabrics run it (docs/models.md#dcqcn-presets)")
+                     .Choices({"paper", "scaled"})
+                     .Default("paper")
+                     .Reader(ReadDcqcnPreset));
     rows.insert(rows.end(), dcqcn.begin(), dcqcn.end());
-    ScenarioKeys hpcc = TypeAttributeKeys("hpcc",
-                                          "ns3::HpccCongestionControl",
-                                          "HPCC sender (cc: hpcc), one key per "
-                                          "ns3::HpccCongestionControl attribute");
-    rows.insert(rows.end(), hpcc.begin(), hpcc.end());
-    ScenarioKeys powertcp = TypeAttributeKeys("powertcp",
-                                              "ns3::PowerTcpCongestionControl",
-                                              "PowerTCP sender (cc: powertcp), one key per "
-                                              "ns3::PowerTcpCongestionControl attribute");
-    rows.insert(rows.end(), powertcp.begin(), powertcp.end());
+    for (const auto& [section, typeName, help] :
+         {std::tuple<std::string, std::string, std::string>{"dctcp",
+                                                            "ns3::DctcpCongestionControl",
+                                                            "DCTCP sender (cc: dctcp)"},
+          {"timely", "ns3::TimelyCongestionControl", "TIMELY rate control (cc: timely)"},
+          {"swift", "ns3::SwiftCongestionControl", "Swift window control (cc: swift)"},
+          {"hpcc", "ns3::HpccCongestionControl", "HPCC sender (cc: hpcc)"},
+          {"powertcp", "ns3::PowerTcpCongestionControl", "PowerTCP sender (cc: powertcp)"}})
+    {
+        ScenarioKeys keys =
+            TypeAttributeKeys(section, typeName, help + ", one key per " + typeName + " attribute");
+        rows.insert(rows.end(), keys.begin(), keys.end());
+    }
     return rows;
 }
 

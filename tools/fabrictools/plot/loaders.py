@@ -11,7 +11,7 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import rundir
@@ -307,33 +307,42 @@ def load_flows(run_dir: str) -> Optional[List[Flow]]:
 
 @dataclass
 class CcSeries:
-    """cc.csv samples of one flow: the congestion control's allowed rate and, for algorithms
-    that have one (DCQCN), alpha — NaN where the sample has none."""
+    """cc.csv samples of one flow: the congestion control's allowed rate and what the algorithm
+    keeps beside it — alpha (DCQCN, DCTCP), window in bytes (DCTCP, Swift), the latest RTT
+    sample in ns (DCTCP, TIMELY, Swift) — NaN where the sample has none."""
     flow_id: str
     cc: str
     times_ns: List[int]
     rate_gbps: List[float]
     alpha: List[float]
+    window_bytes: List[float] = field(default_factory=list)
+    rtt_ns: List[float] = field(default_factory=list)
+
+    def has(self, name: str) -> bool:
+        """Whether column `name` ("alpha", "window_bytes", "rtt_ns") has any value."""
+        return any(not math.isnan(v) for v in getattr(self, name))
 
     @property
     def has_alpha(self) -> bool:
-        return any(not math.isnan(a) for a in self.alpha)
+        return self.has("alpha")
 
 
 def load_cc(run_dir: str) -> Dict[str, CcSeries]:
     """Congestion-control samples per flow {flow_id: CcSeries}, time-sorted; {} when cc.csv is
-    missing (raw transport, older runs), header-only or unusable. The cc and alpha columns are
-    optional."""
+    missing (raw transport, older runs), header-only or unusable. The cc, alpha, window_bytes
+    and rtt_ns columns are optional (older runs have only the first two)."""
     rows = table_rows(run_dir, CC_CSV, ["time_ns", "flow_id", "rate_gbps"],
-                      optional=["cc", "alpha"])
+                      optional=["cc", "alpha", "window_bytes", "rtt_ns"])
     if rows is None:
         return {}
     series: Dict[str, CcSeries] = {}
     skipped = SkipCounter(CC_CSV)
-    for time_s, flow_id, rate_s, cc, alpha_s in rows:
+    for time_s, flow_id, rate_s, cc, alpha_s, window_s, rtt_s in rows:
         try:
             t, rate = to_int(time_s), float(rate_s)
             alpha = float(alpha_s) if alpha_s else math.nan
+            window = float(window_s) if window_s else math.nan
+            rtt = float(rtt_s) if rtt_s else math.nan
         except ValueError:
             skipped.count += 1
             continue
@@ -344,6 +353,8 @@ def load_cc(run_dir: str) -> Dict[str, CcSeries]:
         entry.times_ns.append(t)
         entry.rate_gbps.append(rate)
         entry.alpha.append(alpha if math.isfinite(alpha) else math.nan)
+        entry.window_bytes.append(window if math.isfinite(window) else math.nan)
+        entry.rtt_ns.append(rtt if math.isfinite(rtt) else math.nan)
     skipped.report()
     for entry in series.values():
         if any(b < a for a, b in zip(entry.times_ns, entry.times_ns[1:])):
@@ -351,6 +362,8 @@ def load_cc(run_dir: str) -> Dict[str, CcSeries]:
             entry.times_ns[:] = [entry.times_ns[i] for i in order]
             entry.rate_gbps[:] = [entry.rate_gbps[i] for i in order]
             entry.alpha[:] = [entry.alpha[i] for i in order]
+            entry.window_bytes[:] = [entry.window_bytes[i] for i in order]
+            entry.rtt_ns[:] = [entry.rtt_ns[i] for i in order]
     if not series:
         note(f"{CC_CSV}: no samples")
     return dict(sorted(series.items(), key=lambda kv: natural_key(kv[0])))

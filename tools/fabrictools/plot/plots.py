@@ -249,25 +249,27 @@ def mean_by_time(series: Sequence[Tuple[List[int], List[float]]]) -> Tuple[np.nd
             np.asarray([sums[t][0] / sums[t][1] for t in grid], dtype=float))
 
 
-def draw_cc_series(ax, view: RunView, field: str, label_flows: bool = True) -> None:
-    """Per-flow CC samples (field "rate_gbps" or "alpha") as steps holding until the next
-    sample. Beyond MAX_LEGEND_SENDERS flows the lines are thin and unlabelled, and the mean
-    over the active flows is drawn on top. label_flows=False leaves the per-flow legend to
-    another panel with the same colours."""
+def draw_cc_series(ax, view: RunView, field: str, label_flows: bool = True,
+                   scale_by: float = 1.0) -> None:
+    """Per-flow CC samples (field "rate_gbps", "alpha", "window_bytes" or "rtt_ns", divided by
+    scale_by) as steps holding until the next sample, for the flows that have the field.
+    Beyond MAX_LEGEND_SENDERS flows the lines are thin and unlabelled, and the mean over the
+    active flows is drawn on top. label_flows=False leaves the per-flow legend to another
+    panel with the same colours."""
     scale = view.scale
     colors = flow_colors(view)
     flows = [c for c in view.cc.values()
-             if field == "rate_gbps" or c.has_alpha]
+             if field == "rate_gbps" or c.has(field)]
     many = len(flows) > MAX_LEGEND_SENDERS
     for c in flows:
-        values = np.asarray(getattr(c, field), dtype=float)
+        values = np.asarray(getattr(c, field), dtype=float) / scale_by
         ax.step(scale(c.times_ns), values, where="post", color=colors[c.flow_id],
                 lw=0.7 if many else 1.1,
                 label=None if many or not label_flows
                 else f"flow {view.flow_labels.get(c.flow_id, c.flow_id)}")
     if many:
         grid, mean = mean_by_time([(c.times_ns, getattr(c, field)) for c in flows])
-        ax.step(scale(grid), mean, where="post", color="black", lw=1.0, ls="--",
+        ax.step(scale(grid), mean / scale_by, where="post", color="black", lw=1.0, ls="--",
                 label=f"mean ({len(flows)} flows)")
     ax.set_ylim(bottom=0)
     ax.set_xlim(0, scale(view.end_ns) if view.end_ns else None)
@@ -282,10 +284,22 @@ def draw_cc_rate(ax, view: RunView) -> None:
 
 
 def draw_cc_alpha(ax, view: RunView) -> None:
-    """DCQCN's alpha, its estimate of the fraction of marked packets (0..1)."""
+    """DCQCN's or DCTCP's alpha, the estimate of the fraction of marked packets (0..1)."""
     draw_cc_series(ax, view, "alpha", label_flows=False)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("alpha")
+
+
+def draw_cc_window(ax, view: RunView) -> None:
+    """The congestion window of window algorithms (DCTCP, Swift), in KiB."""
+    draw_cc_series(ax, view, "window_bytes", label_flows=False, scale_by=1024.0)
+    ax.set_ylabel("window (KiB)")
+
+
+def draw_cc_rtt(ax, view: RunView) -> None:
+    """The latest RTT sample of delay-driven algorithms (TIMELY, Swift; DCTCP traces it too)."""
+    draw_cc_series(ax, view, "rtt_ns", label_flows=False, scale_by=1000.0)
+    ax.set_ylabel("RTT (µs)")
 
 
 def pfc_rows(pauses: Sequence[PauseInterval]) -> List[Tuple[str, int, int]]:
@@ -385,13 +399,16 @@ def plot_pfc(view: RunView, out_dir: str) -> Optional[str]:
 
 
 def plot_cc(view: RunView, out_dir: str) -> Optional[str]:
-    """CC rate per flow on top; alpha below when the algorithm reports one."""
+    """CC rate per flow on top; below it alpha, window and RTT, each when the algorithm
+    reports it (cc.csv columns alpha, window_bytes, rtt_ns)."""
     if not view.cc:
         note("cc.png: no congestion-control samples, skipped")
         return None
     panels = [draw_cc_rate]
-    if any(c.has_alpha for c in view.cc.values()):
-        panels.append(draw_cc_alpha)
+    for column, draw in (("alpha", draw_cc_alpha), ("window_bytes", draw_cc_window),
+                         ("rtt_ns", draw_cc_rtt)):
+        if any(c.has(column) for c in view.cc.values()):
+            panels.append(draw)
     fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
                              figsize=(10, 3.2 * len(panels) + 0.6), layout="constrained")
     for draw, ax in zip(panels, axes[:, 0]):

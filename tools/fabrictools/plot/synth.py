@@ -9,7 +9,8 @@ With transport="roce" the run also has what RoCE runs write: cc.csv, the flows.c
 retransmitted_bytes/discarded_bytes/cnps/launch_ns and the matching counters. Each flow then
 gets a CNP whenever its priority's queue is above ECN_KMIN_BYTES at a CNP_INTERVAL_NS tick;
 with cc="dcqcn" a DCQCN-like reaction (cut by alpha/2, alpha EWMA, additive recovery) caps its
-sending rate, with cc="none" the rate stays at line rate and alpha is absent. One go-back-N
+sending rate, with cc="none" the rate stays at line rate and alpha is absent; cc="dctcp" reacts
+as dcqcn and also writes today's cc.csv columns window_bytes and rtt_ns. One go-back-N
 loss on flow 0 is accounted for (not simulated) so the loss counters are non-zero and balance.
 """
 
@@ -34,6 +35,7 @@ CNP_INTERVAL_NS = 5_000
 DCQCN_G = 1 / 16
 DCQCN_AI_GBPS = 2.0
 MIN_RATE_GBPS = 0.1
+SYNTH_BASE_RTT_NS = 5000  # cc "dctcp": RTT without queueing
 GBN_WINDOW = 4  # packets resent after the one lost on flow 0 (roce runs)
 BACKGROUND_LAUNCH_WAIT_NS = 300  # the background flow waits for a NIC slot (roce runs)
 
@@ -163,7 +165,7 @@ def react_cc(flows: List[SynthFlow], cc: str) -> None:
         marked = backlog[f.priority] > ECN_KMIN_BYTES and f.queued > 0
         if marked:
             f.cnps += 1
-        if cc != "dcqcn":
+        if cc not in ("dcqcn", "dctcp"):
             continue
         if marked:
             f.target_gbps = f.rate_gbps
@@ -180,8 +182,14 @@ def sample_cc(flows: List[SynthFlow], state: SynthState, now: int, cc: str) -> N
     for f in flows:
         if f.launch_ns > now or f.finish_ns is not None:
             continue
-        alpha = f"{f.alpha:.4f}" if cc == "dcqcn" else ""
-        state.cc_rows.append([now, f.flow_id, cc, f"{f.rate_gbps:.3f}", alpha])
+        alpha = f"{f.alpha:.4f}" if cc in ("dcqcn", "dctcp") else ""
+        row = [now, f.flow_id, cc, f"{f.rate_gbps:.3f}", alpha]
+        if cc == "dctcp":
+            # The window algorithms' columns: RTT = base + the flow's queued bytes drained at
+            # line rate; window = allowed rate x RTT.
+            rtt_ns = SYNTH_BASE_RTT_NS + f.queued * 8 / LINE_GBPS
+            row += [int(f.rate_gbps * rtt_ns / 8), int(rtt_ns), ""]
+        state.cc_rows.append(row)
 
 
 def sample_queues(flows: List[SynthFlow], state: SynthState, now: int, port: int) -> None:
@@ -331,7 +339,7 @@ def write_run(run_dir: str, senders: int = 8, flow_bytes: int = 1_000_000,
               transport: str = "raw", cc: str = "none") -> dict:
     """Write all six output files into run_dir (seven with cc.csv for transport "roce");
     returns the summary written."""
-    if transport not in ("raw", "roce") or cc not in ("none", "dcqcn"):
+    if transport not in ("raw", "roce") or cc not in ("none", "dcqcn", "dctcp"):
         raise ValueError(f"transport {transport!r} / cc {cc!r}")
     roce = transport == "roce"
     run_cc = cc if roce else None
@@ -349,8 +357,11 @@ def write_run(run_dir: str, senders: int = 8, flow_bytes: int = 1_000_000,
     write_csv(os.path.join(run_dir, "rates.csv"), ["time_ns", "flow_id", "src", "rate_gbps"],
               state.rate_rows)
     if roce:
-        write_csv(os.path.join(run_dir, "cc.csv"),
-                  ["time_ns", "flow_id", "cc", "rate_gbps", "alpha"], state.cc_rows)
+        # dcqcn and none keep the older five-column cc.csv, dctcp has today's eight columns.
+        header = ["time_ns", "flow_id", "cc", "rate_gbps", "alpha"]
+        if cc == "dctcp":
+            header += ["window_bytes", "rtt_ns", "u"]
+        write_csv(os.path.join(run_dir, "cc.csv"), header, state.cc_rows)
     summary = summary_json(flows, state, end_ns, senders, seed, run_cc)
     with open(os.path.join(run_dir, "summary.json"), "w") as handle:
         json.dump(summary, handle, indent=2)

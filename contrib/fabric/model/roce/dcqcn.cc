@@ -74,6 +74,13 @@ DcqcnCongestionControl::GetTypeId()
                           DataRateValue(DataRate("200Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rateHai),
                           MakeDataRateChecker())
+            .AddAttribute("RateScaleReference",
+                          "0bps: RateAI and RateHAI apply as given. Otherwise they are the "
+                          "steps for a link of this rate, scaled to the QP's line rate (HPCC "
+                          "simulator's DCQCN evaluation: 5 and 50 Mbps per 25 Gbps).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&DcqcnCongestionControl::m_rateScaleRef),
+                          MakeDataRateChecker())
             .AddAttribute("MinRate",
                           "Floor of the current rate after a cut (HPCC simulator: 100Mbps; NIC "
                           "rpg_min_rate: 1Mbps). Capped at the line rate.",
@@ -125,6 +132,11 @@ DcqcnCongestionControl::Start(DataRate lineRate)
                     "DcqcnCongestionControl::ByteCounter must be given in bytes, not packets");
     CancelTimers();
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
+    const double scale = m_rateScaleRef.GetBitRate() == 0
+                             ? 1.0
+                             : m_lineRate / static_cast<double>(m_rateScaleRef.GetBitRate());
+    m_ai = scale * static_cast<double>(m_rateAi.GetBitRate());
+    m_hai = scale * static_cast<double>(m_rateHai.GetBitRate());
     m_rc = m_lineRate;
     m_rt = m_lineRate;
     m_alpha = m_initialAlpha;
@@ -300,12 +312,12 @@ DcqcnCongestionControl::RateIncrease(IncreaseSource source)
         // Hyper increase: both the timer and the byte counter agree the path has been free for
         // a while; probe faster and faster.
         const double i = static_cast<double>(minStage - f);
-        m_rt = std::min(m_lineRate, m_rt + i * static_cast<double>(m_rateHai.GetBitRate()));
+        m_rt = std::min(m_lineRate, m_rt + i * m_hai);
         NS_LOG_LOGIC("hyper increase, i=" << i);
     }
     else
     {
-        m_rt = std::min(m_lineRate, m_rt + static_cast<double>(m_rateAi.GetBitRate()));
+        m_rt = std::min(m_lineRate, m_rt + m_ai);
         NS_LOG_LOGIC("additive increase");
     }
     m_rc = (m_rt + m_rc) / 2.0;

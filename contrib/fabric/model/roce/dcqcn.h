@@ -74,6 +74,11 @@ namespace ns3
  * | RateHAI            | 200Mbps    | authors' sim RATE_HAI = 200 Mb/s (5 x R_AI). NIC           |
  * |                    |            | RPG_HAI_RATE = 50 Mb/s.                                    |
  * | MinRate            | 100Mbps    | HPCC and authors' sim MinRate. NIC RPG_MIN_RATE = 1 Mb/s.  |
+ * | RateScaleReference | 0bps       | 0: R_AI and R_HAI as given. Otherwise both are multiplied |
+ * |                    |            | by line rate / this at Start(), as the HPCC simulator's   |
+ * |                    |            | evaluation script (simulation/run.py) sets them: 5 Mb/s   |
+ * |                    |            | and 50 Mb/s per 25 Gb/s of line rate (`dcqcn.preset:      |
+ * |                    |            | scaled`, docs/models.md#dcqcn-presets).                   |
  * | ClampTargetRate    | true       | paper and authors' sim (CLAMP_TARGET_RATE 1): every CNP    |
  * |                    |            | sets Rt <- Rc. NIC CLAMP_TGT_RATE = 0 with                 |
  * |                    |            | CLAMP_TGT_RATE_AFTER_TIME_INC = 1 (also HPCC's default):   |
@@ -145,11 +150,14 @@ class DcqcnCongestionControl : public RoceCongestionControl
     uint32_t m_fastRecovery;     ///< F
     DataRate m_rateAi;           ///< R_AI
     DataRate m_rateHai;          ///< R_HAI
+    DataRate m_rateScaleRef;     ///< line rate R_AI and R_HAI are given for (0: as given)
     DataRate m_minRate;          ///< floor of Rc after a cut
     bool m_clampTargetRate;      ///< Rt <- Rc on every CNP (paper) or only after a timer increase
 
     // State
     double m_lineRate{0}; ///< bit/s, 0 until Start()
+    double m_ai{0};       ///< R_AI at this line rate, bit/s
+    double m_hai{0};      ///< R_HAI at this line rate, bit/s
     double m_rc{0};       ///< current rate, bit/s
     double m_rt{0};       ///< target rate, bit/s
     double m_alpha{1};

@@ -307,9 +307,11 @@ RdmaNic::WindowOpen(const SenderQp& qp) const
 {
     // HPCC's rule (and a TCP's): a new packet may leave while the bytes from the first
     // unacknowledged one to the next new one are below the window; at least one is always
-    // allowed, so a window under one MTU still makes progress.
+    // allowed, so a window under one MTU still makes progress. A READ responder hears no ACKs
+    // (READ responses are acknowledged only implicitly, by the requester's next request), so
+    // its una never moves: a window would stop it for good, and it is paced by the rate alone.
     uint64_t window = qp.cc->GetWindow();
-    return window == 0 || qp.nextIndex <= qp.una ||
+    return window == 0 || qp.responder || qp.nextIndex <= qp.una ||
            PayloadBetween(qp, qp.una, qp.nextIndex) < window;
 }
 

@@ -1,0 +1,188 @@
+#include "dctcp.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DctcpCongestionControl");
+NS_OBJECT_ENSURE_REGISTERED(DctcpCongestionControl);
+
+TypeId
+DctcpCongestionControl::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DctcpCongestionControl")
+            .SetParent<RoceCongestionControl>()
+            .SetGroupName("Fabric")
+            .AddConstructor<DctcpCongestionControl>()
+            .AddAttribute("G",
+                          "Gain g of alpha <- (1-g) alpha + g F, once per window of data "
+                          "(DCTCP paper §3.4: 1/16).",
+                          DoubleValue(1.0 / 16),
+                          MakeDoubleAccessor(&DctcpCongestionControl::m_g),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("InitialAlpha",
+                          "Alpha before the first estimate (Linux dctcp_alpha_on_init: 1).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DctcpCongestionControl::m_initialAlpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("InitialWindow",
+                          "Window at the start of a message; 0B = line rate x BaseRtt (the "
+                          "HPCC simulator's BDP window).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&DctcpCongestionControl::m_initialWindow),
+                          MakeQueueSizeChecker())
+            .AddAttribute("BaseRtt",
+                          "Round trip a 0B InitialWindow is sized for.",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&DctcpCongestionControl::m_baseRtt),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("AdditiveIncrease",
+                          "Window growth per window acknowledged outside CWR (paper: one "
+                          "segment per RTT).",
+                          QueueSizeValue(QueueSize("4096B")),
+                          MakeQueueSizeAccessor(&DctcpCongestionControl::m_additiveIncrease),
+                          MakeQueueSizeChecker())
+            .AddAttribute("MinWindow",
+                          "Floor of the window after a cut.",
+                          QueueSizeValue(QueueSize("4096B")),
+                          MakeQueueSizeAccessor(&DctcpCongestionControl::m_minWindow),
+                          MakeQueueSizeChecker());
+    return tid;
+}
+
+DctcpCongestionControl::DctcpCongestionControl() = default;
+
+DctcpCongestionControl::~DctcpCongestionControl() = default;
+
+void
+DctcpCongestionControl::Start(DataRate lineRate)
+{
+    NS_LOG_FUNCTION(this << lineRate);
+    for (const QueueSize* q : {&m_initialWindow, &m_additiveIncrease, &m_minWindow})
+    {
+        NS_ABORT_MSG_IF(q->GetUnit() != QueueSizeUnit::BYTES,
+                        "DctcpCongestionControl window sizes must be given in bytes");
+    }
+    m_lineRate = lineRate;
+    double bdp = std::round(lineRate.GetBitRate() / 8.0 * m_baseRtt.GetSeconds());
+    m_cwnd = m_initialWindow.GetValue() ? double(m_initialWindow.GetValue()) : bdp;
+    m_cwnd = std::max(m_cwnd, double(m_minWindow.GetValue()));
+    m_alpha = m_initialAlpha;
+    m_ackedTotal = 0;
+    m_windowEnd = 0;
+    m_firstWindow = true;
+    m_windowAcked = 0;
+    m_windowMarked = 0;
+    m_cwr = false;
+    m_cwrEnd = 0;
+    m_lastRtt = Time(0);
+}
+
+void
+DctcpCongestionControl::Stop()
+{
+}
+
+DataRate
+DctcpCongestionControl::GetRate() const
+{
+    return m_lineRate;
+}
+
+void
+DctcpCongestionControl::OnCnp()
+{
+}
+
+void
+DctcpCongestionControl::OnBytesSent(uint32_t bytes)
+{
+}
+
+void
+DctcpCongestionControl::OnAck(const RoceAckFeedback& ack)
+{
+    m_lastRtt = ack.rtt;
+    m_ackedTotal += ack.ackedBytes;
+    const uint64_t sentTotal = m_ackedTotal + ack.inflightBytes; // snd_nxt
+    m_windowAcked += ack.ackedBytes;
+    m_windowMarked += ack.ecnEcho ? ack.ackedBytes : 0;
+    if (m_ackedTotal > m_windowEnd)
+    {
+        // A window of data is acknowledged: the fraction of it that was marked is one sample.
+        if (!m_firstWindow && m_windowAcked > 0)
+        {
+            double f = double(m_windowMarked) / double(m_windowAcked);
+            m_alpha = (1.0 - m_g) * m_alpha + m_g * f;
+            NS_LOG_DEBUG("F=" << f << " alpha=" << m_alpha);
+        }
+        m_firstWindow = false;
+        m_windowEnd = sentTotal;
+        m_windowAcked = 0;
+        m_windowMarked = 0;
+    }
+    if (m_cwr && m_ackedTotal > m_cwrEnd)
+    {
+        m_cwr = false;
+    }
+    if (ack.ecnEcho && !m_cwr)
+    {
+        m_cwnd = std::max(double(m_minWindow.GetValue()), m_cwnd * (1.0 - m_alpha / 2.0));
+        m_cwr = true;
+        m_cwrEnd = sentTotal;
+        NS_LOG_DEBUG("cut: cwnd=" << m_cwnd);
+    }
+    else if (!m_cwr)
+    {
+        m_cwnd += double(m_additiveIncrease.GetValue()) * double(ack.ackedBytes) / m_cwnd;
+    }
+}
+
+uint64_t
+DctcpCongestionControl::GetWindow() const
+{
+    return static_cast<uint64_t>(std::llround(m_cwnd));
+}
+
+std::string
+DctcpCongestionControl::GetName() const
+{
+    return "dctcp";
+}
+
+double
+DctcpCongestionControl::GetTraceValue() const
+{
+    return m_alpha;
+}
+
+RoceCcTraceState
+DctcpCongestionControl::GetTraceState() const
+{
+    RoceCcTraceState state;
+    state.alpha = m_alpha;
+    state.windowBytes = GetWindow();
+    state.rtt = m_lastRtt;
+    return state;
+}
+
+double
+DctcpCongestionControl::GetAlpha() const
+{
+    return m_alpha;
+}
+
+bool
+DctcpCongestionControl::InCwr() const
+{
+    return m_cwr;
+}
+
+} // namespace ns3

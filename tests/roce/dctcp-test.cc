@@ -1,0 +1,156 @@
+// DCTCP sender: alpha and window sequences computed by hand from the DCTCP paper's rules
+// (Alizadeh et al., SIGCOMM 2010, §3.1 eq. 1 and 2).
+
+#include "roce/dctcp.h"
+
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/object-factory.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+namespace ns3
+{
+namespace test
+{
+namespace
+{
+
+constexpr uint64_t kPacket = 4096;
+
+class Dctcp : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        Config::Reset();
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    static Ptr<DctcpCongestionControl> Make(uint64_t initialWindow)
+    {
+        ObjectFactory f;
+        f.SetTypeId("ns3::DctcpCongestionControl");
+        f.Set("InitialWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, initialWindow)));
+        Ptr<DctcpCongestionControl> cc = f.Create<DctcpCongestionControl>();
+        cc->Start(DataRate("400Gbps"));
+        return cc;
+    }
+
+    static RoceAckFeedback Ack(bool ecn, uint64_t inflight, uint64_t bytes = kPacket)
+    {
+        RoceAckFeedback a;
+        a.rtt = MicroSeconds(5);
+        a.ackedBytes = bytes;
+        a.inflightBytes = inflight;
+        a.ecnEcho = ecn;
+        return a;
+    }
+};
+
+TEST_F(Dctcp, AlphaConvergesToTheMarkedFraction)
+{
+    // One packet per ACK with 9 more in flight: the first ACK opens an estimate window that
+    // ends at the 10th packet, so every later window is exactly ACKs 10j+2 .. 10j+11: ten ACKs.
+    // ACK k echoes ECN when k mod 10 < 3, so every window of ten consecutive ACKs holds
+    // exactly three marks: F = 0.3. With alpha_0 = 1 and g = 1/16 (paper §3.4), after n
+    // windows alpha_n = 0.3 + 0.7 (15/16)^n.
+    const double g = 1.0 / 16;
+    const double p = 0.3;
+    Ptr<DctcpCongestionControl> cc = Make(100 * kPacket);
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0);
+    uint32_t k = 0;
+    for (uint32_t n = 1; n <= 200; ++n)
+    {
+        // ACKs up to 10n (ACK 1 first): alpha is not touched inside a window...
+        while (k < 10 * n)
+        {
+            ++k;
+            cc->OnAck(Ack(k % 10 < 3, 9 * kPacket));
+        }
+        EXPECT_NEAR(cc->GetAlpha(), p + (1 - p) * std::pow(1 - g, n - 1), 1e-12) << "n=" << n;
+        // ... and ACK 10n+1 ends window n.
+        ++k;
+        cc->OnAck(Ack(k % 10 < 3, 9 * kPacket));
+        EXPECT_NEAR(cc->GetAlpha(), p + (1 - p) * std::pow(1 - g, n), 1e-12) << "n=" << n;
+    }
+    EXPECT_NEAR(cc->GetAlpha(), p, 1e-5);
+}
+
+TEST_F(Dctcp, CutsByHalfAlphaAtMostOncePerWindow)
+{
+    // Window 100 packets, alpha 1 (no estimate yet): the first ECN echo halves the window.
+    Ptr<DctcpCongestionControl> cc = Make(100 * kPacket);
+    cc->OnAck(Ack(true, 99 * kPacket)); // 100 packets sent so far: CWR until ACK of #100
+    EXPECT_EQ(cc->GetWindow(), 50 * kPacket);
+    EXPECT_TRUE(cc->InCwr());
+    // Further echoes for data sent before the cut: no second cut, no increase.
+    for (int i = 0; i < 99; ++i)
+    {
+        cc->OnAck(Ack(true, 99 * kPacket));
+    }
+    EXPECT_EQ(cc->GetWindow(), 50 * kPacket);
+    // ACK 101 acknowledges data sent after the cut: CWR ends. It also ends the first
+    // estimate window (ACKs 2..101, 100 echoes of 100): alpha = 15/16 + 1/16 = 1; the echo cuts
+    // again by 1/2.
+    cc->OnAck(Ack(true, 99 * kPacket));
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0);
+    EXPECT_EQ(cc->GetWindow(), 25 * kPacket);
+}
+
+TEST_F(Dctcp, AlphaSetsTheDepthOfTheCut)
+{
+    // Alpha = 0.3 after the ramp of the first test's sequence would take long; instead a
+    // window without marks: alpha_1 = 15/16. The next echo cuts by alpha/2 = 15/32.
+    Ptr<DctcpCongestionControl> cc = Make(10 * kPacket);
+    cc->OnAck(Ack(false, 9 * kPacket)); // opens the estimate window (ends at packet 10)
+    for (int i = 0; i < 10; ++i)
+    {
+        cc->OnAck(Ack(false, 9 * kPacket)); // ACKs 2..11: window 1 has F = 0
+    }
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 15.0 / 16);
+    double before = double(cc->GetWindow());
+    cc->OnAck(Ack(true, 9 * kPacket));
+    EXPECT_NEAR(double(cc->GetWindow()), before * (1 - 15.0 / 32), 1.0);
+}
+
+TEST_F(Dctcp, GrowsOnePacketPerWindowWithoutMarks)
+{
+    // Congestion avoidance: cwnd += 1 packet x acked / cwnd. Acknowledging one whole window
+    // W0 = 40 packets one packet at a time adds between W0/(W0+1) and 1 packet.
+    Ptr<DctcpCongestionControl> cc = Make(40 * kPacket);
+    for (int i = 0; i < 40; ++i)
+    {
+        cc->OnAck(Ack(false, 39 * kPacket));
+    }
+    double grown = (double(cc->GetWindow()) - 40.0 * kPacket) / kPacket;
+    EXPECT_GE(grown, 40.0 / 41 - 1e-3);
+    EXPECT_LE(grown, 1.0);
+    EXPECT_EQ(cc->GetRate(), DataRate("400Gbps")); // the window, not a pacer, limits it
+}
+
+TEST_F(Dctcp, InitialWindowIsTheBdpAndCnpsAreIgnored)
+{
+    // 0B: line rate x BaseRtt (default 4 us): 400 Gb/s x 4 us = 200 000 bytes.
+    Ptr<DctcpCongestionControl> cc = Make(0);
+    EXPECT_EQ(cc->GetWindow(), 200000u);
+    cc->OnCnp();
+    EXPECT_EQ(cc->GetWindow(), 200000u);
+    EXPECT_EQ(cc->GetName(), "dctcp");
+    RoceCcTraceState s = cc->GetTraceState();
+    EXPECT_EQ(s.windowBytes, 200000u);
+    EXPECT_DOUBLE_EQ(s.alpha, 1.0);
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3
