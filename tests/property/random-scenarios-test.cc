@@ -154,6 +154,10 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             // A random draw may be invalid (headroom that does not fit the buffer): it must be
             // refused with a message naming the key, never crash or run anyway.
             EXPECT_FALSE(e.Key().empty()) << e.what();
+            if (std::getenv("FABRIC_PROPERTY_VERBOSE"))
+            {
+                std::cerr << "seed " << seed << " refused: " << e.what() << "\n";
+            }
             ++rejected;
             continue;
         }

@@ -141,7 +141,8 @@ ReadDcqcnPreset(YamlFields& dcqcn, const ScenarioKey& key, ScenarioBuild& b)
     std::vector<std::pair<std::string, std::string>> values;
     if (ValueOf(dcqcn, key).text == "paper")
     {
-        // DCQCN paper (Zhu et al., SIGCOMM 2015) for 40 Gb/s: the attribute defaults.
+        // DCQCN paper (Zhu et al., SIGCOMM 2015) for 40 Gb/s: the attribute defaults (with
+        // RateScaleReference at its default, 0 bps: no scaling; a rate key refuses 0).
         values = {{"G", "0.00390625"},
                   {"AlphaTimer", "55us"},
                   {"RateIncreaseTimer", "55us"},
@@ -149,7 +150,6 @@ ReadDcqcnPreset(YamlFields& dcqcn, const ScenarioKey& key, ScenarioBuild& b)
                   {"FastRecoveryStages", "5"},
                   {"RateAI", "40Mbps"},
                   {"RateHAI", "200Mbps"},
-                  {"RateScaleReference", "0bps"},
                   {"ClampTargetRate", "true"}};
     }
     else
