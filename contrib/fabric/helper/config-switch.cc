@@ -220,7 +220,7 @@ SwitchKeys()
 {
     const std::string mmu = "ns3::SharedBufferMmu::";
     const std::string sw = "ns3::FabricSwitch::";
-    return {
+    ScenarioKeys rows = {
         ScenarioKey("switch", KeyKind::Mapping, "every switch").Reader(ReadSection),
         ScenarioKey("switch.buffer", KeyKind::Bytes, "shared packet buffer per switch, or infinite")
             .Attribute(mmu + "BufferSize")
@@ -341,6 +341,9 @@ SwitchKeys()
             .Choices({"enqueue", "dequeue"})
             .Attribute(sw + "EcnMarkPoint"),
     };
+    ScenarioKeys lb = LoadBalancerKeys();
+    rows.insert(rows.end(), lb.begin(), lb.end());
+    return rows;
 }
 
 } // namespace ns3

@@ -95,6 +95,14 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     attributes.emplace_back("ns3::RdmaNic::Mtu", mtu);
 }
 
+/// roce.recovery, checked against a per-packet switch load balancer.
+void
+ReadRecovery(YamlFields& roce, const ScenarioKey& key, ScenarioBuild& b)
+{
+    KeyValue v = SetFromKey(roce, key, b.cfg.attributes);
+    CheckRecoveryForSwitchLb(b, v.text);
+}
+
 std::string
 CcDefaults()
 {
@@ -129,7 +137,8 @@ TransportKeys()
         ScenarioKey("roce.recovery",
                     KeyKind::Native,
                     "loss recovery: go-back-N, or IRN-style selective repeat")
-            .Attribute(nic + "Recovery"),
+            .Attribute(nic + "Recovery")
+            .Reader(ReadRecovery),
         ScenarioKey("roce.ack_interval", KeyKind::Native, "ACK every N in-order packets")
             .Attribute(nic + "AckInterval")
             .Unit("packets"),
