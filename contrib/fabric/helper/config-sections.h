@@ -23,6 +23,8 @@ ScenarioKeys SwitchKeys();     ///< switch.*, switch.pfc.*, switch.ecn.* (config
 /// switch.lb and the flowlet:, drill:, adaptive: sections, within SwitchKeys
 /// (config-load-balancer.cc)
 ScenarioKeys LoadBalancerKeys();
+/// switch.trim.*, within SwitchKeys (config-trim.cc)
+ScenarioKeys TrimKeys();
 ScenarioKeys TransportKeys();  ///< transport, cc, roce.*, dcqcn.* (config-transport.cc)
 ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.* (config-ub.cc)
 ScenarioKeys WorkloadKeys();   ///< workload.* (config-workload.cc)

@@ -341,8 +341,10 @@ SwitchKeys()
             .Choices({"enqueue", "dequeue"})
             .Attribute(sw + "EcnMarkPoint"),
     };
-    ScenarioKeys lb = LoadBalancerKeys();
-    rows.insert(rows.end(), lb.begin(), lb.end());
+    for (const ScenarioKeys& more : {TrimKeys(), LoadBalancerKeys()})
+    {
+        rows.insert(rows.end(), more.begin(), more.end());
+    }
     return rows;
 }
 

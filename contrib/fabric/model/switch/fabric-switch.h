@@ -45,7 +45,8 @@ class FabricSwitch : public Object, public FabricPortOwner
         DROP_HEADROOM_VIOLATION = 1,
         DROP_NO_ROUTE = 2,
         DROP_LINK_DOWN = 3,
-        DROP_PFC_WATCHDOG = 4
+        DROP_PFC_WATCHDOG = 4,
+        DROP_TRIMMED = 5 ///< only the payload: packet trimming forwards the header
     };
 
     enum WatchdogAction
@@ -189,6 +190,23 @@ class FabricSwitch : public Object, public FabricPortOwner
         return m_watchdogTriggers;
     }
 
+    bool IsTrimEnabled() const
+    {
+        return m_trimEnabled;
+    }
+
+    /// Frames whose payload packet trimming cut (their headers went on).
+    uint64_t GetTrimmedFrames() const
+    {
+        return m_trimmedFrames;
+    }
+
+    /// Bytes packet trimming cut (the payloads; the headers went on).
+    uint64_t GetTrimmedBytes() const
+    {
+        return m_trimmedBytes;
+    }
+
   protected:
     /// Sizes the MMU and per-port state and installs the stages: after the last AddPort
     /// (Initialize()).
@@ -212,6 +230,12 @@ class FabricSwitch : public Object, public FabricPortOwner
     void SendXoff(uint32_t port, uint8_t priority);
     void RefreshPause(uint32_t port, uint8_t priority);
     void Drop(const WireFrame& frame, uint8_t reason);
+    /// Whether packet trimming cuts a data frame bound for \p out at priority \p prio before
+    /// admission: its queue would exceed TrimThreshold.
+    bool TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice& out) const;
+    /// Packet trimming: cuts the frame's payload, keeps its headers, marks it trimmed and moves
+    /// it to TrimPriority; the payload is reported as dropped (DROP_TRIMMED).
+    void Trim(WireFrame& frame);
     /// PFC watchdog: a lossless egress queue paused and unable to send for the detection time
     /// is a storm victim; act on it; restore once no pause has come for the restore time.
     void WatchdogCheck();
@@ -253,6 +277,12 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint64_t m_headroomViolationFrames = 0;
     uint64_t m_maxBufferUsed = 0;
     uint64_t m_watchdogTriggers = 0;
+    uint64_t m_trimmedFrames = 0;
+    uint64_t m_trimmedBytes = 0;
+
+    bool m_trimEnabled;
+    QueueSize m_trimThreshold;
+    uint8_t m_trimPriority;
 
     bool m_hopClassIncrement;
     bool m_caqmEnabled;
