@@ -30,6 +30,11 @@ void
 AdaptiveLoadBalancer::Install(const FabricSwitch& sw)
 {
     m_switch = &sw;
+    m_ports.clear();
+    for (uint32_t i = 0; i < sw.GetNPorts(); ++i)
+    {
+        m_ports.push_back(PeekPointer(sw.GetPort(i)));
+    }
 }
 
 uint16_t
@@ -40,11 +45,12 @@ AdaptiveLoadBalancer::LeastLoaded(const std::vector<uint16_t>& group, uint8_t pr
     int best = -1;
     bool bestPaused = true;
     uint64_t bestBytes = 0;
+    Time now = Simulator::Now();
     for (size_t i = 0; i < n; ++i)
     {
         uint16_t port = group[(start + i) % n];
-        const FabricNetDevice& dev = *m_switch->GetPort(port);
-        bool paused = dev.IsPaused(priority);
+        const FabricNetDevice& dev = *m_ports[port];
+        bool paused = dev.GetPausedUntil(priority) > now; // FabricNetDevice::IsPaused
         uint64_t bytes = dev.GetTotalQueueBytes();
         // An unpaused port beats any paused one; then fewer bytes; ties: the earlier in rotation.
         if (best < 0 || (bestPaused && !paused) || (paused == bestPaused && bytes < bestBytes))

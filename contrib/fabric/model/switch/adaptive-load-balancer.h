@@ -44,6 +44,7 @@ class AdaptiveLoadBalancer : public SwitchLoadBalancer
     uint16_t LeastLoaded(const std::vector<uint16_t>& group, uint8_t priority);
 
     const FabricSwitch* m_switch = nullptr;
+    std::vector<const FabricNetDevice*> m_ports; ///< the switch's ports (no Ptr copy per frame)
     Time m_flowletGap;
     FlowletTable m_flowlets;
     uint32_t m_rotation = 0; ///< where the next search starts (ties rotate)

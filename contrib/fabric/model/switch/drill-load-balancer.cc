@@ -44,13 +44,17 @@ DrillLoadBalancer::Install(const FabricSwitch& sw)
 {
     NS_ABORT_MSG_IF(m_samples + m_memorySize == 0,
                     "ns3::DrillLoadBalancer: Samples + Memory must be at least 1");
-    m_switch = &sw;
+    m_ports.clear();
+    for (uint32_t i = 0; i < sw.GetNPorts(); ++i)
+    {
+        m_ports.push_back(PeekPointer(sw.GetPort(i)));
+    }
 }
 
 uint64_t
 DrillLoadBalancer::Load(uint16_t port) const
 {
-    return m_switch->GetPort(port)->GetTotalQueueBytes();
+    return m_ports[port]->GetTotalQueueBytes();
 }
 
 uint16_t
@@ -74,10 +78,21 @@ DrillLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16_t>
             m_candidates.push_back(port);
         }
     }
-    // Stable: equal loads keep the remembered port first, then the samples in draw order.
-    std::stable_sort(m_candidates.begin(),
-                     m_candidates.end(),
-                     [this](uint16_t a, uint16_t b) { return Load(a) < Load(b); });
+    // Insertion sort by load (a handful of candidates; std::stable_sort would allocate): equal
+    // loads keep the remembered port first, then the samples in draw order.
+    m_loads.clear();
+    for (uint16_t port : m_candidates)
+    {
+        m_loads.push_back(Load(port));
+    }
+    for (size_t i = 1; i < m_candidates.size(); ++i)
+    {
+        for (size_t j = i; j > 0 && m_loads[j] < m_loads[j - 1]; --j)
+        {
+            std::swap(m_loads[j], m_loads[j - 1]);
+            std::swap(m_candidates[j], m_candidates[j - 1]);
+        }
+    }
     memory.assign(m_candidates.begin(),
                   m_candidates.begin() + std::min<size_t>(m_memorySize, m_candidates.size()));
     return m_candidates.front();

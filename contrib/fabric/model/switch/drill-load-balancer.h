@@ -40,13 +40,14 @@ class DrillLoadBalancer : public SwitchLoadBalancer
   private:
     uint64_t Load(uint16_t port) const;
 
-    const FabricSwitch* m_switch = nullptr;
+    std::vector<const FabricNetDevice*> m_ports; ///< the switch's ports (no Ptr copy per frame)
     uint32_t m_samples;
     uint32_t m_memorySize;
     /// Per group (its first port and size identify it among the switch's groups): the best
     /// ports of the last choice, best first.
     std::unordered_map<uint32_t, std::vector<uint16_t>> m_memory;
     std::vector<uint16_t> m_candidates; ///< scratch
+    std::vector<uint64_t> m_loads;      ///< scratch: the candidates' loads
     Ptr<UniformRandomVariable> m_random;
 };
 
