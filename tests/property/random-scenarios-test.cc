@@ -81,9 +81,9 @@ Draw(uint32_t seed)
         // Switch load balancing and trimming from a stream of their own, so that the draws
         // above (and so the scenarios of every seed) are those of before they were added.
         std::mt19937 more(seed * 7919u + 1);
-        std::vector<std::string> lbs{"ecmp", "flowlet", "drill", "adaptive"};
+        std::vector<std::string> lbs{"ecmp", "flowlet", "conga", "drill", "adaptive"};
         // Per-packet strategies need selective repeat with RoCE (otherwise a config error).
-        size_t n = recovery == "gbn" ? 2 : lbs.size();
+        size_t n = recovery == "gbn" ? 3 : lbs.size();
         y << "  lb: " << lbs[more() % n] << "\n";
         if (more() % 3 == 0)
         {
@@ -92,6 +92,8 @@ Draw(uint32_t seed)
         }
         y << "flowlet: {gap: " << 1 + more() % 100 << "us}\n";
         y << "adaptive: {flowlet_gap: " << (more() % 2 ? 0u : 1 + more() % 50) << "us}\n";
+        y << "conga: {flowlet_gap: " << 1 + more() % 100 << "us, dre_period: " << 1 + more() % 40
+          << "us}\n";
     }
     uint32_t flows = uniform(1, 16);
     y << "workload:\n  type: flows\n  priority: " << (lossyPriority ? 1 : 3) << "\n  flows:\n";

@@ -1,4 +1,4 @@
-// switch.lb and the sections of its strategies (flowlet:, drill:, adaptive:): which of a
+// switch.lb and the sections of its strategies (flowlet:, drill:, adaptive:, conga:): which of a
 // destination's equal-cost ports a switch sends each frame to (docs/models.md, "Switch load
 // balancing").
 
@@ -73,11 +73,13 @@ LoadBalancerKeys()
                     KeyKind::Choice,
                     "switch load balancing among equal-cost ports: ecmp (per-flow hash), "
                     "flowlet (LetFlow), drill (per packet, DRILL(2,1)), adaptive (least queued "
-                    "unpaused port); per-strategy keys in flowlet:, drill:, adaptive:")
+                    "unpaused port), conga (per flowlet, leaf-to-leaf congestion fed back); "
+                    "per-strategy keys in flowlet:, drill:, adaptive:, conga:")
             .MappedChoices({{"ecmp", "ns3::EcmpLoadBalancer"},
                             {"flowlet", "ns3::FlowletLoadBalancer"},
                             {"drill", "ns3::DrillLoadBalancer"},
-                            {"adaptive", "ns3::AdaptiveLoadBalancer"}})
+                            {"adaptive", "ns3::AdaptiveLoadBalancer"},
+                            {"conga", "ns3::CongaLoadBalancer"}})
             .Attribute("ns3::FabricSwitch::LoadBalancer")
             .Reader(ReadLoadBalancer),
     };
@@ -93,7 +95,11 @@ LoadBalancerKeys()
           TypeAttributeKeys("adaptive",
                             "ns3::AdaptiveLoadBalancer",
                             "adaptive routing (switch.lb: adaptive), one key per "
-                            "ns3::AdaptiveLoadBalancer attribute")})
+                            "ns3::AdaptiveLoadBalancer attribute"),
+          TypeAttributeKeys("conga",
+                            "ns3::CongaLoadBalancer",
+                            "CONGA (switch.lb: conga), one key per ns3::CongaLoadBalancer "
+                            "attribute")})
     {
         rows.insert(rows.end(), section.begin(), section.end());
     }

@@ -123,6 +123,30 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
     return true;
 }
 
+uint16_t
+ReadIpv4Identification(const Ptr<const Packet>& frame)
+{
+    uint8_t b[kEthernetHeaderBytes + 6];
+    if (frame->CopyData(b, sizeof b) < sizeof b)
+    {
+        return 0;
+    }
+    return ReadBe16(b + kEthernetHeaderBytes + 4);
+}
+
+void
+WriteIpv4Identification(Ptr<Packet> frame, uint16_t id)
+{
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    Ipv4Header ip;
+    ip.EnableChecksum();
+    frame->RemoveHeader(ip);
+    ip.SetIdentification(id);
+    frame->AddHeader(ip);
+    frame->AddHeader(eth);
+}
+
 Ptr<Packet>
 TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority)
 {

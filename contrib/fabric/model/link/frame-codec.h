@@ -109,6 +109,12 @@ void SetFramePriority(Ptr<Packet> frame, uint8_t priority);
  */
 constexpr uint8_t kTrimmedDscpCode = 1;
 
+/// The IPv4 Identification field of an Ethernet/IPv4 \p frame (a load balancer's in-band field:
+/// fabric frames are never fragmented, so nothing else reads it).
+uint16_t ReadIpv4Identification(const Ptr<const Packet>& frame);
+/// Rewrites it (and the IPv4 header checksum).
+void WriteIpv4Identification(Ptr<Packet> frame, uint16_t id);
+
 /// The first \p keepBytes of \p frame (its headers), marked trimmed (kTrimmedDscpCode) at
 /// \p priority, with the IPv4 total length of what is left.
 Ptr<Packet> TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority);

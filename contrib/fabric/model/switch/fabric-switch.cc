@@ -248,6 +248,10 @@ FabricSwitch::BuildPipeline()
     }
     // Stages added by AddEgressStage before the pipeline was built come after these.
     stages.insert(stages.end(), m_egressStages.begin(), m_egressStages.end());
+    if (Ptr<EgressStage> companion = m_loadBalancer->CreateCompanionStage())
+    {
+        stages.push_back(companion);
+    }
     m_egressStages = std::move(stages);
 }
 

@@ -15,6 +15,7 @@
 #include "ns3/type-id.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,18 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint32_t AddPort(Ptr<FabricNetDevice> device, int towardHost = -1);
     /// Forwarding: host index → index into \p groups, each a list of equal-cost ports.
     void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
+    /// The node of the switch each host (by index) is attached to, shared by every switch of
+    /// the fabric (set by the builder).
+    void SetLeafOfHost(std::shared_ptr<const std::vector<uint32_t>> leafOfHost)
+    {
+        m_leafOfHost = std::move(leafOfHost);
+    }
+
+    /// The node of the switch host \p host is attached to; UINT32_MAX when unknown.
+    uint32_t GetLeafOfHost(uint32_t host) const
+    {
+        return m_leafOfHost && host < m_leafOfHost->size() ? (*m_leafOfHost)[host] : UINT32_MAX;
+    }
     /// Fixes the random streams of the stages (ECN marking first, then the load balancer and
     /// the other egress stages in order); determinism across runs. Call after Initialize().
     int64_t AssignStreams(int64_t stream);
@@ -246,6 +259,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     std::vector<Ptr<FabricNetDevice>> m_ports;
     std::vector<int> m_portTowardHost; ///< by port: 1, 0, or -1 (ask the peer's node)
     std::vector<uint32_t> m_groupOfHost;
+    std::shared_ptr<const std::vector<uint32_t>> m_leafOfHost;
     std::vector<std::vector<uint16_t>> m_groups;
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<SwitchLoadBalancer> m_loadBalancer;
