@@ -70,6 +70,13 @@ CongaLoadBalancer::Install(const FabricSwitch& sw)
         }
         m_fullBytes[i] = sw.GetPort(i)->GetDataRate().GetBitRate() / 8.0 * tau;
     }
+    if (m_isLeaf && m_uplinks > kCongaMaxUplinks)
+    {
+        throw SwitchStageError("ns3::CongaLoadBalancer: a leaf with " + std::to_string(m_uplinks) +
+                               " uplinks; CONGA's LBTag (4 bits in the IPv4 Identification) "
+                               "names at most " +
+                               std::to_string(kCongaMaxUplinks));
+    }
 }
 
 Ptr<EgressStage>

@@ -40,6 +40,9 @@ namespace ns3
  * | DreAlpha | 0.1 | CONGA's DRE (α) |
  * | DrePeriod | 10 us | T_dre; τ = T_dre/α = 100 us spans a few RDMA round trips (CONGA's TCP timescale is longer) |
  */
+/// Uplinks a CONGA leaf can name: the LBTag has 4 bits (CongaField).
+constexpr uint32_t kCongaMaxUplinks = 16;
+
 class CongaLoadBalancer : public SwitchLoadBalancer
 {
   public:

@@ -42,8 +42,10 @@ DrillLoadBalancer::DrillLoadBalancer()
 void
 DrillLoadBalancer::Install(const FabricSwitch& sw)
 {
-    NS_ABORT_MSG_IF(m_samples + m_memorySize == 0,
-                    "ns3::DrillLoadBalancer: Samples + Memory must be at least 1");
+    if (m_samples + m_memorySize == 0)
+    {
+        throw SwitchStageError("ns3::DrillLoadBalancer: Samples + Memory must be at least 1");
+    }
     m_ports.clear();
     for (uint32_t i = 0; i < sw.GetNPorts(); ++i)
     {
