@@ -42,7 +42,15 @@ class PacketTrimming : public SimTest
         uint64_t droppedFrames = 0;
         uint64_t nacks = 0;
         bool conserved = false;
+        std::vector<uint32_t> traced; ///< cut bytes reported by the Trim trace source
     };
+
+    void Traced(uint32_t flow, uint32_t port, uint32_t bytes)
+    {
+        m_traced.push_back(bytes);
+    }
+
+    std::vector<uint32_t> m_traced;
 
     Result Run(bool trim)
     {
@@ -53,6 +61,8 @@ class PacketTrimming : public SimTest
         Set("ns3::SharedBufferMmu::PfcEnabled", "false");
         Set("ns3::SharedBufferMmu::BufferSize", "6000B");
         FabricNetwork net = FabricNetwork::Build(MakeStar(4, kRate, NanoSeconds(150)), 0, 0);
+        net.GetSwitch(net.PeerOf(net.NodeOfHost(0), 0).node)
+            ->TraceConnectWithoutContext("Trim", MakeCallback(&PacketTrimming::Traced, this));
         std::vector<Ptr<RdmaNic>> nics;
         for (uint32_t h = 0; h < 4; ++h)
         {
@@ -76,6 +86,7 @@ class PacketTrimming : public SimTest
         r.trimmedFrames = sw->GetTrimmedFrames();
         r.trimmedBytes = sw->GetTrimmedBytes();
         r.droppedFrames = sw->GetDroppedFrames();
+        r.traced = m_traced;
         r.nacks = nics[0]->GetTrimmedReceived();
         r.conserved = CheckConservation(net).Ok();
         return r;
@@ -103,6 +114,7 @@ TEST_F(PacketTrimming, AWouldBeDropBecomesAHeaderAndAnImmediateResend)
     Result r = Run(true);
     EXPECT_EQ(r.trimmedFrames, 1u);
     EXPECT_EQ(r.trimmedBytes, kMtu);
+    EXPECT_EQ(r.traced, std::vector<uint32_t>{kMtu});
     EXPECT_EQ(r.droppedFrames, 0u);
     EXPECT_EQ(r.nacks, 1u);
     const FlowRecord& v = Victim(r);

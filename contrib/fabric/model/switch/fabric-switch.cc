@@ -138,6 +138,11 @@ FabricSwitch::GetTypeId()
                             "The PFC watchdog triggered (true) or restored (false) a queue.",
                             MakeTraceSourceAccessor(&FabricSwitch::m_watchdogTrace),
                             "ns3::FabricSwitch::WatchdogTracedCallback")
+            .AddTraceSource("Trim",
+                            "Packet trimming cut a data frame's payload: flow id, egress port, "
+                            "payload bytes cut (the same bytes are a Drop with reason 5).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_trimTrace),
+                            "ns3::FabricSwitch::TrimTracedCallback")
             .AddTraceSource("Drop",
                             "A frame was dropped: flow id, payload bytes, reason "
                             "(0 buffer full, 1 headroom violation, 2 no route, 3 link down, "
@@ -393,7 +398,7 @@ FabricSwitch::TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice
 }
 
 void
-FabricSwitch::Trim(WireFrame& frame)
+FabricSwitch::Trim(WireFrame& frame, uint32_t outPort)
 {
     uint32_t cut = frame.payloadBytes;
     uint32_t keep = frame.info.frameBytes - cut;
@@ -405,6 +410,7 @@ FabricSwitch::Trim(WireFrame& frame)
     ++m_trimmedFrames;
     m_trimmedBytes += cut;
     NS_LOG_INFO("trim flow " << frame.flowId << " payload " << cut << " bytes");
+    m_trimTrace(frame.flowId, outPort, cut);
     m_dropTrace(frame.flowId, cut, DROP_TRIMMED);
 }
 
@@ -451,7 +457,7 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
     }
     if (trim)
     {
-        Trim(frame); // info now describes the header that is left
+        Trim(frame, outPort); // info now describes the header that is left
         prio = info.priority;
         v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
         if (sendXoff)

@@ -60,6 +60,8 @@ class FabricSwitch : public Object, public FabricPortOwner
 
     typedef void (*DropTracedCallback)(uint32_t flowId, uint32_t payloadBytes, uint8_t reason);
 
+    typedef void (*TrimTracedCallback)(uint32_t flowId, uint32_t outPort, uint32_t cutBytes);
+
     static TypeId GetTypeId();
     FabricSwitch();
 
@@ -248,7 +250,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     bool TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice& out) const;
     /// Packet trimming: cuts the frame's payload, keeps its headers, marks it trimmed and moves
     /// it to TrimPriority; the payload is reported as dropped (DROP_TRIMMED).
-    void Trim(WireFrame& frame);
+    void Trim(WireFrame& frame, uint32_t outPort);
     /// PFC watchdog: a lossless egress queue paused and unable to send for the detection time
     /// is a storm victim; act on it; restore once no pause has come for the restore time.
     void WatchdogCheck();
@@ -318,6 +320,7 @@ class FabricSwitch : public Object, public FabricPortOwner
 
     TracedCallback<uint32_t, uint32_t, uint8_t> m_dropTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_watchdogTrace;
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_trimTrace;
 };
 
 } // namespace ns3
