@@ -312,7 +312,8 @@ TEST(LoadScenario, ErrorsCarryFileLineAndKey)
     for (const Case& c : {Case{"scenario-bad-unit-buffer.yaml", 8, "switch.buffer"},
                           Case{"scenario-priority-9.yaml", 13, "workload.priority"},
                           Case{"scenario-xon-above-xoff.yaml", 12, "switch.pfc.xon"},
-                          Case{"scenario-flow-unknown-host.yaml", 15, "workload.flows[1].src"}})
+                          Case{"scenario-flow-unknown-host.yaml", 15, "workload.flows[1].src"},
+                          Case{"scenario-drill-go-back-n.yaml", 9, "switch.lb"}})
     {
         SCOPED_TRACE(c.file);
         try
@@ -326,6 +327,20 @@ TEST(LoadScenario, ErrorsCarryFileLineAndKey)
             EXPECT_EQ(e.Key(), c.key);
             EXPECT_NE(e.File().find(c.file), std::string::npos);
         }
+    }
+}
+
+TEST(LoadScenario, PerPacketSwitchLoadBalancingNeedsSelectiveRepeat)
+{
+    try
+    {
+        Load("tests/data/bad/scenario-drill-go-back-n.yaml");
+        ADD_FAILURE() << "accepted";
+    }
+    catch (const ConfigError& e)
+    {
+        EXPECT_NE(e.Message().find("selective repeat"), std::string::npos) << e.Message();
+        EXPECT_NE(e.Message().find("roce.recovery: sr"), std::string::npos) << e.Message();
     }
 }
 

@@ -15,11 +15,16 @@ namespace ns3
  * order they are read; a row's reader runs after every row above it.
  */
 
-ScenarioKeys RunKeys();        ///< name, seed, stop_time (config-run.cc)
-ScenarioKeys LinkKeys();       ///< link.* (config-link.cc)
-ScenarioKeys TopologyKeys();   ///< topology (config-topology.cc)
-ScenarioKeys HostKeys();       ///< host.* (config-host.cc)
-ScenarioKeys SwitchKeys();     ///< switch.*, switch.pfc.*, switch.ecn.* (config-switch.cc)
+ScenarioKeys RunKeys();      ///< name, seed, stop_time (config-run.cc)
+ScenarioKeys LinkKeys();     ///< link.* (config-link.cc)
+ScenarioKeys TopologyKeys(); ///< topology (config-topology.cc)
+ScenarioKeys HostKeys();     ///< host.* (config-host.cc)
+ScenarioKeys SwitchKeys();   ///< switch.*, switch.pfc.*, switch.ecn.* (config-switch.cc)
+/// switch.lb and the flowlet:, drill:, adaptive: sections, within SwitchKeys
+/// (config-load-balancer.cc)
+ScenarioKeys LoadBalancerKeys();
+/// switch.trim.*, within SwitchKeys (config-trim.cc)
+ScenarioKeys TrimKeys();
 ScenarioKeys TransportKeys();  ///< transport, cc, roce.*, dcqcn.* (config-transport.cc)
 ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.*, nscc.*, ub_dctcp.*
 ScenarioKeys WorkloadKeys();   ///< workload.* (config-workload.cc)
@@ -49,6 +54,14 @@ void ReadFlowList(YamlFields& work, const FlowSpec& defaults, ScenarioBuild& bui
 /// src and start are set); \p earlier: the flows defined before it (an `after` entry must name
 /// one of them, from the same source, starting no later) (config-ub.cc).
 void ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs);
+
+/// Whether switch.lb (with its section's keys read so far) chooses a path per packet.
+bool SwitchLbIsPerPacket(const ScenarioBuild& build);
+
+/// Throws a ConfigError at switch.lb when a RoCE sender with go-back-N recovery (\p recovery
+/// as the attribute writes it: "gbn") would meet a per-packet switch load balancer
+/// (config-load-balancer.cc).
+void CheckRecoveryForSwitchLb(const ScenarioBuild& build, const std::string& recovery);
 
 } // namespace ns3
 

@@ -244,7 +244,7 @@ SwitchKeys()
 {
     const std::string mmu = "ns3::SharedBufferMmu::";
     const std::string sw = "ns3::FabricSwitch::";
-    return {
+    ScenarioKeys rows = {
         ScenarioKey("switch", KeyKind::Mapping, "every switch").Reader(ReadSection),
         ScenarioKey("switch.buffer", KeyKind::Bytes, "shared packet buffer per switch, or infinite")
             .Attribute(mmu + "BufferSize")
@@ -372,6 +372,11 @@ SwitchKeys()
             .Choices({"enqueue", "dequeue"})
             .Attribute(sw + "EcnMarkPoint"),
     };
+    for (const ScenarioKeys& more : {TrimKeys(), LoadBalancerKeys()})
+    {
+        rows.insert(rows.end(), more.begin(), more.end());
+    }
+    return rows;
 }
 
 } // namespace ns3

@@ -1,12 +1,14 @@
 #ifndef FABRIC_CONFIG_TABLE_H
 #define FABRIC_CONFIG_TABLE_H
 
+#include "config-error.h"
 #include "config-key.h"
 #include "hpcc-import.h"
 #include "scenario-config.h"
 #include "topology-reader.h"
 #include "yaml-fields.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,6 +33,8 @@ struct ScenarioBuild
     uint64_t bufferBytes = 0;         ///< switch.buffer: for the PFC headroom reserve
     bool ubCaqm = false;              ///< transport ub with cc caqm
     std::string ubCc;                 ///< transport ub: its cc (ub.window is for none only)
+    std::string switchLb;             ///< switch.lb as written: for roce.recovery
+    std::shared_ptr<ConfigError> switchLbWhere; ///< where switch.lb is: for roce.recovery's error
 };
 
 using AttributeList = std::vector<std::pair<std::string, std::string>>;

@@ -130,6 +130,20 @@ FabricNetwork::Build(const TopologySpec& spec,
         }
         net.m_linkEnds.emplace_back(ends[0], ends[1]);
     }
+    // The switch each host hangs off (its first port's peer): strategies that keep state per
+    // leaf (CONGA) name a destination by its leaf.
+    auto leafOfHost = std::make_shared<std::vector<uint32_t>>(net.GetNHosts());
+    for (uint32_t h = 0; h < net.GetNHosts(); ++h)
+    {
+        (*leafOfHost)[h] = net.PeerOf(net.m_hostNodes[h], 0).node;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (net.m_switches[i])
+        {
+            net.m_switches[i]->SetLeafOfHost(leafOfHost);
+        }
+    }
     Ptr<FabricSwitch> elsewhere; // stands for the switches of other ranks when counting streams
     for (uint32_t i = 0; i < n; ++i)
     {

@@ -121,6 +121,9 @@ CollectTotals(const FabricNetwork& net,
         t.violations += sw->GetHeadroomViolationBytes();
         t.watchdogTriggers += sw->GetWatchdogTriggers();
         t.ecnMarked += sw->GetEcnMarkedFrames();
+        t.trimEnabled = t.trimEnabled || sw->IsTrimEnabled();
+        t.trimmedFrames += sw->GetTrimmedFrames();
+        t.trimmedBytes += sw->GetTrimmedBytes();
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             uint64_t q = sw->GetMaxQueueBytes(p);
@@ -182,6 +185,9 @@ TotalsToJson(const RunTotals& t)
             {"violations", t.violations},
             {"watchdog_triggers", t.watchdogTriggers},
             {"ecn_marked", t.ecnMarked},
+            {"trim_enabled", t.trimEnabled},
+            {"trimmed_frames", t.trimmedFrames},
+            {"trimmed_bytes", t.trimmedBytes},
             {"max_queues", t.maxQueues},
             {"transport_problems", t.transportProblems},
             {"transport_state_bytes", t.transportStateBytes},
@@ -207,6 +213,9 @@ TotalsFromJson(const nlohmann::json& j)
     t.violations = j.at("violations");
     t.watchdogTriggers = j.at("watchdog_triggers");
     t.ecnMarked = j.at("ecn_marked");
+    t.trimEnabled = j.at("trim_enabled");
+    t.trimmedFrames = j.at("trimmed_frames");
+    t.trimmedBytes = j.at("trimmed_bytes");
     t.maxQueues = j.at("max_queues").get<std::vector<std::array<uint64_t, 3>>>();
     t.transportProblems = j.at("transport_problems");
     t.transportStateBytes = j.at("transport_state_bytes");
@@ -235,6 +244,9 @@ AccumulateTotals(RunTotals& into, const RunTotals& part)
     into.violations += part.violations;
     into.watchdogTriggers += part.watchdogTriggers;
     into.ecnMarked += part.ecnMarked;
+    into.trimEnabled = into.trimEnabled || part.trimEnabled;
+    into.trimmedFrames += part.trimmedFrames;
+    into.trimmedBytes += part.trimmedBytes;
     into.maxQueues.insert(into.maxQueues.end(), part.maxQueues.begin(), part.maxQueues.end());
     std::sort(into.maxQueues.begin(), into.maxQueues.end());
     into.transportProblems += part.transportProblems;

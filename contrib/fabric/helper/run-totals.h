@@ -26,6 +26,9 @@ struct RunTotals
     uint64_t violations = 0;
     uint64_t watchdogTriggers = 0;
     uint64_t ecnMarked = 0;
+    bool trimEnabled = false; ///< some switch trims packets (then the counters are reported)
+    uint64_t trimmedFrames = 0;
+    uint64_t trimmedBytes = 0; ///< payload bytes packet trimming cut
     /// (node, port, max queue bytes) of every switch port that ever queued, in node/port order.
     std::vector<std::array<uint64_t, 3>> maxQueues;
     std::string transportProblems;

@@ -622,6 +622,12 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
                      {"ecn_marked_frames", totals.ecnMarked},
                      {"pfc_frames_sent", totals.pauses},
                      {"pfc_watchdog_triggers", totals.watchdogTriggers}};
+    if (totals.trimEnabled)
+    {
+        // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).
+        s["counters"]["trimmed_frames"] = totals.trimmedFrames;
+        s["counters"]["trimmed_bytes"] = totals.trimmedBytes;
+    }
     s["conservation_ok"] = cons.Ok();
     s["transport_state_ok"] = totals.transportProblems.empty();
     s["transport_state_bytes_max_per_nic"] = totals.transportStateBytes;

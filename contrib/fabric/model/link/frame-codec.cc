@@ -127,6 +127,7 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
     uint8_t tos = ip[1];
     info->priority = static_cast<uint8_t>((tos >> 2) >> 3);
     info->ecn = tos & 0x3;
+    info->trimmed = ((tos >> 2) & 0x7) == kTrimmedDscpCode;
     info->protocol = ip[9];
     info->srcIp = ReadBe32(ip + 12);
     info->dstIp = ReadBe32(ip + 16);
@@ -149,6 +150,46 @@ ParseFrame(const Ptr<const Packet>& frame, FrameInfo* info)
         }
     }
     return true;
+}
+
+uint16_t
+ReadIpv4Identification(const Ptr<const Packet>& frame)
+{
+    uint8_t b[kEthernetHeaderBytes + 6];
+    if (frame->CopyData(b, sizeof b) < sizeof b)
+    {
+        return 0;
+    }
+    return ReadBe16(b + kEthernetHeaderBytes + 4);
+}
+
+void
+WriteIpv4Identification(Ptr<Packet> frame, uint16_t id)
+{
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    Ipv4Header ip;
+    ip.EnableChecksum();
+    frame->RemoveHeader(ip);
+    ip.SetIdentification(id);
+    frame->AddHeader(ip);
+    frame->AddHeader(eth);
+}
+
+Ptr<Packet>
+TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority)
+{
+    Ptr<Packet> cut = frame->CreateFragment(0, keepBytes);
+    EthernetHeader eth(false);
+    cut->RemoveHeader(eth);
+    Ipv4Header ip;
+    ip.EnableChecksum();
+    cut->RemoveHeader(ip);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>((priority << 3) | kTrimmedDscpCode));
+    ip.SetPayloadSize(cut->GetSize());
+    cut->AddHeader(ip);
+    cut->AddHeader(eth);
+    return cut;
 }
 
 void

@@ -47,6 +47,9 @@ struct FrameInfo
     /// The transport chooses paths by entropy: load balancers hash the UDP source port alone
     /// (set by the transport's view).
     bool entropyOnlyHash = false;
+    /// A switch cut this frame's payload (packet trimming): its DSCP says so
+    /// (kTrimmedDscpCode); the headers are intact, the payload is gone.
+    bool trimmed = false;
 
     bool IsIpv4() const
     {
@@ -97,6 +100,24 @@ HostIndexOfIp(uint32_t ip)
 void MarkCongestionExperienced(Ptr<Packet> frame);
 /// Rewrites the frame's traffic class (DSCP = priority << 3), keeping ECN and the checksum.
 void SetFramePriority(Ptr<Packet> frame, uint8_t priority);
+
+/**
+ * Packet trimming (NDP, Handley et al., SIGCOMM 2017; Ultra Ethernet): how a trimmed frame is
+ * marked on the wire. No extra byte: the three low bits of its IPv4 DSCP, which are zero in every
+ * frame a NIC builds (the priority is DSCP >> 3, a class selector), hold this code, as Ultra
+ * Ethernet switches mark a trimmed packet with a configured DSCP.
+ */
+constexpr uint8_t kTrimmedDscpCode = 1;
+
+/// The IPv4 Identification field of an Ethernet/IPv4 \p frame (a load balancer's in-band field:
+/// fabric frames are never fragmented, so nothing else reads it).
+uint16_t ReadIpv4Identification(const Ptr<const Packet>& frame);
+/// Rewrites it (and the IPv4 header checksum).
+void WriteIpv4Identification(Ptr<Packet> frame, uint16_t id);
+
+/// The first \p keepBytes of \p frame (its headers), marked trimmed (kTrimmedDscpCode) at
+/// \p priority, with the IPv4 total length of what is left.
+Ptr<Packet> TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority);
 
 } // namespace ns3
 

@@ -519,6 +519,11 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     if (IsRoceDataOpcode(info.opcode))
     {
+        if (info.trimmed)
+        {
+            ReceiveTrimmed(info);
+            return;
+        }
         if (RoceHasInt(info))
         {
             ReceiverQp& rq = m_receivers[info.connection];
@@ -803,6 +808,64 @@ RdmaNic::ReceiveData(const FrameInfo& info)
 }
 
 void
+RdmaNic::ReceiveTrimmed(const FrameInfo& info)
+{
+    // The header of a data packet whose payload a switch cut: ask for it again at once
+    // (NDP, Handley et al., SIGCOMM 2017) rather than at the timeout.
+    ++m_trimmedReceived;
+    auto it = m_receivers.find(info.connection);
+    const FlowRecord& f = m_flows->Get(info.connection);
+    uint32_t startPsn = it != m_receivers.end() && it->second.packets > 0
+                            ? it->second.startPsn
+                            : InitialPsn(info.connection);
+    uint32_t index = IndexOf(info.sequence, startPsn);
+    uint32_t expected = it != m_receivers.end() ? it->second.expected : 0;
+    if (index >= PacketsOf(f) || index < expected)
+    {
+        return; // a stale duplicate: nothing is missing
+    }
+    const uint32_t peer = DataSource(f);
+    uint32_t port = PortToward(peer, f.entropy);
+    if (f.verb == RdmaVerb::READ)
+    {
+        // The requester asks again from the first packet it lacks.
+        ReceiverQp& rq = m_receivers[info.connection];
+        if (!rq.nakSent)
+        {
+            rq.nakSent = true;
+            SendReadRequest(info.connection, expected);
+        }
+        return;
+    }
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        SendControl(port,
+                    peer,
+                    info.connection,
+                    RoceOpcode::ACKNOWLEDGE,
+                    info.sequence,
+                    AethHeader::MakeNakSyndrome(AethHeader::NAK_TRIMMED),
+                    0,
+                    f.priority);
+        return;
+    }
+    // Go-back-N: a gap at the trimmed packet; the usual NAK, once per gap.
+    ReceiverQp& rq = m_receivers[info.connection];
+    if (!rq.nakSent)
+    {
+        rq.nakSent = true;
+        SendControl(port,
+                    peer,
+                    info.connection,
+                    RoceOpcode::ACKNOWLEDGE,
+                    (startPsn + expected) & 0xFFFFFF,
+                    AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
+                    0,
+                    f.priority);
+    }
+}
+
+void
 RdmaNic::ReceiveAck(const FrameInfo& info,
                     uint8_t syndrome,
                     uint32_t msn,
@@ -826,8 +889,19 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         }
         return;
     }
-    bool nak = (syndrome & 0xE0) == 0x60;
     uint32_t index = IndexOf(info.sequence, qp.startPsn);
+    if (syndrome == AethHeader::MakeNakSyndrome(AethHeader::NAK_TRIMMED))
+    {
+        // Selective repeat: resend the trimmed packet alone, now (it says nothing of others).
+        if (m_recovery == SELECTIVE_REPEAT && index >= qp.una && index < qp.highestSent &&
+            !qp.sacked[index])
+        {
+            qp.resend.push_back(index);
+            ActivateSender(qp.port, qp.flow);
+        }
+        return;
+    }
+    bool nak = (syndrome & 0xE0) == 0x60;
     // ACK: packets up to and including index are received. NAK: packets before index are.
     uint32_t newUna = nak ? index : index + 1;
     if (newUna > qp.packets)

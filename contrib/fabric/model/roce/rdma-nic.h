@@ -96,6 +96,12 @@ class RdmaNic : public NicTransport
         return m_maxSlotsInUse;
     }
 
+    /// Trimmed data packets received (packet trimming), each answered by a NAK.
+    uint64_t GetTrimmedReceived() const
+    {
+        return m_trimmedReceived;
+    }
+
     uint64_t GetRnrNaksSent() const
     {
         return m_rnrNaks;
@@ -197,6 +203,8 @@ class RdmaNic : public NicTransport
     bool WindowOpen(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
+    /// A data packet arrived trimmed (packet trimming): NAK it at once.
+    void ReceiveTrimmed(const FrameInfo& info);
     void ReceiveAck(const FrameInfo& info,
                     uint8_t syndrome,
                     uint32_t msn,
@@ -262,6 +270,7 @@ class RdmaNic : public NicTransport
     uint32_t m_completionsQueued = 0; ///< waiting for (or in) host processing
     Time m_processorFreeAt;           ///< when the host finishes the completions queued so far
     uint64_t m_rnrNaks = 0;
+    uint64_t m_trimmedReceived = 0; ///< trimmed data packets received (each NAKed at once)
 
     std::unordered_map<uint32_t, SenderQp> m_senders;
     std::unordered_map<uint32_t, ReceiverQp> m_receivers;

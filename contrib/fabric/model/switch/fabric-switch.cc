@@ -112,14 +112,41 @@ FabricSwitch::GetTypeId()
                           EnumValue(WATCHDOG_DROP),
                           MakeEnumAccessor(&FabricSwitch::m_watchdogAction),
                           MakeEnumChecker(WATCHDOG_DROP, "drop", WATCHDOG_FORWARD, "forward"))
+            .AddAttribute("TrimEnabled",
+                          "Packet trimming (NDP, Handley et al., SIGCOMM 2017; Ultra Ethernet): "
+                          "a data frame the buffer would drop, or whose egress queue would "
+                          "exceed TrimThreshold, loses its payload; its headers go on at "
+                          "TrimPriority, marked trimmed in the DSCP, so the receiver asks for "
+                          "the packet again at once.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_trimEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("TrimThreshold",
+                          "Egress queue depth (bytes of the frame's priority, the frame "
+                          "included) above which a data frame is trimmed; 0B: only frames the "
+                          "buffer would drop (NDP trims beyond an 8-packet queue).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&FabricSwitch::m_trimThreshold),
+                          MakeQueueSizeChecker())
+            .AddAttribute("TrimPriority",
+                          "Priority a trimmed header leaves by (NDP and Ultra Ethernet forward "
+                          "trimmed headers ahead of data).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&FabricSwitch::m_trimPriority),
+                          MakeUintegerChecker<uint8_t>(0, kFabricPriorities - 1))
             .AddTraceSource("Watchdog",
                             "The PFC watchdog triggered (true) or restored (false) a queue.",
                             MakeTraceSourceAccessor(&FabricSwitch::m_watchdogTrace),
                             "ns3::FabricSwitch::WatchdogTracedCallback")
+            .AddTraceSource("Trim",
+                            "Packet trimming cut a data frame's payload: flow id, egress port, "
+                            "payload bytes cut (the same bytes are a Drop with reason 5).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_trimTrace),
+                            "ns3::FabricSwitch::TrimTracedCallback")
             .AddTraceSource("Drop",
                             "A frame was dropped: flow id, payload bytes, reason "
                             "(0 buffer full, 1 headroom violation, 2 no route, 3 link down, "
-                            "4 PFC watchdog).",
+                            "4 PFC watchdog, 5 payload trimmed: the header went on).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
                             "ns3::FabricSwitch::DropTracedCallback");
     return tid;
@@ -226,6 +253,10 @@ FabricSwitch::BuildPipeline()
     }
     // Stages added by AddEgressStage before the pipeline was built come after these.
     stages.insert(stages.end(), m_egressStages.begin(), m_egressStages.end());
+    if (Ptr<EgressStage> companion = m_loadBalancer->CreateCompanionStage())
+    {
+        stages.push_back(companion);
+    }
     m_egressStages = std::move(stages);
 }
 
@@ -358,6 +389,31 @@ FabricSwitch::Drop(const WireFrame& frame, uint8_t reason)
     m_dropTrace(frame.flowId, frame.payloadBytes, reason);
 }
 
+bool
+FabricSwitch::TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice& out) const
+{
+    uint64_t threshold = m_trimThreshold.GetValue();
+    return threshold > 0 && frame.payloadBytes > 0 &&
+           out.GetQueueBytes(frame.info.priority) + frame.info.frameBytes > threshold;
+}
+
+void
+FabricSwitch::Trim(WireFrame& frame, uint32_t outPort)
+{
+    uint32_t cut = frame.payloadBytes;
+    uint32_t keep = frame.info.frameBytes - cut;
+    frame.frame = FrameRef(TrimFrame(frame.frame.Get(), keep, m_trimPriority));
+    frame.info.frameBytes = keep;
+    frame.info.priority = m_trimPriority;
+    frame.info.trimmed = true;
+    frame.payloadBytes = 0;
+    ++m_trimmedFrames;
+    m_trimmedBytes += cut;
+    NS_LOG_INFO("trim flow " << frame.flowId << " payload " << cut << " bytes");
+    m_trimTrace(frame.flowId, outPort, cut);
+    m_dropTrace(frame.flowId, cut, DROP_TRIMMED);
+}
+
 void
 FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
 {
@@ -387,10 +443,27 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
     }
     uint8_t prio = info.priority;
     bool sendXoff = false;
-    SharedBufferMmu::Verdict v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
-    if (sendXoff)
+    bool trim = m_trimEnabled && TrimsBeforeAdmission(frame, *m_ports[outPort]);
+    SharedBufferMmu::Verdict v = SharedBufferMmu::ADMIT;
+    if (!trim)
     {
-        SendXoff(inPort, prio);
+        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
+        if (sendXoff)
+        {
+            SendXoff(inPort, prio);
+        }
+        // A data frame the buffer would drop is trimmed instead (lossy priorities).
+        trim = v == SharedBufferMmu::DROP_LOSSY && m_trimEnabled && frame.payloadBytes > 0;
+    }
+    if (trim)
+    {
+        Trim(frame, outPort); // info now describes the header that is left
+        prio = info.priority;
+        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
+        if (sendXoff)
+        {
+            SendXoff(inPort, prio);
+        }
     }
     if (v == SharedBufferMmu::DROP_HEADROOM)
     {
@@ -422,8 +495,8 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
     item.inPort = static_cast<uint16_t>(inPort);
     item.ingressPriority = prio;
     uint8_t outPrio = prio;
-    if (m_hopClassIncrement && prio < kFabricPriorities - 1 && m_mmu->IsLossless(prio) &&
-        m_mmu->IsLossless(prio + 1))
+    if (m_hopClassIncrement && !info.trimmed && prio < kFabricPriorities - 1 &&
+        m_mmu->IsLossless(prio) && m_mmu->IsLossless(prio + 1))
     {
         outPrio = prio + 1;
         SetFramePriority(item.frame.Get(), outPrio);

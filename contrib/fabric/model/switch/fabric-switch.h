@@ -15,6 +15,7 @@
 #include "ns3/type-id.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,8 @@ class FabricSwitch : public Object, public FabricPortOwner
         DROP_HEADROOM_VIOLATION = 1,
         DROP_NO_ROUTE = 2,
         DROP_LINK_DOWN = 3,
-        DROP_PFC_WATCHDOG = 4
+        DROP_PFC_WATCHDOG = 4,
+        DROP_TRIMMED = 5 ///< only the payload: packet trimming forwards the header
     };
 
     enum WatchdogAction
@@ -58,6 +60,8 @@ class FabricSwitch : public Object, public FabricPortOwner
 
     typedef void (*DropTracedCallback)(uint32_t flowId, uint32_t payloadBytes, uint8_t reason);
 
+    typedef void (*TrimTracedCallback)(uint32_t flowId, uint32_t outPort, uint32_t cutBytes);
+
     static TypeId GetTypeId();
     FabricSwitch();
 
@@ -67,6 +71,20 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint32_t AddPort(Ptr<FabricNetDevice> device, int towardHost = -1);
     /// Forwarding: host index → index into \p groups, each a list of equal-cost ports.
     void SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector<uint16_t>> groups);
+
+    /// The node of the switch each host (by index) is attached to, shared by every switch of
+    /// the fabric (set by the builder).
+    void SetLeafOfHost(std::shared_ptr<const std::vector<uint32_t>> leafOfHost)
+    {
+        m_leafOfHost = std::move(leafOfHost);
+    }
+
+    /// The node of the switch host \p host is attached to; UINT32_MAX when unknown.
+    uint32_t GetLeafOfHost(uint32_t host) const
+    {
+        return m_leafOfHost && host < m_leafOfHost->size() ? (*m_leafOfHost)[host] : UINT32_MAX;
+    }
+
     /// Fixes the random streams of the stages (ECN marking first, then the load balancer and
     /// the other egress stages in order); determinism across runs. Call after Initialize().
     int64_t AssignStreams(int64_t stream);
@@ -189,6 +207,23 @@ class FabricSwitch : public Object, public FabricPortOwner
         return m_watchdogTriggers;
     }
 
+    bool IsTrimEnabled() const
+    {
+        return m_trimEnabled;
+    }
+
+    /// Frames whose payload packet trimming cut (their headers went on).
+    uint64_t GetTrimmedFrames() const
+    {
+        return m_trimmedFrames;
+    }
+
+    /// Bytes packet trimming cut (the payloads; the headers went on).
+    uint64_t GetTrimmedBytes() const
+    {
+        return m_trimmedBytes;
+    }
+
   protected:
     /// Sizes the MMU and per-port state and installs the stages: after the last AddPort
     /// (Initialize()).
@@ -212,6 +247,12 @@ class FabricSwitch : public Object, public FabricPortOwner
     void SendXoff(uint32_t port, uint8_t priority);
     void RefreshPause(uint32_t port, uint8_t priority);
     void Drop(const WireFrame& frame, uint8_t reason);
+    /// Whether packet trimming cuts a data frame bound for \p out at priority \p prio before
+    /// admission: its queue would exceed TrimThreshold.
+    bool TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice& out) const;
+    /// Packet trimming: cuts the frame's payload, keeps its headers, marks it trimmed and moves
+    /// it to TrimPriority; the payload is reported as dropped (DROP_TRIMMED).
+    void Trim(WireFrame& frame, uint32_t outPort);
     /// PFC watchdog: a lossless egress queue paused and unable to send for the detection time
     /// is a storm victim; act on it; restore once no pause has come for the restore time.
     void WatchdogCheck();
@@ -222,6 +263,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     std::vector<Ptr<FabricNetDevice>> m_ports;
     std::vector<int> m_portTowardHost; ///< by port: 1, 0, or -1 (ask the peer's node)
     std::vector<uint32_t> m_groupOfHost;
+    std::shared_ptr<const std::vector<uint32_t>> m_leafOfHost;
     std::vector<std::vector<uint16_t>> m_groups;
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<SwitchLoadBalancer> m_loadBalancer;
@@ -253,6 +295,12 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint64_t m_headroomViolationFrames = 0;
     uint64_t m_maxBufferUsed = 0;
     uint64_t m_watchdogTriggers = 0;
+    uint64_t m_trimmedFrames = 0;
+    uint64_t m_trimmedBytes = 0;
+
+    bool m_trimEnabled;
+    QueueSize m_trimThreshold;
+    uint8_t m_trimPriority;
 
     bool m_hopClassIncrement;
     bool m_caqmEnabled;
@@ -274,6 +322,7 @@ class FabricSwitch : public Object, public FabricPortOwner
 
     TracedCallback<uint32_t, uint32_t, uint8_t> m_dropTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_watchdogTrace;
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_trimTrace;
 };
 
 } // namespace ns3

@@ -19,6 +19,12 @@ SwitchLoadBalancer::Install(const FabricSwitch& sw)
 {
 }
 
+Ptr<EgressStage>
+SwitchLoadBalancer::CreateCompanionStage()
+{
+    return nullptr;
+}
+
 int64_t
 SwitchLoadBalancer::GetStreamCount() const
 {

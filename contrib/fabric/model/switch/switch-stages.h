@@ -12,6 +12,7 @@
 namespace ns3
 {
 
+class EgressStage;
 class FabricNetDevice;
 class FabricSwitch;
 
@@ -56,6 +57,9 @@ class SwitchLoadBalancer : public Object
     virtual void Install(const FabricSwitch& sw);
     /// The port (an element of \p group, size >= 2) a frame with headers \p info leaves by.
     virtual uint16_t SelectPort(const FrameInfo& info, const std::vector<uint16_t>& group) = 0;
+    /// An egress stage the strategy needs on its switch (CONGA measures and stamps frames as
+    /// they leave), run after every other stage; null for none (the default).
+    virtual Ptr<EgressStage> CreateCompanionStage();
     /// Random streams the strategy takes (known before Install: a switch another rank
     /// simulates still counts them).
     virtual int64_t GetStreamCount() const;

@@ -496,11 +496,48 @@ UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     if (h.opcode == UbOpcode::DATA && m_flows->Contains(h.message))
     {
+        if (info.trimmed)
+        {
+            ReceiveTrimmed(info, h);
+            return;
+        }
         ReceiveData(info, h);
     }
     else if (h.opcode == UbOpcode::ACK && h.channel < m_tx.size())
     {
         ReceiveAck(h, ack);
+    }
+}
+
+UbNic::RxChannel&
+UbNic::RxChannelOf(const FrameInfo& info, const UbFrameHeader& h)
+{
+    uint32_t src = HostIndexOfIp(info.srcIp);
+    auto [it, fresh] = m_rx.try_emplace(RxKey(src, h.channel));
+    RxChannel& rc = it->second;
+    if (fresh)
+    {
+        rc.src = src;
+        rc.channel = h.channel;
+        // A trimmed header travels at the trim priority: ACKs go at the data's own, which the
+        // first untrimmed packet tells (until then, the trimmed header's).
+        rc.priority = info.priority;
+        rc.port = m_host->EgressPortFor(src, h.entropy);
+    }
+    return rc;
+}
+
+void
+UbNic::ReceiveTrimmed(const FrameInfo& info, const UbFrameHeader& h)
+{
+    ++m_trimmedReceived;
+    RxChannel& rc = RxChannelOf(info, h);
+    uint32_t offset = h.psn - rc.cumulative;
+    bool duplicate = offset >= 0x80000000u ||
+                     (offset > 0 && offset - 1 < rc.beyond.size() && rc.beyond[offset - 1]);
+    if (!duplicate)
+    {
+        SendAck(rc, UbAckHeader::kNoMessage, h.psn);
     }
 }
 
@@ -510,17 +547,8 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     uint32_t flowId = h.message;
     FlowRecord& f = m_flows->Get(flowId);
     uint32_t payload = UbFlowPayloadBytes(info);
-    uint32_t src = HostIndexOfIp(info.srcIp);
-    uint64_t key = RxKey(src, h.channel);
-    auto [it, fresh] = m_rx.try_emplace(key);
-    RxChannel& rc = it->second;
-    if (fresh)
-    {
-        rc.src = src;
-        rc.channel = h.channel;
-        rc.priority = info.priority;
-        rc.port = m_host->EgressPortFor(src, h.entropy);
-    }
+    uint64_t key = RxKey(HostIndexOfIp(info.srcIp), h.channel);
+    RxChannel& rc = RxChannelOf(info, h);
     if (LoseScripted(flowId, h.word, payload))
     {
         return;
@@ -726,6 +754,12 @@ UbNic::Execute(uint32_t flowId)
 void
 UbNic::SendAck(RxChannel& rc, uint32_t executed)
 {
+    SendAck(rc, executed, UbAckHeader::kNoMessage);
+}
+
+void
+UbNic::SendAck(RxChannel& rc, uint32_t executed, uint32_t trimmedPsn)
+{
     rc.sinceAck = 0;
     Ptr<FabricNetDevice> dev = m_ports[rc.port].device;
     UbAckHeader ack;
@@ -752,6 +786,11 @@ UbNic::SendAck(RxChannel& rc, uint32_t executed)
     h.psn = rc.cumulative;
     h.channel = rc.channel;
     h.word = (uint32_t(rc.lastEntropy) << 16) | (rc.lastCongested ? 1 : 0);
+    if (trimmedPsn != UbAckHeader::kNoMessage)
+    {
+        h.flags |= UbFrameHeader::kFlagTrimmedNack;
+        h.message = trimmedPsn;
+    }
     Ptr<Packet> frame = Create<Packet>();
     frame->AddTrailer(IcrcTrailer());
     frame->AddHeader(ack);
@@ -842,6 +881,10 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     {
         ch.packets.pop_front();
         ch.una++;
+    }
+    if ((h.flags & UbFrameHeader::kFlagTrimmedNack) && h.message - ch.una < ch.packets.size())
+    {
+        DeclareLost(ch, h.message); // arrived trimmed: resend it now
     }
     // Time-based loss detection: anything sent ReorderWindow before a packet that has now
     // arrived is lost (reordering across paths is shorter than that; losses are not).

@@ -99,6 +99,13 @@ class UbNic : public NicTransport
     std::string AuditTransportState(const FlowTable& flows) const override;
     std::string StuckReason(uint32_t flowId) const override;
     uint64_t GetPeakStateBytes() const override;
+
+    /// Trimmed DATA packets received (packet trimming), each answered by a NACK.
+    uint64_t GetTrimmedReceived() const
+    {
+        return m_trimmedReceived;
+    }
+
     int64_t AssignStreams(int64_t stream) override;
 
     /// Transport channels this NIC sends on and receives on.
@@ -237,6 +244,13 @@ class UbNic : public NicTransport
     void ReceiveData(const FrameInfo& info, const UbFrameHeader& h);
     void ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack);
     void SendAck(RxChannel& rc, uint32_t executed);
+    /// The same ACK, naming the PSN of a DATA packet that arrived trimmed (the sender resends
+    /// it at once).
+    void SendAck(RxChannel& rc, uint32_t executed, uint32_t trimmedPsn);
+    /// A DATA packet arrived trimmed (a switch cut its payload): NACK it at once (NDP).
+    void ReceiveTrimmed(const FrameInfo& info, const UbFrameHeader& h);
+    /// The receive state of the channel \p h arrived on, created on its first packet.
+    RxChannel& RxChannelOf(const FrameInfo& info, const UbFrameHeader& h);
     void MarkAcked(TxChannel& ch, TxPacket& pkt);
     void DeclareLost(TxChannel& ch, uint32_t psn);
     void ArmRto(TxChannel& ch);
@@ -284,6 +298,7 @@ class UbNic : public NicTransport
     uint32_t m_reorderPackets = 0;
     uint32_t m_peakReorderPackets = 0;
     uint64_t m_resentPackets = 0;
+    uint64_t m_trimmedReceived = 0; ///< trimmed DATA packets received (each NACKed at once)
     int64_t m_stream = -1;
 
     TracedCallback<uint32_t, uint32_t, uint64_t> m_reorderTrace;

@@ -37,6 +37,9 @@ class AethHeader : public Header
         NAK_REMOTE_ACCESS_ERROR = 2,      //!< R_Key or address check failed
         NAK_REMOTE_OPERATIONAL_ERROR = 3, //!< responder could not complete the request
         NAK_INVALID_RD_REQUEST = 4,       //!< invalid Reliable Datagram request
+        /// Not in the IBTA specification (a reserved code): the packet with the NAK's PSN
+        /// arrived trimmed (a switch cut its payload, NDP-style); resend that packet alone.
+        NAK_TRIMMED = 5,
     };
 
     /**

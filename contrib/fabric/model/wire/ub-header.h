@@ -119,6 +119,9 @@ class UbFrameHeader : public Header
     static constexpr uint8_t kFlagLast = 0x80;
     static constexpr uint8_t kFlagAckRequest = 0x40;
     static constexpr uint8_t kFlagResend = 0x01;
+    /// ACK: the DATA packet whose PSN `message` holds arrived trimmed (packet trimming cut its
+    /// payload): resend it now.
+    static constexpr uint8_t kFlagTrimmedNack = 0x02;
 
     UbOrder GetOrder() const
     {
