@@ -1,6 +1,7 @@
 // workload: the traffic, expanded into flows (or handed to the collective engine).
 
 #include "config-collective.h"
+#include "config-job.h"
 #include "config-sections.h"
 #include "units.h"
 
@@ -255,6 +256,10 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     {
         ReadFlowList(work, shape, b);
     }
+    else if (type == "job")
+    {
+        b.cfg.jobs = ParseJobs(work, b.cfg.topology, b.cfg.transport); // model/job
+    }
     else
     {
         // Collectives (model/collective): the engine creates the transfers at run time.
@@ -274,7 +279,7 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
 }
 
 const char* const kWorkloadTypes[] =
-    {"incast", "permutation", "all-to-all", "flows", "hpcc", "collective"};
+    {"incast", "permutation", "all-to-all", "flows", "hpcc", "collective", "job"};
 
 std::string
 CheckWorkloadType(const KeyValue& v)
@@ -285,7 +290,7 @@ CheckWorkloadType(const KeyValue& v)
         return "";
     }
     return "unknown workload '" + v.text +
-           "' (incast, permutation, all-to-all, flows, hpcc, collective)";
+           "' (incast, permutation, all-to-all, flows, hpcc, collective, job)";
 }
 
 } // namespace
@@ -299,8 +304,8 @@ WorkloadKeys()
                     KeyKind::Text,
                     "incast: senders into one receiver; permutation: every host to one other; "
                     "all-to-all; flows: the list in workload.flows; hpcc: an HPCC flow.txt; "
-                    "collective: the collective section")
-            .Unit("incast|permutation|all-to-all|flows|hpcc|collective")
+                    "collective: the collective section; job: the jobs in workload.jobs")
+            .Unit("incast|permutation|all-to-all|flows|hpcc|collective|job")
             .Default("incast")
             .Check(CheckWorkloadType),
         ScenarioKey("workload.senders", KeyKind::Count, "incast: number of senders").Default("8"),
