@@ -159,7 +159,8 @@ TEST_F(JobTimelineTest, ChainStepIsTheSumOfItsPhases)
                    "{name: opt, type: update, duration: 500us, after: [ar]}]"}),
               0)
         << m_log;
-    const nlohmann::json& steps = Summary()["jobs"][0]["steps"];
+    const nlohmann::json summary = Summary();
+    const nlohmann::json& steps = summary["jobs"][0]["steps"];
     ASSERT_EQ(steps.size(), 2u);
     const double expected = 1e6 + RingOf4(192) + 0.5e6;
     for (uint32_t s = 0; s < 2; ++s)
@@ -187,7 +188,8 @@ TEST_F(JobTimelineTest, BucketCollectiveOverlapsNextCompute)
               0)
         << m_log;
     const double T = RingOf4(96);
-    const nlohmann::json& step = Summary()["jobs"][0]["steps"][0];
+    const nlohmann::json summary = Summary();
+    const nlohmann::json& step = summary["jobs"][0]["steps"][0];
     EXPECT_NEAR(step["step_time_ns"].get<double>(), 2e6 + T, kTolerance);
     EXPECT_NEAR(step["exposed_communication_ns"].get<double>(), T, kTolerance);
     for (uint32_t r = 0; r < 4; ++r)
@@ -223,7 +225,8 @@ TEST_F(JobTimelineTest, CriticalPathOfASkewedStart)
                    "{name: opt, type: update, duration: 500us, after: [ar]}]"}),
               0)
         << m_log;
-    const nlohmann::json& step = Summary()["jobs"][0]["steps"][0];
+    const nlohmann::json summary = Summary();
+    const nlohmann::json& step = summary["jobs"][0]["steps"][0];
     EXPECT_NEAR(step["step_time_ns"].get<double>(),
                 0.3e6 + 1e6 + RingOf4(192) + 0.5e6,
                 kTolerance);
