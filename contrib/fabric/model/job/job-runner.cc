@@ -457,8 +457,11 @@ JobRunner::WriteCsv(const std::string& path) const
             << (rec.instance >= 0 ? ph.bytes : 0) << ',';
         if (rec.end >= Time(0))
         {
-            row << rec.ready.GetNanoSeconds() << ',' << rec.start.GetNanoSeconds() << ','
-                << rec.end.GetNanoSeconds() << ',' << (rec.start - rec.ready).GetNanoSeconds();
+            // Waiting from the printed times, so that the row adds up whatever the rounding.
+            int64_t ready = rec.ready.GetNanoSeconds();
+            int64_t start = rec.start.GetNanoSeconds();
+            row << ready << ',' << start << ',' << rec.end.GetNanoSeconds() << ','
+                << start - ready;
         }
         else
         {
