@@ -9,6 +9,8 @@
 //   - a skewed start: the critical path runs through the late rank's compute;
 //   - a job alone vs two jobs whose transfers share a spine uplink: the shared one takes one
 //     more transfer's serialization;
+//   - launch overhead (§7.6.3): 72 reductions of 8 KiB are launch-bound (α = 5 µs -> 2 µs saves
+//     72 · 14 · 3 µs), one of 8 MiB bandwidth-bound (50 -> 150 GB/s: 364 -> 168 µs analytic);
 //   - bad job sections are errors naming file, line and key.
 //
 // Packet-level times. Every link is 100 Gbps with 2 m cables (d = 10 ns), 4096 B payloads: a
@@ -266,6 +268,63 @@ TEST_F(JobTimelineTest, TwoJobsSharingASpineUplink)
     double b = s["jobs"][1]["steps"][0]["step_time_ns"].get<double>();
     EXPECT_NEAR(std::max(a, b), shared, kTolerance);
     EXPECT_NEAR(std::min(a, b), shared - kD, kTolerance);
+}
+
+TEST_F(JobTimelineTest, LaunchOverheadBindsSmallReductions)
+{
+    // A ring of 8: 14 rounds of M/8. One 1 KiB frame per round at 400 Gbps: the frame (with its
+    // 16 B RETH) is stored once by the switch, its ACK comes back over two links:
+    //   round = α + 2 D1/R + 2 A/R + 4d,  D1 = 1024 + 58 + 16 + 24 B.
+    constexpr double R = 400e9;
+    const double d1 = (1024 + 58 + 16 + 24) * 8 / R * 1e9;
+    const double ack = (62 + 24) * 8 / R * 1e9;
+    auto step = [&](double alpha) { return 72 * 14 * (alpha + 2 * d1 + 2 * ack + 4 * kCable); };
+    ASSERT_EQ(Run("job-launch-overhead.yaml", "alpha5", {}), 0) << m_log;
+    nlohmann::json s = Summary();
+    EXPECT_TRUE(s["job_collectives_correct"].get<bool>());
+    EXPECT_EQ(s["job_collectives_checked"], 72);
+    const double slow = s["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    EXPECT_NEAR(slow, step(5000), kTolerance);
+    // The chapter's analytic value: 72 (14 α + 1.75 M/B) = 5.06 ms.
+    EXPECT_NEAR(slow, 72 * (14 * 5000 + 1.75 * 8192 / 50e9 * 1e9), 0.02 * slow);
+    ASSERT_EQ(Run("job-launch-overhead.yaml",
+                  "alpha2",
+                  {"workload.jobs.0.phases.0.launch_cost=2us"}),
+              0)
+        << m_log;
+    const double fast = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    EXPECT_NEAR(fast, step(2000), kTolerance);
+    EXPECT_NEAR(slow - fast, 72 * 14 * 3000, kTolerance); // 3.0 ms saved
+}
+
+TEST_F(JobTimelineTest, BandwidthBindsLargeReductions)
+{
+    // One 8 MiB ring of 8: 14 rounds of n = 256 full frames, each host link also carrying the
+    // ACKs of the flow it receives: round = α + n (D + A)/R + D/R + 4d.
+    auto ring = [&](double rate) {
+        const double D = (4096 + 58 + 24) * 8 / rate * 1e9;
+        const double A = (62 + 24) * 8 / rate * 1e9;
+        return 14 * (5000 + 256 * (D + A) + D + 4 * kCable);
+    };
+    const std::vector<std::string> one = {"workload.jobs.0.phases.0.count=1",
+                                          "workload.jobs.0.phases.0.bytes=8MiB"};
+    ASSERT_EQ(Run("job-launch-overhead.yaml", "b50", one), 0) << m_log;
+    const double b50 = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    EXPECT_NEAR(b50, ring(400e9), kTolerance);
+    std::vector<std::string> faster = one;
+    faster.push_back("topology.rate=1200Gbps");
+    ASSERT_EQ(Run("job-launch-overhead.yaml", "b150", faster), 0) << m_log;
+    const double b150 = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    EXPECT_NEAR(b150, ring(1200e9), kTolerance);
+    // Analytic 14 α + 1.75 M/B: 364 and 168 µs; the packet level adds the headers and ACKs
+    // (4264 wire bytes per 4096 B of payload, +4.1% of the transfer) and per-round latency
+    // (the last frame stored by the switch, four cables: under 0.2 µs a round).
+    for (auto [measured, B] : {std::pair{b50, 50e9}, std::pair{b150, 150e9}})
+    {
+        const double analytic = 14 * 5000 + 1.75 * 8388608 / B * 1e9;
+        EXPECT_GT(measured, analytic);
+        EXPECT_LT(measured, analytic + 1.75 * 8388608 / B * 1e9 * 0.045 + 14 * 200);
+    }
 }
 
 TEST_F(JobTimelineTest, BadJobSectionsNameTheKey)
