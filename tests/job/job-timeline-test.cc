@@ -41,12 +41,12 @@ using ns3::test::ShellQuote;
 const std::string kSourceDir = FABRIC_SOURCE_DIR;
 const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
 
-constexpr double kRate = 100e9;                      // bit/s
+constexpr double kRate = 100e9;                           // bit/s
 constexpr double kD = (4096 + 58 + 24) * 8 / kRate * 1e9; // ns: one data frame on the wire
 constexpr double kA = (62 + 24) * 8 / kRate * 1e9;        // ns: one ACK on the wire
-constexpr double kCable = 10;                         // ns: 2 m
-constexpr double kLaunch = 1000;                      // ns: launch_cost 1us
-constexpr double kTolerance = 100;                    // ns
+constexpr double kCable = 10;                             // ns: 2 m
+constexpr double kLaunch = 1000;                          // ns: launch_cost 1us
+constexpr double kTolerance = 100;                        // ns
 
 /// A ring AllReduce of 4 ranks over the star: 6 rounds of n frames.
 double
@@ -67,7 +67,9 @@ class JobTimelineTest : public ::testing::Test
     }
 
     /// Runs tests/data/scenarios/<fixture> with \p sets; returns the exit status.
-    int Run(const std::string& fixture, const std::string& name, const std::vector<std::string>& sets)
+    int Run(const std::string& fixture,
+            const std::string& name,
+            const std::vector<std::string>& sets)
     {
         m_dir = m_tmpDir.Path() + "/" + name;
         std::string cmd = "cd " + ShellQuote(kSourceDir) + " && exec " + ShellQuote(kFabricRun) +
@@ -169,9 +171,7 @@ TEST_F(JobTimelineTest, ChainStepIsTheSumOfItsPhases)
     {
         EXPECT_NEAR(steps[s]["step_time_ns"].get<double>(), expected, kTolerance) << s;
         // The update is all compute: only the collective is exposed.
-        EXPECT_NEAR(steps[s]["exposed_communication_ns"].get<double>(),
-                    RingOf4(192),
-                    kTolerance);
+        EXPECT_NEAR(steps[s]["exposed_communication_ns"].get<double>(), RingOf4(192), kTolerance);
     }
     EXPECT_EQ(steps[1]["begin_ns"], steps[0]["end_ns"]);
     // Step 1's compute begins when the rank's step 0 has ended.
@@ -229,9 +229,7 @@ TEST_F(JobTimelineTest, CriticalPathOfASkewedStart)
         << m_log;
     const nlohmann::json summary = Summary();
     const nlohmann::json& step = summary["jobs"][0]["steps"][0];
-    EXPECT_NEAR(step["step_time_ns"].get<double>(),
-                0.3e6 + 1e6 + RingOf4(192) + 0.5e6,
-                kTolerance);
+    EXPECT_NEAR(step["step_time_ns"].get<double>(), 0.3e6 + 1e6 + RingOf4(192) + 0.5e6, kTolerance);
     const nlohmann::json& path = step["critical_path"];
     ASSERT_EQ(path.size(), 3u) << path.dump();
     EXPECT_EQ(path[0]["phase"], "fwd");
@@ -287,10 +285,9 @@ TEST_F(JobTimelineTest, LaunchOverheadBindsSmallReductions)
     EXPECT_NEAR(slow, step(5000), kTolerance);
     // The chapter's analytic value: 72 (14 α + 1.75 M/B) = 5.06 ms.
     EXPECT_NEAR(slow, 72 * (14 * 5000 + 1.75 * 8192 / 50e9 * 1e9), 0.02 * slow);
-    ASSERT_EQ(Run("job-launch-overhead.yaml",
-                  "alpha2",
-                  {"workload.jobs.0.phases.0.launch_cost=2us"}),
-              0)
+    ASSERT_EQ(
+        Run("job-launch-overhead.yaml", "alpha2", {"workload.jobs.0.phases.0.launch_cost=2us"}),
+        0)
         << m_log;
     const double fast = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
     EXPECT_NEAR(fast, step(2000), kTolerance);
@@ -334,6 +331,7 @@ TEST_F(JobTimelineTest, BadJobSectionsNameTheKey)
         std::string set;
         std::string key;
     };
+
     const std::vector<Case> cases = {
         {"workload.jobs.0.phases=[{name: x, type: sleep}]", "workload.jobs[0].phases[0].type"},
         {"workload.jobs.0.phases=[{name: x, type: compute, duration: 1ms, after: [y]}]",

@@ -109,8 +109,8 @@ DrawJobs(uint32_t seed, std::map<std::string, int64_t>& durations)
     uint32_t hosts = uniform(4, 10);
     y << "name: random-job-" << seed << "\nseed: " << seed << "\nstop_time: 1s\n";
     y << "transport: roce\ncc: " << (rng() % 2 ? "none" : "dcqcn") << "\n";
-    y << "topology: {generator: star, hosts: " << hosts << ", rate: 100Gbps, cable: "
-      << uniform(1, 100) << "m}\n";
+    y << "topology: {generator: star, hosts: " << hosts
+      << ", rate: 100Gbps, cable: " << uniform(1, 100) << "m}\n";
     y << "switch: {buffer: 4MiB, pfc: {enabled: true, lossless: [3]}}\n";
     y << "workload:\n  type: job\n  jobs:\n";
     uint32_t jobs = uniform(1, 2);

@@ -121,8 +121,8 @@ ReadLayout(YamlFields& j, JobSpec& job)
     if (others * job.dp != n)
     {
         throw j.Error("layout",
-                      "tp x ep x dp x pp = " + std::to_string(others * job.dp) + " but the job has " +
-                          std::to_string(n) + " ranks");
+                      "tp x ep x dp x pp = " + std::to_string(others * job.dp) +
+                          " but the job has " + std::to_string(n) + " ranks");
     }
     layout.RejectUnknownKeys("unknown parallel dimension (tp, ep, dp, pp)");
 }
@@ -195,10 +195,9 @@ ReadCommunication(YamlFields& f, const JobSpec& job, JobPhaseSpec& ph, const std
     {
         throw f.Error(bytesKey, "must be positive");
     }
-    Time fallback =
-        DynamicCast<const TimeValue>(AttributeDefault("ns3::CollectiveEngine::LaunchCost")
-                                         .initialValue)
-            ->Get();
+    Time fallback = DynamicCast<const TimeValue>(
+                        AttributeDefault("ns3::CollectiveEngine::LaunchCost").initialValue)
+                        ->Get();
     ph.launchCost = f.Duration("launch_cost", fallback);
     if (ph.launchCost < Time(0))
     {
@@ -215,8 +214,9 @@ ReadAlgorithm(YamlFields& f, JobPhaseSpec& ph)
     if (it == kAlgorithms.end())
     {
         throw f.Error("algorithm",
-                      "unknown algorithm '" + name + "' (ring, interleaved-ring, hierarchical, "
-                                                     "direct)");
+                      "unknown algorithm '" + name +
+                          "' (ring, interleaved-ring, hierarchical, "
+                          "direct)");
     }
     ph.algorithm = it->second.first;
     ph.ringOrder = it->second.second;
@@ -361,8 +361,9 @@ ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& tra
 {
     if (transport != "roce")
     {
-        throw work.Error("type", "a job's communication runs over reliable transfers: set "
-                                 "transport: roce");
+        throw work.Error("type",
+                         "a job's communication runs over reliable transfers: set "
+                         "transport: roce");
     }
     YAML::Node list = work.Node("jobs");
     if (!list.IsSequence() || list.size() == 0)

@@ -2,8 +2,8 @@
 #define FABRIC_SCENARIO_CONFIG_H
 
 #include "config-collective.h"
-#include "job/job-spec.h"
 #include "host/flow-table.h"
+#include "job/job-spec.h"
 #include "topology-spec.h"
 
 #include "ns3/data-rate.h"

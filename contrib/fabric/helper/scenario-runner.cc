@@ -2,12 +2,12 @@
 
 #include "attribute-values.h"
 #include "collective-setup.h"
-#include "job-setup.h"
 #include "config-error.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
 #include "host/host-transport.h"
+#include "job-setup.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"

@@ -445,8 +445,7 @@ JobRunner::ExposedCommunication(uint32_t job, uint32_t step, uint32_t rank) cons
 void
 JobRunner::WriteCsv(const std::string& path) const
 {
-    CsvWriter out(path,
-                  "job,step,phase,kind,rank,host,bytes,ready_ns,start_ns,end_ns,waiting_ns");
+    CsvWriter out(path, "job,step,phase,kind,rank,host,bytes,ready_ns,start_ns,end_ns,waiting_ns");
     for (const Record& rec : m_records)
     {
         const JobSpec& job = m_jobs[rec.job];
@@ -460,8 +459,7 @@ JobRunner::WriteCsv(const std::string& path) const
             // Waiting from the printed times, so that the row adds up whatever the rounding.
             int64_t ready = rec.ready.GetNanoSeconds();
             int64_t start = rec.start.GetNanoSeconds();
-            row << ready << ',' << start << ',' << rec.end.GetNanoSeconds() << ','
-                << start - ready;
+            row << ready << ',' << start << ',' << rec.end.GetNanoSeconds() << ',' << start - ready;
         }
         else
         {

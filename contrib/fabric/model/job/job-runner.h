@@ -1,11 +1,10 @@
 #ifndef FABRIC_JOB_RUNNER_H
 #define FABRIC_JOB_RUNNER_H
 
-#include "job-spec.h"
-
 #include "collective/collective-engine.h"
 #include "host/flow-table.h"
 #include "host/host-transport.h"
+#include "job-spec.h"
 
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
@@ -45,6 +44,7 @@ class JobRunner : public Object
 
     void Configure(Ptr<FlowTable> table, std::vector<Ptr<HostTransport>> nics, uint64_t seed);
     void AddJob(const JobSpec& job);
+
     /// Called once when every job has finished every step.
     void SetDoneCallback(Callback<void> cb)
     {

@@ -44,15 +44,15 @@ struct JobPhaseSpec
 {
     std::string name;
     JobPhaseKind kind = JobPhaseKind::COMPUTE;
-    Time duration;                 ///< compute, update
-    std::string group = "all";     ///< collective, p2p: tp, ep, dp, pp or all
-    std::string algorithm;         ///< collective: CollectiveAlgorithm TypeId name
+    Time duration;                  ///< compute, update
+    std::string group = "all";      ///< collective, p2p: tp, ep, dp, pp or all
+    std::string algorithm;          ///< collective: CollectiveAlgorithm TypeId name
     std::string ringOrder = "flat"; ///< collective: ns3::RingAllReduce::Order
-    uint64_t bytes = 0;            ///< collective: gradient per rank; p2p: the message
-    Time launchCost;               ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
-    uint32_t from = 0;             ///< p2p: position in the group of the sender
-    uint32_t to = 1;               ///< p2p: position in the group of the receiver
-    std::vector<uint32_t> after;   ///< indices of earlier phases of the same step
+    uint64_t bytes = 0;             ///< collective: gradient per rank; p2p: the message
+    Time launchCost;                ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
+    uint32_t from = 0;              ///< p2p: position in the group of the sender
+    uint32_t to = 1;                ///< p2p: position in the group of the receiver
+    std::vector<uint32_t> after;    ///< indices of earlier phases of the same step
 };
 
 struct JobSpec
@@ -67,8 +67,8 @@ struct JobSpec
     uint32_t dp = 1;
     uint32_t pp = 1;
     uint32_t steps = 1;
-    Time start;              ///< when step 0 may begin
-    std::vector<Time> skew;  ///< per rank: delay before each of its steps begins (readiness)
+    Time start;             ///< when step 0 may begin
+    std::vector<Time> skew; ///< per rank: delay before each of its steps begins (readiness)
     std::vector<JobPhaseSpec> phases;
 
     uint32_t Ranks() const
