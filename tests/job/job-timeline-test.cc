@@ -9,6 +9,7 @@
 //   - a skewed start: the critical path runs through the late rank's compute;
 //   - a job alone vs two jobs whose transfers share a spine uplink: the shared one takes one
 //     more transfer's serialization;
+//   - pipeline stages: stage 1 computes after stage 0's activations have arrived;
 //   - launch overhead (§7.6.3): 72 reductions of 8 KiB are launch-bound (α = 5 µs -> 2 µs saves
 //     72 · 14 · 3 µs), one of 8 MiB bandwidth-bound (50 -> 150 GB/s: 364 -> 168 µs analytic);
 //   - bad job sections are errors naming file, line and key.
@@ -268,6 +269,36 @@ TEST_F(JobTimelineTest, TwoJobsSharingASpineUplink)
     EXPECT_NEAR(std::min(a, b), shared - kD, kTolerance);
 }
 
+TEST_F(JobTimelineTest, PipelineStageWaitsForTheTransfer)
+{
+    // pp = 2 over 4 ranks: stage 0 = ranks 0, 1; stage 1 = ranks 2, 3; pp groups {0, 2} and
+    // {1, 3}. One 768 KiB transfer (n = 192 frames) per group over the star, nothing else on
+    // its links: L + (n + 1) D/R + 4d + 2 A/R (the switch stores the last frame; the ACK's two
+    // links).
+    ASSERT_EQ(Run("job-star4.yaml",
+                  "pipeline",
+                  {"workload.jobs.0.skew=[]",
+                   "workload.jobs.0.layout={pp: 2}",
+                   "workload.jobs.0.phases=[{name: f0, type: compute, duration: 1ms, stages: [0]}, "
+                   "{name: send, type: p2p, group: pp, bytes: 768KiB, launch_cost: 1us, after: "
+                   "[f0]}, {name: f1, type: compute, duration: 1ms, stages: [1], after: [send]}]"}),
+              0)
+        << m_log;
+    const double T = kLaunch + 193 * kD + 4 * kCable + 2 * (62 + 24) * 8 / kRate * 1e9;
+    const nlohmann::json summary = Summary();
+    EXPECT_NEAR(summary["jobs"][0]["steps"][0]["step_time_ns"].get<double>(), 2e6 + T, kTolerance);
+    for (uint32_t r : {2u, 3u})
+    {
+        EXPECT_EQ(Ns(Row("j", 0, "f0", r), "end_ns"), 0) << "stage 1 does not run f0";
+        EXPECT_EQ(Ns(Row("j", 0, "send", r), "waiting_ns"), 1e6) << "waits for stage 0";
+        EXPECT_NEAR(Ns(Row("j", 0, "f1", r), "start_ns"), 1e6 + T, kTolerance);
+    }
+    for (uint32_t r : {0u, 1u})
+    {
+        EXPECT_EQ(Ns(Row("j", 0, "f1", r), "end_ns"), Ns(Row("j", 0, "f1", r), "start_ns"));
+    }
+}
+
 TEST_F(JobTimelineTest, LaunchOverheadBindsSmallReductions)
 {
     // A ring of 8: 14 rounds of M/8. One 1 KiB frame per round at 400 Gbps: the frame (with its
@@ -341,6 +372,8 @@ TEST_F(JobTimelineTest, BadJobSectionsNameTheKey)
         {"workload.jobs.0.phases=[{name: x, type: p2p, bytes: 1MiB, to: 7}]",
          "workload.jobs[0].phases[0].to"},
         {"workload.jobs.0.ranks=9", "workload.jobs[0].ranks"},
+        {"workload.jobs.0.phases=[{name: x, type: compute, duration: 1ms, stages: [1]}]",
+         "workload.jobs[0].phases[0].stages"},
         {"workload.jobs.0.phases=[{name: x, type: collective, bytes: 1MiB, algorithm: sharp}]",
          "workload.jobs[0].phases[0].algorithm"},
     };

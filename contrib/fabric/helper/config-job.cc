@@ -286,6 +286,19 @@ ReadPhases(YamlFields& j, JobSpec& job)
                 throw f.Error("duration", "must not be negative");
             }
             ph.after = after;
+            if (f.Has("stages"))
+            {
+                for (uint64_t st : Integers(f, "stages"))
+                {
+                    if (st >= job.pp)
+                    {
+                        throw f.Error("stages",
+                                      "stage " + std::to_string(st) +
+                                          " out of range (pp = " + std::to_string(job.pp) + ")");
+                    }
+                    ph.stages.push_back(static_cast<uint32_t>(st));
+                }
+            }
             job.phases.push_back(ph);
         }
         else if (type == "collective" || type == "p2p")
@@ -433,6 +446,11 @@ JobKeys()
                     "earlier phases that must have ended on the rank (a buckets name: all its "
                     "phases)"),
         ScenarioKey(p + "duration", KeyKind::Duration, "compute, update: how long"),
+        ScenarioKey(p + "stages",
+                    KeyKind::List,
+                    "compute, update: the pipeline stages (pp coordinates) that run it; the "
+                    "others pass through")
+            .Rule("every stage"),
         ScenarioKey(p + "group", KeyKind::Text, "collective, p2p, buckets: the groups it runs on")
             .Unit("tp|ep|dp|pp|all")
             .Default("all"),

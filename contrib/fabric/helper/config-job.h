@@ -26,6 +26,7 @@ namespace ns3
  *            algorithm: ring, launch_cost: 0.83us, after: [fwd]}
  *         - {name: send, type: p2p, group: pp, from: 0, to: 1, bytes: 1MiB, after: [fwd]}
  *         - {name: opt, type: update, duration: 2ms, after: [grads]}
+ *         - {name: fwd1, type: compute, duration: 1ms, stages: [1], after: [send]}
  *
  * A `buckets` entry stands for `count` compute phases name.c0.. (each `compute` long, one after
  * the other) and `count` collectives name.ar0.. (ar k after c k, `bytes` each), so the

@@ -241,6 +241,13 @@ JobRunner::Ready(uint32_t id)
     if (!IsCommunication(ph.kind))
     {
         rec.start = rec.ready;
+        const JobSpec& job = m_jobs[rec.job];
+        if (!ph.stages.empty() &&
+            std::find(ph.stages.begin(), ph.stages.end(), job.StageOf(rec.rank)) == ph.stages.end())
+        {
+            Complete(id, rec.ready); // another stage's work
+            return;
+        }
         Simulator::Schedule(ph.duration, &JobRunner::Complete, this, id, rec.ready + ph.duration);
         return;
     }

@@ -53,6 +53,9 @@ struct JobPhaseSpec
     uint32_t from = 0;              ///< p2p: position in the group of the sender
     uint32_t to = 1;                ///< p2p: position in the group of the receiver
     std::vector<uint32_t> after;    ///< indices of earlier phases of the same step
+    /// compute, update: the pipeline stages (pp coordinates) that run it; the other ranks pass
+    /// through it at their ready time (empty: every stage).
+    std::vector<uint32_t> stages;
 };
 
 struct JobSpec
@@ -74,6 +77,12 @@ struct JobSpec
     uint32_t Ranks() const
     {
         return static_cast<uint32_t>(hostOfRank.size());
+    }
+
+    /// Rank \p r's pipeline stage (its pp coordinate).
+    uint32_t StageOf(uint32_t r) const
+    {
+        return r / (tp * ep * dp);
     }
 
     /// The groups of kind \p group ("tp", "ep", "dp", "pp", "all"), each in coordinate order.
