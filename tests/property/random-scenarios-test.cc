@@ -5,6 +5,9 @@
 // conserved per flow; a lossless priority with PFC headroom from the one-hop bound and no cable
 // loss drops nothing; every reliable flow finishes; no switch holds more than its buffer; and a
 // rerun with the same seed gives the same flows.csv.
+// Random job workloads (model/job): every job finishes every step, bytes are conserved, every
+// collective leaves the exact sum, each job.csv row is consistent (ready <= start <= end,
+// waiting = start - ready, compute lasts its duration), and a rerun gives the same job.csv.
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
@@ -138,6 +141,83 @@ Draw(uint32_t seed)
     return r;
 }
 
+/// A random job workload over a star: 1-2 jobs on disjoint hosts, random phases (compute,
+/// collectives of every algorithm that needs no SHARP tree, transfers, buckets, update),
+/// random skew and steps. \p durations: each compute or update phase's name and duration (ns).
+RandomScenario
+DrawJobs(uint32_t seed, std::map<std::string, int64_t>& durations)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
+    RandomScenario r;
+    std::ostringstream y;
+    uint32_t hosts = uniform(4, 10);
+    y << "name: random-job-" << seed << "\nseed: " << seed << "\nstop_time: 1s\n";
+    y << "transport: roce\ncc: " << (rng() % 2 ? "none" : "dcqcn") << "\n";
+    y << "topology: {generator: star, hosts: " << hosts
+      << ", rate: 100Gbps, cable: " << uniform(1, 100) << "m}\n";
+    y << "switch: {buffer: 4MiB, pfc: {enabled: true, lossless: [3]}}\n";
+    y << "workload:\n  type: job\n  jobs:\n";
+    uint32_t jobs = uniform(1, 2);
+    uint32_t next = 0;
+    const char* algorithms[] = {"ring", "interleaved-ring", "direct"};
+    for (uint32_t j = 0; j < jobs; ++j)
+    {
+        uint32_t ranks = j + 1 == jobs ? hosts - next : uniform(2, hosts - next - 2);
+        y << "    - name: j" << j << "\n      first_host: " << next << "\n      ranks: " << ranks
+          << "\n      steps: " << uniform(1, 3) << "\n      start: " << uniform(0, 50) << "us\n";
+        next += ranks;
+        if (ranks % 2 == 0 && rng() % 2)
+        {
+            y << "      layout: {tp: 2}\n";
+        }
+        y << "      skew: [{rank: " << rng() % ranks << ", at: " << uniform(0, 200) << "us}]\n";
+        y << "      phases:\n";
+        uint32_t phases = uniform(1, 5);
+        for (uint32_t i = 0; i < phases; ++i)
+        {
+            std::string name = "j" + std::to_string(j) + "p" + std::to_string(i);
+            std::string after = i > 0 && rng() % 2 ? ", after: [j" + std::to_string(j) + "p" +
+                                                         std::to_string(rng() % i) + "]"
+                                                   : "";
+            std::string group = rng() % 2 ? "all" : "dp";
+            switch (rng() % 5)
+            {
+            case 0:
+            case 1: {
+                uint32_t us = uniform(0, 300);
+                durations[name] = int64_t(us) * 1000;
+                y << "        - {name: " << name << ", type: " << (rng() % 2 ? "compute" : "update")
+                  << ", duration: " << us << "us" << after << "}\n";
+                break;
+            }
+            case 2:
+                y << "        - {name: " << name << ", type: collective, group: " << group
+                  << ", algorithm: " << algorithms[rng() % 3] << ", bytes: " << uniform(1, 256)
+                  << "KiB" << after << "}\n";
+                break;
+            case 3: {
+                uint32_t from = rng() % ranks;
+                uint32_t to = (from + 1 + rng() % (ranks - 1)) % ranks;
+                y << "        - {name: " << name << ", type: p2p, bytes: " << uniform(1, 256)
+                  << "KiB, from: " << from << ", to: " << to << after << "}\n";
+                break;
+            }
+            default:
+                y << "        - {name: " << name << ", type: buckets, count: " << uniform(1, 3)
+                  << ", compute: " << uniform(0, 100) << "us, bytes: " << uniform(1, 128)
+                  << "KiB, group: " << group << after << "}\n";
+                break;
+            }
+        }
+    }
+    y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
+    r.yaml = y.str();
+    r.expectLossless = true;
+    r.reliable = true;
+    return r;
+}
+
 class RandomScenarios : public SimTest
 {
   protected:
@@ -243,6 +323,69 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
     {
         EXPECT_GT(drawn[combination], 0u) << combination << " never ran";
     }
+    fs::remove_all(root);
+}
+
+TEST_F(RandomScenarios, JobWorkloadsFinishConserveAndRepeat)
+{
+    const uint32_t kRuns = 30;
+    fs::path root = fs::temp_directory_path() / ("fabric-random-jobs-" + std::to_string(getpid()));
+    uint32_t rejected = 0;
+    for (uint32_t seed = 1; seed <= kRuns; ++seed)
+    {
+        std::map<std::string, int64_t> durations;
+        RandomScenario s = DrawJobs(seed, durations);
+        std::string dir = (root / std::to_string(seed)).string();
+        RunOutcome o;
+        try
+        {
+            o = RunOne(s, dir);
+        }
+        catch (const ConfigError& e)
+        {
+            // A draw the job cannot run must be refused naming the key, never crash.
+            EXPECT_FALSE(e.Key().empty()) << e.what();
+            ++rejected;
+            continue;
+        }
+        SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + s.yaml);
+        EXPECT_EQ(o.exitCode, 0) << o.message;
+        EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
+        EXPECT_TRUE(o.summary["jobs_complete"].get<bool>());
+        EXPECT_TRUE(o.summary["job_collectives_correct"].get<bool>());
+        EXPECT_EQ(o.summary["flows_finished"], o.summary["flows_total"]);
+        EXPECT_EQ(o.summary["counters"]["dropped_bytes"].get<uint64_t>(), 0u);
+        Csv flows = ReadCsv(dir + "/flows.csv");
+        for (size_t i = 0; i < flows.rows.size(); ++i)
+        {
+            EXPECT_EQ(flows.U(i, "delivered_bytes"), flows.U(i, "bytes")) << "flow " << i;
+        }
+        Csv job = ReadCsv(dir + "/job.csv");
+        EXPECT_FALSE(job.rows.empty());
+        for (size_t i = 0; i < job.rows.size(); ++i)
+        {
+            int64_t ready = std::stoll(job.rows[i].at("ready_ns"));
+            int64_t start = std::stoll(job.rows[i].at("start_ns"));
+            int64_t end = std::stoll(job.rows[i].at("end_ns"));
+            EXPECT_LE(ready, start) << "row " << i;
+            EXPECT_LE(start, end) << "row " << i;
+            EXPECT_EQ(std::stoll(job.rows[i].at("waiting_ns")), start - ready) << "row " << i;
+            auto d = durations.find(job.rows[i].at("phase"));
+            if (d != durations.end())
+            {
+                EXPECT_EQ(end - start, d->second) << "row " << i;
+                EXPECT_EQ(start, ready) << "compute starts when ready";
+            }
+        }
+        if (seed % 5 == 0)
+        {
+            std::string again = dir + "-again";
+            RunOne(s, again);
+            EXPECT_EQ(ReadFile(dir + "/job.csv"), ReadFile(again + "/job.csv"));
+            EXPECT_EQ(ReadFile(dir + "/flows.csv"), ReadFile(again + "/flows.csv"));
+        }
+    }
+    EXPECT_LT(rejected, kRuns / 2) << "the generator should mostly draw valid jobs";
     fs::remove_all(root);
 }
 

@@ -380,8 +380,57 @@ def test_fct_plot(tmp, verbose):
     run([PLOT, "--fct", a, "--sweep", a], expect_rc=2, verbose=verbose)
 
 
+
+JOB_CSV_HEADER = "job,step,phase,kind,rank,host,bytes,ready_ns,start_ns,end_ns,waiting_ns\n"
+
+
+def color_pixels(path, rgb, tolerance=0.06):
+    """How many pixels of the PNG at path have the colour rgb (0..1 floats)."""
+    import matplotlib.image as mpimg
+    import numpy as np
+    img = mpimg.imread(path)[:, :, :3]
+    return int((np.abs(img - np.array(rgb)).max(axis=2) < tolerance).sum())
+
+
+def test_job_gantt(tmp, verbose):
+    """job.csv -> job-<name>.png per job: waiting orange only where a rank waited, compute grey,
+    communication blue, update green; unfinished rows left out; no job.csv, no Gantt chart."""
+    run_dir = os.path.join(tmp, "jobs")
+    os.makedirs(run_dir)
+    with open(os.path.join(run_dir, "job.csv"), "w") as f:
+        f.write(JOB_CSV_HEADER)
+        # Job a: rank 1 is late, so rank 0 waits 1 ms for the collective.
+        f.write("a,0,fwd,compute,0,0,0,0,0,1000000,0\n")
+        f.write("a,0,fwd,compute,1,1,0,1000000,1000000,2000000,0\n")
+        f.write("a,0,ar,collective,0,0,1048576,1000000,2000000,2500000,1000000\n")
+        f.write("a,0,ar,collective,1,1,1048576,2000000,2000000,2500000,0\n")
+        f.write("a,0,opt,update,0,0,0,2500000,2500000,3000000,0\n")
+        f.write("a,0,opt,update,1,1,0,2500000,2500000,3000000,0\n")
+        # Job b: a transfer nobody waits for, and a phase that never ended.
+        f.write("b/x,0,send,p2p,0,2,4096,0,0,400000,0\n")
+        f.write("b/x,0,send,p2p,1,3,4096,0,0,400000,0\n")
+        f.write("b/x,1,send,p2p,0,2,4096,,,,\n")
+    proc = run([PLOT, run_dir], verbose=verbose)
+    check_pngs(run_dir, ("job-a.png", "job-b_x.png"), proc.stdout)
+    orange, blue, grey, green = (1.0, 0.498, 0.055), (0.122, 0.467, 0.706), (0.6, 0.6, 0.6), \
+        (0.173, 0.627, 0.173)
+    a = os.path.join(run_dir, "job-a.png")
+    b = os.path.join(run_dir, "job-b_x.png")
+    check(color_pixels(a, orange) > 200, "job-a.png: no waiting (orange) bar")
+    for name, rgb in (("compute", grey), ("communication", blue), ("update", green)):
+        check(color_pixels(a, rgb) > 200, f"job-a.png: no {name} bar")
+    # The legend has one small orange patch; a waiting bar would add far more.
+    check(color_pixels(b, orange) < color_pixels(a, orange) / 4,
+          "job-b_x.png: waiting drawn where nobody waited")
+    check(color_pixels(b, blue) > 200, "job-b_x.png: no communication bar")
+    full = os.path.join(tmp, "full")
+    check(not any(n.startswith("job-") for n in os.listdir(full)),
+          "a Gantt chart for a run without job.csv")
+
+
+
 TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
-         test_run_bench, test_fct_plot]
+         test_run_bench, test_fct_plot, test_job_gantt]
 
 
 def main() -> int:

@@ -30,6 +30,7 @@ ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.*, nscc.*, ub_dctc
 ScenarioKeys WorkloadKeys();   ///< workload.* (config-workload.cc)
 ScenarioKeys FlowKeys();       ///< workload.flows[].*, within WorkloadKeys (config-flows.cc)
 ScenarioKeys CollectiveKeys(); ///< collective.* (config-collective.cc)
+ScenarioKeys JobKeys();        ///< workload.jobs[].* (config-job.cc)
 ScenarioKeys TraceKeys();      ///< trace.* (config-trace.cc)
 ScenarioKeys EventKeys();      ///< events[].* (config-events.cc)
 ScenarioKeys SimulatorKeys();  ///< deadlock.*, simulator.* (config-simulator.cc)

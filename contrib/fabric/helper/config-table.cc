@@ -39,6 +39,7 @@ ScenarioKeyTable()
                                           TransportKeys,
                                           UbKeys,
                                           WorkloadKeys,
+                                          JobKeys,
                                           CollectiveKeys,
                                           TraceKeys,
                                           EventKeys,

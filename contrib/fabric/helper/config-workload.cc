@@ -1,6 +1,7 @@
 // workload: the traffic, expanded into flows (or handed to the collective engine).
 
 #include "config-collective.h"
+#include "config-job.h"
 #include "config-sections.h"
 #include "flow-size-cdf.h"
 #include "poisson-workload.h"
@@ -389,6 +390,10 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     {
         ReadFlowList(work, shape, b);
     }
+    else if (type == "job")
+    {
+        b.cfg.jobs = ParseJobs(work, b.cfg.topology, b.cfg.transport); // model/job
+    }
     else
     {
         // Collectives (model/collective): the engine creates the transfers at run time.
@@ -408,7 +413,7 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
 }
 
 const char* const kWorkloadTypes[] =
-    {"incast", "permutation", "all-to-all", "poisson", "mix", "flows", "hpcc", "collective"};
+    {"incast", "permutation", "all-to-all", "poisson", "mix", "flows", "hpcc", "collective", "job"};
 
 std::string
 CheckWorkloadType(const KeyValue& v)
@@ -419,7 +424,7 @@ CheckWorkloadType(const KeyValue& v)
         return "";
     }
     return "unknown workload '" + v.text +
-           "' (incast, permutation, all-to-all, flows, hpcc, collective)";
+           "' (incast, permutation, all-to-all, flows, hpcc, collective, job)";
 }
 
 } // namespace
@@ -434,8 +439,8 @@ WorkloadKeys()
                     "incast: senders into one receiver; permutation: every host to one other; "
                     "all-to-all; poisson: flow sizes from a CDF at a given load; mix: poisson "
                     "plus periodic incasts; flows: the list in workload.flows; hpcc: an HPCC "
-                    "flow.txt; collective: the collective section")
-            .Unit("incast|permutation|all-to-all|poisson|mix|flows|hpcc|collective")
+                    "flow.txt; collective: the collective section; job: the jobs in workload.jobs")
+            .Unit("incast|permutation|all-to-all|poisson|mix|flows|hpcc|collective|job")
             .Default("incast")
             .Check(CheckWorkloadType),
         ScenarioKey("workload.senders", KeyKind::Count, "incast: number of senders")

@@ -154,6 +154,8 @@ RunRecorder::SampleRates()
     uint64_t now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
     double seconds = m_config.rateInterval.GetSeconds();
     auto& out = m_rates.Row();
+    // Job workloads add their flows while the run goes on.
+    m_lastDelivered.resize(flows->GetN(), 0);
     for (uint32_t i = 0; i < flows->GetN(); ++i)
     {
         const FlowRecord& f = flows->Get(i);

@@ -3,6 +3,7 @@
 
 #include "config-collective.h"
 #include "host/flow-table.h"
+#include "job/job-spec.h"
 #include "topology-spec.h"
 
 #include "ns3/data-rate.h"
@@ -104,6 +105,7 @@ struct ScenarioConfig
     Time deadlockTimeout;
     uint32_t payloadMtu = 0;     ///< host.mtu
     CollectiveConfig collective; ///< workload.type collective: the `collective:` section
+    std::vector<JobSpec> jobs;   ///< workload.type job: workload.jobs
     std::string scheduler;       ///< simulator.scheduler, a TypeId name
 };
 

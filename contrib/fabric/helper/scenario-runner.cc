@@ -9,6 +9,7 @@
 #include "flow-slowdown.h"
 #include "host/host-transport.h"
 #include "ideal-fct.h"
+#include "job-setup.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
@@ -238,6 +239,7 @@ class ScenarioRun
     std::unique_ptr<PartitionedRun> m_parts;
     std::vector<Ptr<HostTransport>> m_nics;
     Ptr<CollectiveEngine> m_collective;
+    Ptr<JobRunner> m_jobs;
     std::string m_traceDir;
     TraceConfig m_trace;
     std::unique_ptr<RunRecorder> m_recorder;
@@ -379,11 +381,18 @@ ScenarioRun::SetUpCompletion()
 {
     // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
     m_collective = SetupCollective(m_cfg.collective, m_net, m_nics, m_cfg.seed, m_parts.get());
+    if (!m_cfg.jobs.empty() && m_parts)
+    {
+        throw ConfigError(m_cfg.file, 0, "workload.type", "job workloads run in one process");
+    }
+    // Jobs: the flow table is empty between communication phases, so the runner, not the
+    // table, says when the run is over.
+    m_jobs = SetupJobs(m_cfg.jobs, m_net, m_nics, m_cfg.seed);
     if (m_parts)
     {
         m_parts->InstallFinishRule();
     }
-    else
+    else if (!m_jobs)
     {
         m_net.GetFlowTable()->SetAllFinishedCallback(
             MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
@@ -556,6 +565,15 @@ ScenarioRun::Finish()
         {
             outcome.exitCode = EXIT_CONSERVATION_FAILED;
             outcome.message = "collective result is not the exact sum: " + wrong;
+        }
+    }
+    if (m_jobs)
+    {
+        std::string wrong = FinishJobs(*m_jobs, m_outDir, outcome.summary);
+        if (!wrong.empty() && outcome.exitCode == EXIT_OK)
+        {
+            outcome.exitCode = EXIT_CONSERVATION_FAILED;
+            outcome.message = wrong;
         }
     }
     WriteFileAtomically(m_outDir + "/summary.json", outcome.summary.dump(2) + "\n");

@@ -1,0 +1,474 @@
+// workload: {type: job}: jobs whose steps run compute, collectives and transfers (model/job).
+
+#include "config-job.h"
+
+#include "attribute-values.h"
+#include "config-sections.h"
+#include "job/job-runner.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Algorithm names of the job phases (those of collective.algorithm that need no SHARP tree).
+const std::map<std::string, std::pair<std::string, std::string>> kAlgorithms = {
+    {"ring", {"ns3::RingAllReduce", "flat"}},
+    {"interleaved-ring", {"ns3::RingAllReduce", "interleaved"}},
+    {"hierarchical", {"ns3::HierarchicalAllReduce", "flat"}},
+    {"direct", {"ns3::DirectAllReduce", "flat"}},
+};
+
+std::vector<uint64_t>
+Integers(YamlFields& f, const std::string& key)
+{
+    std::vector<uint64_t> out;
+    for (const std::string& s : f.StringList(key))
+    {
+        if (s.empty() || !std::all_of(s.begin(), s.end(), ::isdigit))
+        {
+            throw f.Error(key, "expected non-negative integers, got '" + s + "'");
+        }
+        out.push_back(std::stoull(s));
+    }
+    return out;
+}
+
+void
+ReadPlacement(YamlFields& j, const TopologySpec& topology, JobSpec& job)
+{
+    std::vector<uint32_t> hosts = topology.Hosts();
+    if (j.Has("hosts"))
+    {
+        for (uint64_t h : Integers(j, "hosts"))
+        {
+            if (h >= hosts.size())
+            {
+                throw j.Error("hosts",
+                              "host " + std::to_string(h) + " out of range (" +
+                                  std::to_string(hosts.size()) + " hosts)");
+            }
+            job.hostOfRank.push_back(static_cast<uint32_t>(h));
+        }
+    }
+    else
+    {
+        uint64_t first = j.Uint("first_host", 0);
+        uint64_t ranks = j.Uint("ranks", hosts.size() - std::min<uint64_t>(first, hosts.size()));
+        if (first + ranks > hosts.size())
+        {
+            throw j.Error("ranks",
+                          std::to_string(ranks) + " ranks from host " + std::to_string(first) +
+                              " but only " + std::to_string(hosts.size()) + " hosts");
+        }
+        for (uint64_t r = 0; r < ranks; ++r)
+        {
+            job.hostOfRank.push_back(static_cast<uint32_t>(first + r));
+        }
+    }
+    std::set<uint32_t> seen;
+    for (uint32_t h : job.hostOfRank)
+    {
+        if (!seen.insert(h).second)
+        {
+            throw j.Error(j.Has("hosts") ? "hosts" : "ranks",
+                          "host " + std::to_string(h) + " holds two ranks");
+        }
+    }
+    if (job.hostOfRank.empty())
+    {
+        throw j.Error(j.Has("hosts") ? "hosts" : "ranks", "a job needs at least one rank");
+    }
+    // A host's topology group is its server (the rail generator's GPUs).
+    std::map<int64_t, uint32_t> serverIndex;
+    std::map<int64_t, uint32_t> perServer;
+    for (uint32_t h : job.hostOfRank)
+    {
+        const TopologyNode& n = topology.nodes[hosts[h]];
+        int64_t key = n.group >= 0 ? n.group : -1 - int64_t(h);
+        if (!serverIndex.count(key))
+        {
+            uint32_t idx = static_cast<uint32_t>(serverIndex.size());
+            serverIndex[key] = idx;
+        }
+        job.serverOfRank.push_back(serverIndex[key]);
+        job.localOfRank.push_back(perServer[key]++);
+        job.gpusPerServer = std::max(job.gpusPerServer, perServer[key]);
+    }
+}
+
+void
+ReadLayout(YamlFields& j, JobSpec& job)
+{
+    const uint32_t n = job.Ranks();
+    YamlFields layout = j.Child("layout");
+    job.tp = static_cast<uint32_t>(layout.Uint("tp", 1));
+    job.ep = static_cast<uint32_t>(layout.Uint("ep", 1));
+    job.pp = static_cast<uint32_t>(layout.Uint("pp", 1));
+    uint64_t others = uint64_t(job.tp) * job.ep * job.pp;
+    if (others == 0 || n % others != 0)
+    {
+        throw j.Error("layout",
+                      "tp x ep x pp = " + std::to_string(others) + " does not divide the " +
+                          std::to_string(n) + " ranks");
+    }
+    job.dp = static_cast<uint32_t>(layout.Uint("dp", n / others));
+    if (others * job.dp != n)
+    {
+        throw j.Error("layout",
+                      "tp x ep x dp x pp = " + std::to_string(others * job.dp) +
+                          " but the job has " + std::to_string(n) + " ranks");
+    }
+    layout.RejectUnknownKeys("unknown parallel dimension (tp, ep, dp, pp)");
+}
+
+void
+ReadSkew(YamlFields& j, JobSpec& job)
+{
+    job.skew.assign(job.Ranks(), Time(0));
+    if (!j.Has("skew"))
+    {
+        return;
+    }
+    YAML::Node list = j.Node("skew");
+    if (!list.IsSequence())
+    {
+        throw j.Error("skew", "expected a list of {rank, at}");
+    }
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields e(list[i], j.File(), j.KeyPath("skew") + "[" + std::to_string(i) + "]");
+        uint64_t r = e.Uint("rank");
+        if (r >= job.Ranks())
+        {
+            throw e.Error("rank",
+                          "rank " + std::to_string(r) + " out of range (the job has " +
+                              std::to_string(job.Ranks()) + " ranks)");
+        }
+        job.skew[r] = e.Duration("at");
+        if (job.skew[r] < Time(0))
+        {
+            throw e.Error("at", "must not be negative");
+        }
+        e.RejectUnknownKeys();
+    }
+}
+
+/// The phases named in \p f's `after`, by index; a `buckets` name stands for all its phases.
+std::vector<uint32_t>
+ReadAfter(YamlFields& f, const std::map<std::string, std::vector<uint32_t>>& named)
+{
+    std::vector<uint32_t> after;
+    if (!f.Has("after"))
+    {
+        return after;
+    }
+    for (const std::string& name : f.StringList("after"))
+    {
+        auto it = named.find(name);
+        if (it == named.end())
+        {
+            throw f.Error("after", "no earlier phase named '" + name + "'");
+        }
+        after.insert(after.end(), it->second.begin(), it->second.end());
+    }
+    return after;
+}
+
+/// group, algorithm, bytes and launch cost of a communication phase.
+void
+ReadCommunication(YamlFields& f, const JobSpec& job, JobPhaseSpec& ph, const std::string& bytesKey)
+{
+    ph.group = f.String("group", "all");
+    if (ph.group != "all" && ph.group != "tp" && ph.group != "ep" && ph.group != "dp" &&
+        ph.group != "pp")
+    {
+        throw f.Error("group", "expected tp, ep, dp, pp or all, got '" + ph.group + "'");
+    }
+    ph.bytes = f.Bytes(bytesKey);
+    if (ph.bytes == 0)
+    {
+        throw f.Error(bytesKey, "must be positive");
+    }
+    Time fallback = DynamicCast<const TimeValue>(
+                        AttributeDefault("ns3::CollectiveEngine::LaunchCost").initialValue)
+                        ->Get();
+    ph.launchCost = f.Duration("launch_cost", fallback);
+    if (ph.launchCost < Time(0))
+    {
+        throw f.Error("launch_cost", "must not be negative");
+    }
+    (void)job;
+}
+
+void
+ReadAlgorithm(YamlFields& f, JobPhaseSpec& ph)
+{
+    std::string name = f.String("algorithm", "ring");
+    auto it = kAlgorithms.find(name);
+    if (it == kAlgorithms.end())
+    {
+        throw f.Error("algorithm",
+                      "unknown algorithm '" + name +
+                          "' (ring, interleaved-ring, hierarchical, "
+                          "direct)");
+    }
+    ph.algorithm = it->second.first;
+    ph.ringOrder = it->second.second;
+}
+
+/// Every group of the phase can run it: the algorithm builds, a transfer has two ranks.
+void
+CheckGroups(YamlFields& f, const JobSpec& job, uint32_t phase)
+{
+    const JobPhaseSpec& ph = job.phases[phase];
+    for (const std::vector<uint32_t>& group : job.Groups(ph.group))
+    {
+        std::vector<uint32_t> ranks = group;
+        if (ph.kind == JobPhaseKind::P2P)
+        {
+            if (ph.from >= group.size() || ph.to >= group.size() || ph.from == ph.to)
+            {
+                throw f.Error("to",
+                              "from and to must be two positions of the " + ph.group +
+                                  " group (size " + std::to_string(group.size()) + ")");
+            }
+            ranks = {group[ph.from], group[ph.to]};
+        }
+        if (ranks.size() < 2)
+        {
+            continue;
+        }
+        try
+        {
+            JobPlanOf(job, phase, ranks);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw f.Error(ph.kind == JobPhaseKind::P2P ? "group" : "algorithm", e.what());
+        }
+    }
+}
+
+void
+ReadPhases(YamlFields& j, JobSpec& job)
+{
+    YAML::Node list = j.Node("phases");
+    if (!list.IsSequence() || list.size() == 0)
+    {
+        throw j.Error("phases", "expected a list of phases");
+    }
+    std::map<std::string, std::vector<uint32_t>> named;
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields f(list[i], j.File(), j.KeyPath("phases") + "[" + std::to_string(i) + "]");
+        std::string name = f.String("name");
+        if (name.empty() || named.count(name))
+        {
+            throw f.Error("name", "phase names must be given and unique ('" + name + "')");
+        }
+        std::string type = f.String("type");
+        std::vector<uint32_t> after = ReadAfter(f, named);
+        const uint32_t first = static_cast<uint32_t>(job.phases.size());
+        if (type == "compute" || type == "update")
+        {
+            JobPhaseSpec ph;
+            ph.name = name;
+            ph.kind = type == "compute" ? JobPhaseKind::COMPUTE : JobPhaseKind::UPDATE;
+            ph.duration = f.Duration("duration");
+            if (ph.duration < Time(0))
+            {
+                throw f.Error("duration", "must not be negative");
+            }
+            ph.after = after;
+            if (f.Has("stages"))
+            {
+                for (uint64_t st : Integers(f, "stages"))
+                {
+                    if (st >= job.pp)
+                    {
+                        throw f.Error("stages",
+                                      "stage " + std::to_string(st) +
+                                          " out of range (pp = " + std::to_string(job.pp) + ")");
+                    }
+                    ph.stages.push_back(static_cast<uint32_t>(st));
+                }
+            }
+            job.phases.push_back(ph);
+        }
+        else if (type == "collective" || type == "p2p")
+        {
+            JobPhaseSpec ph;
+            ph.name = name;
+            ph.kind = type == "collective" ? JobPhaseKind::COLLECTIVE : JobPhaseKind::P2P;
+            ReadCommunication(f, job, ph, "bytes");
+            if (ph.kind == JobPhaseKind::COLLECTIVE)
+            {
+                ReadAlgorithm(f, ph);
+            }
+            else
+            {
+                ph.from = static_cast<uint32_t>(f.Uint("from", 0));
+                ph.to = static_cast<uint32_t>(f.Uint("to", 1));
+            }
+            ph.after = after;
+            job.phases.push_back(ph);
+            CheckGroups(f, job, first);
+        }
+        else if (type == "buckets")
+        {
+            uint64_t count = f.Uint("count");
+            if (count == 0 || count > 1024)
+            {
+                throw f.Error("count", "expected 1..1024 buckets");
+            }
+            JobPhaseSpec comm;
+            comm.kind = JobPhaseKind::COLLECTIVE;
+            ReadCommunication(f, job, comm, "bytes");
+            ReadAlgorithm(f, comm);
+            Time compute = f.Duration("compute");
+            if (compute < Time(0))
+            {
+                throw f.Error("compute", "must not be negative");
+            }
+            for (uint32_t k = 0; k < count; ++k)
+            {
+                JobPhaseSpec c;
+                c.name = name + ".c" + std::to_string(k);
+                c.kind = JobPhaseKind::COMPUTE;
+                c.duration = compute;
+                // Bucket k+1's compute follows bucket k's on the compute stream.
+                c.after = k == 0 ? after : std::vector<uint32_t>{first + 2 * (k - 1)};
+                job.phases.push_back(c);
+                JobPhaseSpec ar = comm;
+                ar.name = name + ".ar" + std::to_string(k);
+                ar.after = {first + 2 * k};
+                job.phases.push_back(ar);
+                CheckGroups(f, job, first + 2 * k + 1);
+            }
+        }
+        else
+        {
+            throw f.Error("type",
+                          "unknown phase type '" + type +
+                              "' (compute, update, collective, p2p, buckets)");
+        }
+        std::vector<uint32_t>& mine = named[name];
+        for (uint32_t p = first; p < job.phases.size(); ++p)
+        {
+            mine.push_back(p);
+        }
+        f.RejectUnknownKeys();
+    }
+}
+
+} // namespace
+
+std::vector<JobSpec>
+ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& transport)
+{
+    if (transport != "roce")
+    {
+        throw work.Error("type",
+                         "a job's communication runs over reliable transfers: set "
+                         "transport: roce");
+    }
+    YAML::Node list = work.Node("jobs");
+    if (!list.IsSequence() || list.size() == 0)
+    {
+        throw work.Error("jobs", "expected a list of jobs");
+    }
+    std::vector<JobSpec> jobs;
+    std::set<std::string> names;
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields j(list[i], work.File(), work.KeyPath("jobs") + "[" + std::to_string(i) + "]");
+        JobSpec job;
+        job.name = j.String("name", "job" + std::to_string(i));
+        if (!names.insert(job.name).second)
+        {
+            throw j.Error("name", "two jobs named '" + job.name + "'");
+        }
+        ReadPlacement(j, topology, job);
+        ReadLayout(j, job);
+        job.steps = static_cast<uint32_t>(j.Uint("steps", 1));
+        if (job.steps == 0)
+        {
+            throw j.Error("steps", "a job runs at least one step");
+        }
+        job.start = j.Duration("start", Time(0));
+        ReadSkew(j, job);
+        ReadPhases(j, job);
+        j.RejectUnknownKeys();
+        jobs.push_back(std::move(job));
+    }
+    return jobs;
+}
+
+ScenarioKeys
+JobKeys()
+{
+    const std::string j = "workload.jobs[].";
+    const std::string p = j + "phases[].";
+    return {
+        ScenarioKey("workload.jobs",
+                    KeyKind::List,
+                    "type job: the jobs, each a mapping of the keys below (transport: roce)"),
+        ScenarioKey(j + "name", KeyKind::Text, "the job's name in job.csv and summary.json")
+            .Rule("job<index>"),
+        ScenarioKey(j + "hosts", KeyKind::List, "the host of each rank"),
+        ScenarioKey(j + "ranks", KeyKind::Count, "ranks on consecutive hosts, instead of hosts")
+            .Rule("every host from first_host"),
+        ScenarioKey(j + "first_host", KeyKind::Count, "the host of rank 0 (with ranks)")
+            .Default("0"),
+        ScenarioKey(j + "layout",
+                    KeyKind::Mapping,
+                    "{tp, ep, dp, pp}: parallel sizes, rank = t + TP*(e + EP*(d + DP*p))")
+            .Rule("dp = ranks / (tp*ep*pp), the others 1"),
+        ScenarioKey(j + "steps", KeyKind::Count, "steps to run").Default("1"),
+        ScenarioKey(j + "start", KeyKind::Duration, "when step 0 may begin").Default("0ns"),
+        ScenarioKey(j + "skew",
+                    KeyKind::List,
+                    "[{rank, at}]: a rank begins each of its steps this much later"),
+        ScenarioKey(j + "skew[].rank", KeyKind::Count, "the rank"),
+        ScenarioKey(j + "skew[].at", KeyKind::Duration, "its delay"),
+        ScenarioKey(j + "phases", KeyKind::List, "one step: the phases, each a mapping"),
+        ScenarioKey(p + "name", KeyKind::Text, "the phase's name (unique in the job)"),
+        ScenarioKey(p + "type", KeyKind::Text, "what the phase does")
+            .Unit("compute|update|collective|p2p|buckets"),
+        ScenarioKey(p + "after",
+                    KeyKind::List,
+                    "earlier phases that must have ended on the rank (a buckets name: all its "
+                    "phases)"),
+        ScenarioKey(p + "duration", KeyKind::Duration, "compute, update: how long"),
+        ScenarioKey(p + "stages",
+                    KeyKind::List,
+                    "compute, update: the pipeline stages (pp coordinates) that run it; the "
+                    "others pass through")
+            .Rule("every stage"),
+        ScenarioKey(p + "group", KeyKind::Text, "collective, p2p, buckets: the groups it runs on")
+            .Unit("tp|ep|dp|pp|all")
+            .Default("all"),
+        ScenarioKey(p + "algorithm", KeyKind::Text, "collective, buckets: the AllReduce")
+            .Unit("ring|interleaved-ring|hierarchical|direct")
+            .Default("ring"),
+        ScenarioKey(p + "bytes",
+                    KeyKind::Bytes,
+                    "collective: gradient per rank; p2p: the message; buckets: per bucket"),
+        ScenarioKey(p + "launch_cost", KeyKind::Duration, "per round of the communication")
+            .Rule("ns3::CollectiveEngine::LaunchCost"),
+        ScenarioKey(p + "from", KeyKind::Count, "p2p: the sender's position in its group")
+            .Default("0"),
+        ScenarioKey(p + "to", KeyKind::Count, "p2p: the receiver's position in its group")
+            .Default("1"),
+        ScenarioKey(p + "count", KeyKind::Count, "buckets: how many"),
+        ScenarioKey(p + "compute", KeyKind::Duration, "buckets: compute before each bucket"),
+    };
+}
+
+} // namespace ns3

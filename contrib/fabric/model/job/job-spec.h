@@ -1,0 +1,94 @@
+#ifndef FABRIC_JOB_SPEC_H
+#define FABRIC_JOB_SPEC_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * A training or inference job as the fabric sees it (docs/models.md#job-timelines): ranks on
+ * hosts, parallel groups from a layout, and one step as a list of phases with dependencies,
+ * repeated for several steps ("Datacenter networks", chapter 7, §7.6).
+ *
+ * Layout: ranks = TP x EP x DP x PP, rank = t + TP*(e + EP*(d + DP*p)) (tensor parallel
+ * fastest, so a TP group is one server's GPUs when TP equals the GPUs per server). A group
+ * kind names the ranks that differ only in that coordinate: group "dp" of rank r is every
+ * rank with r's t, e and p. "all" is every rank of the job.
+ */
+
+namespace ns3
+{
+
+enum class JobPhaseKind : uint8_t
+{
+    COMPUTE,    ///< a rank computes for a duration (compute stream)
+    UPDATE,     ///< optimizer update, a duration (compute stream)
+    COLLECTIVE, ///< an AllReduce on each group, packet level (communication stream)
+    P2P         ///< one transfer per group, position `from` to position `to` (communication)
+};
+
+const char* JobPhaseKindName(JobPhaseKind kind);
+
+/// Compute and update share a rank's compute stream; collectives and transfers its
+/// communication stream. A stream runs its phases one at a time, in the order listed.
+inline bool
+IsCommunication(JobPhaseKind kind)
+{
+    return kind == JobPhaseKind::COLLECTIVE || kind == JobPhaseKind::P2P;
+}
+
+struct JobPhaseSpec
+{
+    std::string name;
+    JobPhaseKind kind = JobPhaseKind::COMPUTE;
+    Time duration;                  ///< compute, update
+    std::string group = "all";      ///< collective, p2p: tp, ep, dp, pp or all
+    std::string algorithm;          ///< collective: CollectiveAlgorithm TypeId name
+    std::string ringOrder = "flat"; ///< collective: ns3::RingAllReduce::Order
+    uint64_t bytes = 0;             ///< collective: gradient per rank; p2p: the message
+    Time launchCost;                ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
+    uint32_t from = 0;              ///< p2p: position in the group of the sender
+    uint32_t to = 1;                ///< p2p: position in the group of the receiver
+    std::vector<uint32_t> after;    ///< indices of earlier phases of the same step
+    /// compute, update: the pipeline stages (pp coordinates) that run it; the other ranks pass
+    /// through it at their ready time (empty: every stage).
+    std::vector<uint32_t> stages;
+};
+
+struct JobSpec
+{
+    std::string name;
+    std::vector<uint32_t> hostOfRank;
+    std::vector<uint32_t> serverOfRank; ///< hosts of one topology group share a server
+    std::vector<uint32_t> localOfRank;  ///< GPU index within the server
+    uint32_t gpusPerServer = 1;
+    uint32_t tp = 1;
+    uint32_t ep = 1;
+    uint32_t dp = 1;
+    uint32_t pp = 1;
+    uint32_t steps = 1;
+    Time start;             ///< when step 0 may begin
+    std::vector<Time> skew; ///< per rank: delay before each of its steps begins (readiness)
+    std::vector<JobPhaseSpec> phases;
+
+    uint32_t Ranks() const
+    {
+        return static_cast<uint32_t>(hostOfRank.size());
+    }
+
+    /// Rank \p r's pipeline stage (its pp coordinate).
+    uint32_t StageOf(uint32_t r) const
+    {
+        return r / (tp * ep * dp);
+    }
+
+    /// The groups of kind \p group ("tp", "ep", "dp", "pp", "all"), each in coordinate order.
+    std::vector<std::vector<uint32_t>> Groups(const std::string& group) const;
+};
+
+} // namespace ns3
+
+#endif
