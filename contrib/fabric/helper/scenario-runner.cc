@@ -457,10 +457,11 @@ ScenarioRun::StartRecording(double buildSeconds)
         std::filesystem::create_directories(m_traceDir);
         m_trace.gzipAbove = UINT64_MAX; // compressed after merging
     }
-    // Samplers sleep through idle time; flows posted at run time (collectives) and other
-    // ranks' wires would wake the fabric unseen, so those runs tick throughout.
-    m_idleness =
-        std::make_unique<FabricIdleness>(&m_net, ScriptedEventTimes(), !m_plan && !m_collective);
+    // Samplers sleep through idle time; flows posted at run time (collectives, job phases) and
+    // other ranks' wires would wake the fabric unseen, so those runs tick throughout.
+    m_idleness = std::make_unique<FabricIdleness>(&m_net,
+                                                  ScriptedEventTimes(),
+                                                  !m_plan && !m_collective && !m_jobs);
     m_recorder = std::make_unique<RunRecorder>(&m_net, m_trace, m_traceDir);
     m_recorder->SetIdleness(m_idleness.get());
     m_recorder->Start();
