@@ -154,7 +154,8 @@ async function main() {
     await evaluate(`window.fabricReport.axis.set(100000, 200000)`);
     out.report.picked = await evaluate(`(() => {
       const port = document.getElementById("port-picker"), flows = document.getElementById("flow-picker");
-      port.value = port.options[port.options.length - 1].value;
+      const other = [...port.options].map((o) => o.value).filter((v) => v !== port.value);
+      port.value = other[other.length - 1];
       port.dispatchEvent(new Event("change"));
       [...flows.options].forEach((o, i) => { o.selected = i < 2; });
       flows.dispatchEvent(new Event("change"));
