@@ -156,6 +156,29 @@ PfcFramesSent(const Csv& pfc)
 
 // --- determinism --------------------------------------------------------------------------
 
+TEST_F(ScenarioRunTest, HpccRecordsBeyondTheCountsAreIgnoredUnlessStrict)
+{
+    // topo-links-extra.txt counts 5 links and lists 6 (line 8 the extra); flow-count-extra.txt
+    // counts 3 flows and lists 4 (line 5 the extra, which would not even parse).
+    ASSERT_EQ(Run("hpcc-extra-records.yaml", "hpcc-lenient"), 0) << m_lastLog;
+    EXPECT_NE(m_lastLog.find("topo-links-extra.txt:1: N_links: says 5 links; line 8 and those "
+                             "after it are ignored"),
+              std::string::npos)
+        << m_lastLog;
+    EXPECT_NE(m_lastLog.find("flow-count-extra.txt:1: N_flows: says 3 flows; line 5 and those "
+                             "after it are ignored"),
+              std::string::npos)
+        << m_lastLog;
+    EXPECT_EQ(ReadCsv(Dir("hpcc-lenient") + "/flows.csv").rows.size(), 3u);
+
+    ASSERT_EQ(Run("hpcc-extra-records.yaml", "hpcc-strict", {"--strict-import"}), 2) << m_lastLog;
+    EXPECT_NE(m_lastLog.find("topo-links-extra.txt:1: N_links: says 5 links but more records "
+                             "follow from line 8"),
+              std::string::npos)
+        << m_lastLog;
+    EXPECT_EQ(m_lastLog.find("warning"), std::string::npos) << m_lastLog;
+}
+
 TEST_F(ScenarioRunTest, Clos2AllToAllSameSeedSameResults)
 {
     ASSERT_EQ(Run("clos2-all-to-all.yaml", "a"), 0) << m_lastLog;
