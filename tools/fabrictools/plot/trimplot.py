@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .. import rundir  # noqa: E402
-from .loaders import SkipCounter, natural_key, note, table_rows, to_int  # noqa: E402
+from .loaders import SkipCounter, load_summary, natural_key, note, table_rows, to_int  # noqa: E402
 
 DPI = 120
 MAX_PORTS = 8
@@ -47,13 +47,14 @@ def load_trims(run_dir: str) -> Optional[Dict[PortKey, List[Tuple[int, int]]]]:
 
 def plot_trims(run_dir: str, out_dir: str, scenario: str = "") -> Optional[str]:
     """trims.png in out_dir, or None: without trims.csv silently, with an empty one after a
-    note."""
+    note. The title names \p scenario, or summary.json's."""
     trims = load_trims(run_dir)
     if trims is None:
         return None
     if not trims:
         note("trims.png: trimming enabled but no frame trimmed, skipped")
         return None
+    scenario = scenario or str(load_summary(run_dir).get("scenario") or "")
     busiest = sorted(trims, key=lambda k: (-sum(b for _, b in trims[k]), natural_key(k[0]), k[1]))
     shown = sorted(busiest[:MAX_PORTS], key=lambda k: (natural_key(k[0]), k[1]))
     if len(busiest) > MAX_PORTS:
