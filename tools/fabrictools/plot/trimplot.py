@@ -47,7 +47,7 @@ def load_trims(run_dir: str) -> Optional[Dict[PortKey, List[Tuple[int, int]]]]:
 
 def plot_trims(run_dir: str, out_dir: str, scenario: str = "") -> Optional[str]:
     """trims.png in out_dir, or None: without trims.csv silently, with an empty one after a
-    note. The title names \p scenario, or summary.json's."""
+    note. The title names scenario, or else summary.json's."""
     trims = load_trims(run_dir)
     if trims is None:
         return None
