@@ -51,8 +51,8 @@
  * Leniency: blank lines and trailing whitespace (also CR of CRLF files) are ignored everywhere, as
  * HPCC's stream reader ignores them. Records after the count on line 1 are ignored, as HPCC
  * ignores them (its shipped mix/topology.txt says 65 links and lists some 259, mix/flow.txt says
- * 2 flows and lists some 256, then notes), with one warning naming the file and the first ignored line;
- * HpccCounts::STRICT (fabric-run --strict-import) refuses them instead. Fewer records than
+ * 2 flows and lists some 256, then notes), with one warning naming the file and the first ignored
+ * line; HpccCounts::STRICT (fabric-run --strict-import) refuses them instead. Fewer records than
  * counted is always an error. Stricter than HPCC: each record must be on its own line, integers
  * must be plain decimal, and the topology must pass FindTopologyProblem (every node linked,
  * every host reaching every other through switches).

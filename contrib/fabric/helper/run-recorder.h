@@ -19,7 +19,8 @@ namespace ns3
  * \brief Writes a run's time-series traces while it runs: queues.csv (sampled egress queue
  * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate),
  * trims.csv (every payload a switch trimmed; only when some switch has trimming enabled, so runs
- * without trimming keep their set of files) and optional pcaps. Files are committed (renamed into place) by Finish().
+ * without trimming keep their set of files) and optional pcaps. Files are committed (renamed into
+ * place) by Finish().
  */
 class RunRecorder
 {
