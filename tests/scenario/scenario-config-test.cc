@@ -344,4 +344,57 @@ TEST(LoadScenario, PerPacketSwitchLoadBalancingNeedsSelectiveRepeat)
     }
 }
 
+// --- events: one member of a bundle ------------------------------------------------------
+
+/// The links between two named nodes of a loaded scenario, in topology order.
+std::vector<uint32_t>
+LinksBetween(const ScenarioConfig& cfg, const std::string& x, const std::string& y)
+{
+    std::vector<uint32_t> out;
+    const TopologySpec& t = cfg.topology;
+    for (uint32_t li = 0; li < t.links.size(); ++li)
+    {
+        const std::string& a = t.nodes[t.links[li].a].name;
+        const std::string& b = t.nodes[t.links[li].b].name;
+        if ((a == x && b == y) || (a == y && b == x))
+        {
+            out.push_back(li);
+        }
+    }
+    return out;
+}
+
+TEST(LinkEvents, MemberFailsOneLinkOfABundle)
+{
+    // 4 uplinks per leaf over 2 spines: two parallel links between leaf0 and spine1.
+    const std::vector<std::string> bundle = {"topology.spines=2"};
+    ScenarioConfig all = Load("examples/lb-compare.yaml",
+                              {bundle[0], "events=[{at: 5us, link_down: [leaf0, spine1]}]"});
+    std::vector<uint32_t> between = LinksBetween(all, "leaf0", "spine1");
+    ASSERT_EQ(between.size(), 2u);
+    ASSERT_EQ(all.linkEvents.size(), 2u);
+    EXPECT_EQ(all.linkEvents[0].link, between[0]);
+    EXPECT_EQ(all.linkEvents[1].link, between[1]);
+
+    ScenarioConfig one =
+        Load("examples/lb-compare.yaml",
+             {bundle[0], "events=[{at: 5us, link_down: [spine1, leaf0], member: 1}]"});
+    ASSERT_EQ(one.linkEvents.size(), 1u);
+    EXPECT_EQ(one.linkEvents[0].link, between[1]);
+    EXPECT_FALSE(one.linkEvents[0].up);
+    EXPECT_EQ(one.linkEvents[0].at, MicroSeconds(5));
+
+    try
+    {
+        Load("examples/lb-compare.yaml",
+             {bundle[0], "events=[{at: 5us, link_down: [leaf0, spine1], member: 2}]"});
+        ADD_FAILURE() << "member 2 of a 2-link bundle was accepted";
+    }
+    catch (const ConfigError& e)
+    {
+        EXPECT_NE(e.Key().find("member"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("there are 2"), std::string::npos) << e.what();
+    }
+}
+
 } // namespace

@@ -156,6 +156,78 @@ PfcFramesSent(const Csv& pfc)
 
 // --- determinism --------------------------------------------------------------------------
 
+TEST_F(ScenarioRunTest, HpccRecordsBeyondTheCountsAreIgnoredUnlessStrict)
+{
+    // topo-links-extra.txt counts 5 links and lists 6 (line 8 the extra); flow-count-extra.txt
+    // counts 3 flows and lists 4 (line 5 the extra, which would not even parse).
+    ASSERT_EQ(Run("hpcc-extra-records.yaml", "hpcc-lenient"), 0) << m_lastLog;
+    EXPECT_NE(m_lastLog.find("topo-links-extra.txt:1: N_links: says 5 links; line 8 and those "
+                             "after it are ignored"),
+              std::string::npos)
+        << m_lastLog;
+    EXPECT_NE(m_lastLog.find("flow-count-extra.txt:1: N_flows: says 3 flows; line 5 and those "
+                             "after it are ignored"),
+              std::string::npos)
+        << m_lastLog;
+    EXPECT_EQ(ReadCsv(Dir("hpcc-lenient") + "/flows.csv").rows.size(), 3u);
+
+    ASSERT_EQ(Run("hpcc-extra-records.yaml", "hpcc-strict", {"--strict-import"}), 2) << m_lastLog;
+    EXPECT_NE(m_lastLog.find("topo-links-extra.txt:1: N_links: says 5 links but more records "
+                             "follow from line 8"),
+              std::string::npos)
+        << m_lastLog;
+    EXPECT_EQ(m_lastLog.find("warning"), std::string::npos) << m_lastLog;
+}
+
+TEST_F(ScenarioRunTest, TrimsTraceHasEveryTrimmedFrame)
+{
+    // incast-lossy.yaml with trimming above 32 KiB: the queue toward h0 never reaches the
+    // 128 KiB buffer, so no frame is lost. Each of the 128 data frames (8 x 64 KiB of 4096 B
+    // payload, raw transport: no resends) reaches h0 either whole or trimmed, and every trimmed
+    // one is a trims.csv row at sw0's port 0 (toward h0) cutting its 4096 B payload. So per flow,
+    // rows x 4096 = 65536 - delivered_bytes, and sw0 forwards all 128 frames.
+    ASSERT_EQ(Run("incast-lossy.yaml",
+                  "trim",
+                  {"--set", "switch.trim.enabled=true", "--set", "switch.trim.threshold=32KiB"}),
+              0)
+        << m_lastLog;
+    Csv trims = ReadCsv(Dir("trim") + "/trims.csv");
+    EXPECT_EQ(trims.columns,
+              (std::vector<std::string>{"time_ns", "node", "port", "flow_id", "bytes"}));
+    ASSERT_GT(trims.rows.size(), 0u);
+    std::map<std::string, uint64_t> rowsOfFlow;
+    uint64_t lastTime = 0;
+    for (size_t i = 0; i < trims.rows.size(); ++i)
+    {
+        SCOPED_TRACE("trims row " + std::to_string(i));
+        EXPECT_EQ(trims.rows[i].at("node"), "sw0");
+        EXPECT_EQ(trims.U(i, "port"), 0u);
+        EXPECT_EQ(trims.U(i, "bytes"), 4096u);
+        EXPECT_GE(trims.U(i, "time_ns"), std::max<uint64_t>(lastTime, 1000u)); // after the start
+        lastTime = trims.U(i, "time_ns");
+        ++rowsOfFlow[trims.rows[i].at("flow_id")];
+    }
+    Csv flows = ReadCsv(Dir("trim") + "/flows.csv");
+    ASSERT_EQ(flows.rows.size(), 8u);
+    for (size_t i = 0; i < flows.rows.size(); ++i)
+    {
+        SCOPED_TRACE("flow " + flows.rows[i].at("flow_id"));
+        EXPECT_EQ(rowsOfFlow[flows.rows[i].at("flow_id")] * 4096,
+                  65536u - flows.U(i, "delivered_bytes"));
+    }
+    Csv links = ReadCsv(Dir("trim") + "/links.csv");
+    for (size_t i = 0; i < links.rows.size(); ++i)
+    {
+        if (links.rows[i].at("node") == "sw0" && links.rows[i].at("peer") == "h0")
+        {
+            EXPECT_EQ(links.U(i, "tx_frames"), 128u);
+        }
+    }
+    // Without trimming the run keeps its set of files: no trims.csv.
+    ASSERT_EQ(Run("incast-lossy.yaml", "no-trim"), 0) << m_lastLog;
+    EXPECT_FALSE(fs::exists(Dir("no-trim") + "/trims.csv"));
+}
+
 TEST_F(ScenarioRunTest, Clos2AllToAllSameSeedSameResults)
 {
     ASSERT_EQ(Run("clos2-all-to-all.yaml", "a"), 0) << m_lastLog;

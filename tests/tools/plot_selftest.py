@@ -429,8 +429,40 @@ def test_job_gantt(tmp, verbose):
 
 
 
+def test_trims_plot(tmp, verbose):
+    """trims.png from trims.csv: the per-port totals it draws are the sums of the rows; a run
+    whose trims.csv has only a header gets no trims.png, and one without trims.csv no note."""
+    run_dir = os.path.join(tmp, "trims")
+    synth.write_run(run_dir, senders=4)
+    rows = [(1000, "leaf0", 2, 7, 4096), (1500, "leaf0", 2, 8, 4096), (1200, "spine1", 0, 7, 1000),
+            (900, "leaf0", 2, 9, 512), ("bad", "leaf0", 2, 9, 1)]
+    with open(os.path.join(run_dir, "trims.csv"), "w") as handle:
+        handle.write("time_ns,node,port,flow_id,bytes\n")
+        handle.writelines(",".join(map(str, r)) + "\n" for r in rows)
+    proc = run([PLOT, run_dir, "--no-html"], verbose=verbose)
+    check_pngs(run_dir, ("trims.png",), proc.stdout)
+    check("trims.csv: skipped 1 malformed row" in proc.stderr,
+          f"no note for the malformed trims.csv row:\n{proc.stderr}")
+    from fabrictools.plot import trimplot
+    trims = trimplot.load_trims(run_dir)
+    check(sorted(trims) == [("leaf0", 2), ("spine1", 0)], f"trimmed ports wrong: {sorted(trims)}")
+    check(trims[("leaf0", 2)] == [(900, 512), (1000, 4096), (1500, 4096)],
+          f"leaf0:2 trims not time-sorted or wrong: {trims[('leaf0', 2)]}")
+    check(sum(b for _, b in trims[("spine1", 0)]) == 1000, "spine1:0 total wrong")
+    empty = os.path.join(tmp, "trims-empty")
+    synth.write_run(empty, senders=4)
+    with open(os.path.join(empty, "trims.csv"), "w") as handle:
+        handle.write("time_ns,node,port,flow_id,bytes\n")
+    proc = run([PLOT, empty, "--no-html"], verbose=verbose)
+    check(not os.path.exists(os.path.join(empty, "trims.png")), "trims.png without a trim")
+    full = os.path.join(tmp, "full")
+    check(not os.path.exists(os.path.join(full, "trims.png")), "trims.png without trims.csv")
+    proc = run([PLOT, full, "--no-html"], verbose=verbose)
+    check("trims" not in proc.stderr, f"a note about trims for a run without trimming:\n{proc.stderr}")
+
+
 TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
-         test_run_bench, test_fct_plot, test_job_gantt]
+         test_run_bench, test_fct_plot, test_job_gantt, test_trims_plot]
 
 
 def main() -> int:

@@ -400,6 +400,29 @@ TEST(HpccImport, FlowsBeyondTheCountAreIgnoredAsHpccDoes)
         << err;
 }
 
+TEST(HpccImportBadFlows, FlowsBeyondTheCountRefusedWhenStrict)
+{
+    HpccTopology topo = ReadHpccTopology(DataPath("tiny.txt"));
+    ::testing::internal::CaptureStderr();
+    ExpectError([&] { ReadHpccFlows(DataPath("flow-count-extra.txt"), topo, HpccCounts::STRICT); },
+                "flow-count-extra.txt",
+                1,
+                "N_flows",
+                "says 3 flows but more records follow from line 5");
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+TEST(HpccImportBadTopology, LinksBeyondTheCountRefusedWhenStrict)
+{
+    ::testing::internal::CaptureStderr();
+    ExpectError([&] { ReadHpccTopology(DataPath("topo-links-extra.txt"), HpccCounts::STRICT); },
+                "topo-links-extra.txt",
+                1,
+                "N_links",
+                "says 5 links but more records follow from line 8");
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
 TEST(HpccImportBadFlows, FewerFlowsThanCounted)
 {
     ExpectBadFlows("bad-flow-count-missing.txt",

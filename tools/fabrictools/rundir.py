@@ -27,6 +27,7 @@ LINKS_CSV = "links.csv"
 RATES_CSV = "rates.csv"
 CC_CSV = "cc.csv"
 REORDER_CSV = "reorder.csv"
+TRIMS_CSV = "trims.csv"
 COLLECTIVE_CSV = "collective.csv"
 
 Column = Union[str, Sequence[str]]  # a column name, or alternative names for one column

@@ -47,6 +47,8 @@ options:
   --out DIR            output directory (default results/<scenario>/<seed>-<time>)
   --seed N             random seed (same as --set seed=N)
   --quiet              no summary table
+  --strict-import      refuse HPCC topology.txt / flow.txt records beyond the count on line 1
+                       (by default they are ignored with a warning, as HPCC ignores them)
   --partition METHOD   distributed run under mpirun (auto | pods | FILE of 'node rank' lines);
                        on one process: the same results a K-rank run merges (docs/distributed.md)
   --mpi-sync KIND      granted-time (default: DistributedSimulatorImpl) or null-message
@@ -249,6 +251,10 @@ RunMain(int argc, char** argv)
             else if (is("--seed"))
             {
                 overrides.push_back("seed=" + value("--seed"));
+            }
+            else if (a == "--strict-import")
+            {
+                GlobalValue::Bind("FabricStrictImport", BooleanValue(true));
             }
             else if (a == "--quiet")
             {

@@ -35,7 +35,9 @@ ReadStormEvent(YamlFields& e, ScenarioBuild& b)
     b.cfg.stormEvents.push_back(storm);
 }
 
-/// {at: 100us, link_down: [leaf0, spine1]} or link_up: every link between the two nodes.
+/// {at: 100us, link_down: [leaf0, spine1]} or link_up: every link between the two nodes, or
+/// with `member: i` only the i-th of them (in topology order) — one link of a bundle, as in
+/// CONGA's testbed failure (Alizadeh et al., SIGCOMM 2014, §5.2).
 void
 ReadLinkEvent(YamlFields& e, ScenarioBuild& b)
 {
@@ -55,20 +57,35 @@ ReadLinkEvent(YamlFields& e, ScenarioBuild& b)
     {
         throw e.Error(key, "unknown node '" + (a ? ends[1] : ends[0]) + "'");
     }
-    bool found = false;
+    std::vector<uint32_t> between; // the parallel links between the two nodes, topology order
     for (uint32_t li = 0; li < topo.links.size(); ++li)
     {
         const TopologyLink& l = topo.links[li];
         if ((l.a == *a && l.b == *z) || (l.a == *z && l.b == *a))
         {
-            ev.link = li; // every parallel link between the two nodes
-            b.cfg.linkEvents.push_back(ev);
-            found = true;
+            between.push_back(li);
         }
     }
-    if (!found)
+    if (between.empty())
     {
         throw e.Error(key, "no link between " + ends[0] + " and " + ends[1]);
+    }
+    if (e.Has("member"))
+    {
+        uint64_t member = ValueOf(e, "member").count;
+        if (member >= between.size())
+        {
+            throw e.Error("member",
+                          "link " + std::to_string(member) + " of " + ends[0] + "-" + ends[1] +
+                              ", but there are " + std::to_string(between.size()) +
+                              " (members 0.." + std::to_string(between.size() - 1) + ")");
+        }
+        between = {between[member]};
+    }
+    for (uint32_t li : between)
+    {
+        ev.link = li;
+        b.cfg.linkEvents.push_back(ev);
     }
     e.RejectUnknownKeys();
 }
@@ -121,6 +138,11 @@ EventKeys()
                     "[a, b]: every link between nodes a and b fails (queued and in-flight frames "
                     "on it are dropped; routes recompute at once)"),
         ScenarioKey(item + "link_up", KeyKind::List, "[a, b]: those links come back"),
+        ScenarioKey(item + "member",
+                    KeyKind::Count,
+                    "link_down/link_up: only this one of the parallel links between a and b "
+                    "(0 = the first in topology order)")
+            .Unit("link index"),
         ScenarioKey(item + "pfc_storm",
                     KeyKind::Text,
                     "a host's NIC stops draining and keeps its switch paused")

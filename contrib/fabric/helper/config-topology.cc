@@ -18,7 +18,8 @@ ReadTopologyKey(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
         // topology: {hpcc: topology.txt} — the HPCC / ConWeave simulators' format; each link's
         // error rate becomes its cable loss rate.
         YamlFields t(node, file, key.path);
-        HpccTopology topo = ReadHpccTopology(ResolvePath(file, b.sourceRoot, t.String("hpcc")));
+        HpccTopology topo = ReadHpccTopology(ResolvePath(file, b.sourceRoot, t.String("hpcc")),
+                                             HpccCountsFromGlobal());
         t.RejectUnknownKeys();
         for (size_t i = 0; i < topo.spec.links.size(); ++i)
         {

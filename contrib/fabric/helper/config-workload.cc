@@ -177,7 +177,7 @@ AddHpccFlows(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
     {
         throw work.Error("file", "flow file '" + file + "' not found");
     }
-    for (FlowSpec fs : ReadHpccFlows(found, *b.hpcc))
+    for (FlowSpec fs : ReadHpccFlows(found, *b.hpcc, HpccCountsFromGlobal()))
     {
         fs.rate = shape.rate;
         fs.ecn = shape.ecn;

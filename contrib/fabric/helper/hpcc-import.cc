@@ -3,6 +3,9 @@
 #include "topology-generators.h"
 #include "units.h"
 
+#include "ns3/boolean.h"
+#include "ns3/global-value.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -272,16 +275,33 @@ ParseSecondsToPs(const std::string& text, int64_t* ps)
 }
 
 /// HPCC reads as many records as the count on line 1 says and ignores the rest (its shipped
-/// mix/topology.txt and mix/flow.txt have more): so does the import, saying so once.
+/// mix/topology.txt and mix/flow.txt have more): so does the import, saying so once; strict
+/// counts refuse them.
 void
-WarnIgnoredRecords(const std::string& path,
-                   const std::string& key,
-                   const std::string& counted,
-                   int firstIgnoredLine)
+ExtraRecords(const std::string& path,
+             const std::string& key,
+             const std::string& counted,
+             int firstIgnoredLine,
+             HpccCounts policy)
 {
+    if (policy == HpccCounts::STRICT)
+    {
+        throw ConfigError(path,
+                          1,
+                          key,
+                          "says " + counted + " but more records follow from line " +
+                              std::to_string(firstIgnoredLine) +
+                              " (--strict-import; without it they are ignored, as HPCC does)");
+    }
     std::cerr << "warning: " << path << ":1: " << key << ": says " << counted << "; line "
               << firstIgnoredLine << " and those after it are ignored, as HPCC ignores them\n";
 }
+
+GlobalValue g_strictImport("FabricStrictImport",
+                           "Refuse HPCC topology.txt / flow.txt records after the count on line 1 "
+                           "(fabric-run --strict-import) instead of ignoring them as HPCC does",
+                           BooleanValue(false),
+                           MakeBooleanChecker());
 
 /// The first line of both files: exactly the named counts.
 std::vector<uint64_t>
@@ -372,8 +392,16 @@ NodeId(const std::string& path,
 
 } // namespace
 
+HpccCounts
+HpccCountsFromGlobal()
+{
+    BooleanValue strict;
+    GlobalValue::GetValueByName("FabricStrictImport", strict);
+    return strict.Get() ? HpccCounts::STRICT : HpccCounts::AS_HPCC;
+}
+
 HpccTopology
-ReadHpccTopology(const std::string& path)
+ReadHpccTopology(const std::string& path, HpccCounts policy)
 {
     RowReader in(path);
     auto counts = ReadCounts(in,
@@ -468,7 +496,7 @@ ReadHpccTopology(const std::string& path)
     {
         if (spec.links.size() == nLinks)
         {
-            WarnIgnoredRecords(path, "N_links", Plural(nLinks, "link"), row.line);
+            ExtraRecords(path, "N_links", Plural(nLinks, "link"), row.line, policy);
             break;
         }
         if (row.cols.size() != 5)
@@ -569,7 +597,7 @@ ReadHpccTopology(const std::string& path)
 }
 
 std::vector<FlowSpec>
-ReadHpccFlows(const std::string& path, const HpccTopology& topo)
+ReadHpccFlows(const std::string& path, const HpccTopology& topo, HpccCounts policy)
 {
     RowReader in(path);
     const uint64_t nFlows =
@@ -586,7 +614,7 @@ ReadHpccFlows(const std::string& path, const HpccTopology& topo)
     {
         if (flows.size() == nFlows)
         {
-            WarnIgnoredRecords(path, "N_flows", Plural(nFlows, "flow"), row.line);
+            ExtraRecords(path, "N_flows", Plural(nFlows, "flow"), row.line, policy);
             break;
         }
         if (columns == 0)

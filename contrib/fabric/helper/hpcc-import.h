@@ -49,10 +49,13 @@
  * PicoSeconds(): exact at the picosecond resolution the fabric library sets as it loads.
  *
  * Leniency: blank lines and trailing whitespace (also CR of CRLF files) are ignored everywhere, as
- * HPCC's stream reader ignores them. Stricter than HPCC: each record must be on its own line, the
- * count on line 1 must match the number of records exactly (HPCC silently ignores anything after
- * the counted records), integers must be plain decimal, and the topology must pass
- * FindTopologyProblem (every node linked, every host reaching every other through switches).
+ * HPCC's stream reader ignores them. Records after the count on line 1 are ignored, as HPCC
+ * ignores them (its shipped mix/topology.txt says 65 links and lists some 259, mix/flow.txt says
+ * 2 flows and lists some 256, then notes), with one warning naming the file and the first ignored
+ * line; HpccCounts::STRICT (fabric-run --strict-import) refuses them instead. Fewer records than
+ * counted is always an error. Stricter than HPCC: each record must be on its own line, integers
+ * must be plain decimal, and the topology must pass FindTopologyProblem (every node linked,
+ * every host reaching every other through switches).
  *
  * Errors are ConfigErrors reading "FILE:LINE: FIELD: message", FIELD being a column name above
  * ("start_time", "src", "rate", "error_rate", ...), "switch_ids" for line 2, "columns" for a wrong
@@ -76,18 +79,31 @@ struct HpccTopology
     std::vector<uint32_t> nodeIndexOfNodeId; ///< HPCC node id -> index into spec.nodes
 };
 
+/// What to do with records after the count on line 1.
+enum class HpccCounts
+{
+    AS_HPCC, ///< ignore them, as HPCC does, with one warning on stderr
+    STRICT,  ///< refuse them: ConfigError on line 1 naming the count and the first extra line
+};
+
+/// The fabric-run --strict-import switch: the ns-3 GlobalValue "FabricStrictImport" (false by
+/// default) as an HpccCounts.
+HpccCounts HpccCountsFromGlobal();
+
 /**
  * Reads an HPCC topology.txt. spec.source is \p path; each link's sourceLine is its line in the
  * file. Throws ConfigError (path, line, field) for every problem, ConfigError(path, 0, "", ...)
  * when the file cannot be opened.
  */
-HpccTopology ReadHpccTopology(const std::string& path);
+HpccTopology ReadHpccTopology(const std::string& path, HpccCounts counts = HpccCounts::AS_HPCC);
 
 /**
  * Reads an HPCC (6-column) or ConWeave (5-column) flow.txt whose node ids refer to \p topo.
  * Throws ConfigError naming \p path, the line and the field.
  */
-std::vector<FlowSpec> ReadHpccFlows(const std::string& path, const HpccTopology& topo);
+std::vector<FlowSpec> ReadHpccFlows(const std::string& path,
+                                    const HpccTopology& topo,
+                                    HpccCounts counts = HpccCounts::AS_HPCC);
 
 } // namespace ns3
 

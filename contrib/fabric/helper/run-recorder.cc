@@ -50,6 +50,15 @@ RunRecorder::Start()
         {
             sw->TraceConnectWithoutContext("Watchdog",
                                            MakeCallback(&RunRecorder::WatchdogEvent, this).Bind(n));
+            if (sw->IsTrimEnabled())
+            {
+                if (!m_trims.IsOpen())
+                {
+                    m_trims.Open(m_outDir + "/trims.csv", "time_ns,node,port,flow_id,bytes");
+                }
+                sw->TraceConnectWithoutContext("Trim",
+                                               MakeCallback(&RunRecorder::TrimEvent, this).Bind(n));
+            }
         }
         bool sampled = m_config.queueNodes.empty() ? spec.nodes[n].isSwitch
                                                    : std::find(m_config.queueNodes.begin(),
@@ -236,6 +245,14 @@ RunRecorder::WatchdogEvent(uint32_t node, uint32_t port, uint8_t priority, bool 
 }
 
 void
+RunRecorder::TrimEvent(uint32_t node, uint32_t flowId, uint32_t port, uint32_t cutBytes)
+{
+    // bytes: the payload cut (the header goes on; the same bytes are a Drop of reason 5).
+    m_trims.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ','
+                  << port << ',' << flowId << ',' << cutBytes << '\n';
+}
+
+void
 RunRecorder::Finish()
 {
     m_queueEvent.Cancel();
@@ -244,6 +261,10 @@ RunRecorder::Finish()
     m_pfc.Commit(m_config.gzipAbove);
     m_rates.Commit(m_config.gzipAbove);
     m_cc.Commit(m_config.gzipAbove);
+    if (m_trims.IsOpen())
+    {
+        m_trims.Commit(m_config.gzipAbove);
+    }
     for (auto& f : m_pcaps)
     {
         f->Close();

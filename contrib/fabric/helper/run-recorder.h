@@ -17,8 +17,10 @@ namespace ns3
 
 /**
  * \brief Writes a run's time-series traces while it runs: queues.csv (sampled egress queue
- * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate) and
- * optional pcaps. Files are committed (renamed into place) by Finish().
+ * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate),
+ * trims.csv (every payload a switch trimmed; only when some switch has trimming enabled, so runs
+ * without trimming keep their set of files) and optional pcaps. Files are committed (renamed into
+ * place) by Finish().
  */
 class RunRecorder
 {
@@ -52,6 +54,7 @@ class RunRecorder
     void SampleRates();
     void PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority, uint16_t quanta);
     void WatchdogEvent(uint32_t node, uint32_t port, uint8_t priority, bool triggered);
+    void TrimEvent(uint32_t node, uint32_t flowId, uint32_t port, uint32_t cutBytes);
 
     const FabricNetwork* m_net;
     TraceConfig m_config;
@@ -60,6 +63,7 @@ class RunRecorder
     CsvWriter m_pfc;
     CsvWriter m_rates;
     CsvWriter m_cc;
+    CsvWriter m_trims; ///< open only when a local switch trims
     std::vector<SampledPort> m_sampled;
     std::vector<uint64_t> m_lastDelivered;
     std::vector<Ptr<PcapFileWrapper>> m_pcaps;

@@ -22,7 +22,7 @@ matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402  (must follow the backend choice)
 import numpy as np  # noqa: E402
 
-from . import gantt, loaders  # noqa: E402
+from . import gantt, loaders, trimplot  # noqa: E402
 from .. import rundir  # noqa: E402
 from .loaders import PauseInterval, note  # noqa: E402
 
@@ -450,6 +450,12 @@ def make_plots(run_dir: str, out_dir: str, port: Optional[str] = None) -> List[s
         plt.close("all")
         note(f"plot_jobs: failed ({type(err).__name__}: {err})")
     try:
+        path = trimplot.plot_trims(run_dir, out_dir)  # trimming runs: trims.png
+        written += [path] if path else []
+    except Exception as err:
+        plt.close("all")
+        note(f"plot_trims: failed ({type(err).__name__}: {err})")
+    try:
         view = RunView(run_dir, port)
     except (OSError, ValueError, csv.Error) as err:
         note(f"cannot read {run_dir}: {type(err).__name__}: {err}")
@@ -480,7 +486,7 @@ sweep mode: tools/plot --sweep SWEEP_DIR [--x AXIS] [--y METRIC[,METRIC]] [--ser
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="plot", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=SWEEP_EPILOG,
-        description="Draw queue.png, rates.png, pfc.png, cc.png, incast.png and job-NAME.png "
+        description="Draw queue.png, rates.png, pfc.png, cc.png, incast.png, trims.png and job-NAME.png "
         "from a fabric-run output directory (each one its data supports), or metric-vs-axis "
         "plots of a tools/sweep directory (--sweep).")
     parser.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
