@@ -29,10 +29,14 @@ struct UbAckFeedback
 /// Channel state cc.csv prints (columns left empty where unset; docs/models.md#ub-cc-trace).
 struct UbCcTraceState
 {
-    uint64_t windowBytes = 0;                                      ///< 0: unlimited
-    double alpha = std::numeric_limits<double>::quiet_NaN();       ///< DCTCP's marked fraction
-    double utilisation = std::numeric_limits<double>::quiet_NaN(); ///< NSCC: averaged delay / target
-    Time rtt;                                                      ///< last RTT sample; 0: none yet
+    /// Bytes the channel may have in flight; 0: unlimited.
+    uint64_t windowBytes = 0;
+    /// DCTCP's estimate of the marked fraction.
+    double alpha = std::numeric_limits<double>::quiet_NaN();
+    /// NSCC: averaged queuing delay over the target delay.
+    double utilisation = std::numeric_limits<double>::quiet_NaN();
+    /// RTT sample of the last ACK that carried one; 0: none yet.
+    Time rtt;
 };
 
 /**
