@@ -13,6 +13,7 @@ parsing are tested too) and checks their outputs. Exits non-zero on the first fa
 
 import csv
 import json
+import math
 import os
 import re
 import struct
@@ -168,6 +169,32 @@ def test_roce_runs(tmp, verbose):
           "window_bytes / rtt_ns columns not loaded")
     check(not any(c.has("window_bytes") for c in loaders.load_cc(
         os.path.join(tmp, "roce-dcqcn")).values()), "window read from a five-column cc.csv")
+
+    # A UB run's cc.csv (NSCC): the rate is empty until the channel's first RTT sample, alpha is
+    # empty, u is the averaged delay over the target. Every row is kept (no malformed-row note)
+    # and cc.png has rate, window, RTT and u panels: as many as DCTCP's rate, alpha, window, RTT.
+    ub_run = shutil.copytree(window_run, os.path.join(tmp, "ub-nscc"))
+    os.remove(os.path.join(ub_run, "cc.png"))
+    with open(os.path.join(ub_run, "cc.csv"), "w") as handle:
+        handle.write("time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u\n")
+        for t in range(0, 100_000, 10_000):
+            for flow in range(4):
+                rtt = "" if t == 0 else str(2000 + t // 100)
+                window = 675_000 - t
+                rate = "" if t == 0 else str(window * 8 / int(rtt))
+                handle.write(f"{t},{flow},nscc,{rate},,{window},{rtt},{t / 100_000}\n")
+    proc = run([PLOT, ub_run], verbose=verbose)
+    check("malformed" not in proc.stderr, f"UB cc.csv rows skipped:\n{proc.stderr}")
+    check(os.path.exists(os.path.join(ub_run, "cc.png")), "no cc.png for a UB run")
+    check(png_height(os.path.join(ub_run, "cc.png")) == png_height(os.path.join(window_run, "cc.png")),
+          "cc.png of a UB run: not the rate, window, RTT and u panels")
+    ub_series = loaders.load_cc(ub_run)
+    check(len(ub_series) == 4 and all(len(c.times_ns) == 10 for c in ub_series.values()),
+          "UB cc.csv rows dropped")
+    first = ub_series["0"]
+    check(math.isnan(first.rate_gbps[0]) and abs(first.rate_gbps[1] - 665_000 * 8 / 2100) < 1e-9,
+          f"UB rate column: {first.rate_gbps[:2]}")
+    check(first.has("u") and not first.has("alpha"), "UB u / alpha columns misread")
 
     # Without the counters the totals come from flows.csv's columns.
     no_counters = shutil.copytree(os.path.join(tmp, "roce-dcqcn"),

@@ -1,6 +1,7 @@
 #include "run-recorder.h"
 
 #include "roce/roce-congestion-control.h"
+#include "ub/ub-congestion-control.h"
 
 #include "ns3/callback.h"
 #include "ns3/simulator.h"
@@ -18,6 +19,42 @@ void
 WritePcap(Ptr<PcapFileWrapper> file, Ptr<const Packet> frame)
 {
     file->Write(Simulator::Now(), frame);
+}
+
+/// cc.csv's columns after time_ns and flow_id for a UB channel: its window over its last RTT
+/// sample as the rate (empty until an ACK carried an RTT, or with no window), alpha (DCTCP),
+/// the window (empty when unlimited), the RTT and u (NSCC: averaged delay / target).
+void
+WriteUbCcColumns(std::ostream& row, const UbCongestionControl& cc)
+{
+    UbCcTraceState state = cc.GetTraceState();
+    row << cc.GetName() << ',';
+    if (state.windowBytes > 0 && state.rtt.IsStrictlyPositive())
+    {
+        // bytes x 8 / ns = Gb/s
+        row << state.windowBytes * 8.0 / static_cast<double>(state.rtt.GetNanoSeconds());
+    }
+    row << ',';
+    if (!std::isnan(state.alpha))
+    {
+        row << state.alpha;
+    }
+    row << ',';
+    if (state.windowBytes > 0)
+    {
+        row << state.windowBytes;
+    }
+    row << ',';
+    if (state.rtt.IsStrictlyPositive())
+    {
+        row << state.rtt.GetNanoSeconds();
+    }
+    row << ',';
+    if (!std::isnan(state.utilisation))
+    {
+        row << state.utilisation;
+    }
+    row << '\n';
 }
 } // namespace
 
@@ -210,6 +247,15 @@ RunRecorder::SampleRates()
                 row << state.utilisation;
             }
             row << '\n';
+        }
+        // A UB flow shows the state of the channel that carries it (one channel may carry
+        // several flows to the same target: they show the same window).
+        auto ubCc = DynamicCast<UbCongestionControl>(f.cc);
+        if (ubCc && !f.finished)
+        {
+            auto& row = m_cc.Row();
+            row << now << ',' << i << ',';
+            WriteUbCcColumns(row, *ubCc);
         }
     }
     m_rateEvent = ScheduleTick(m_config.rateInterval, &RunRecorder::SampleRates);

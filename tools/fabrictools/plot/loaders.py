@@ -308,8 +308,10 @@ def load_flows(run_dir: str) -> Optional[List[Flow]]:
 @dataclass
 class CcSeries:
     """cc.csv samples of one flow: the congestion control's allowed rate and what the algorithm
-    keeps beside it — alpha (DCQCN, DCTCP), window in bytes (DCTCP, Swift), the latest RTT
-    sample in ns (DCTCP, TIMELY, Swift) — NaN where the sample has none."""
+    keeps beside it — alpha (DCQCN, DCTCP), window in bytes (DCTCP, Swift, HPCC, UB), the latest
+    RTT sample in ns (DCTCP, TIMELY, Swift, UB), u (HPCC's U, PowerTCP's Γ, NSCC's averaged
+    delay / target) — NaN where the sample has none. A UB channel's rate (window / RTT) is NaN
+    until its first RTT sample."""
     flow_id: str
     cc: str
     times_ns: List[int]
@@ -317,9 +319,11 @@ class CcSeries:
     alpha: List[float]
     window_bytes: List[float] = field(default_factory=list)
     rtt_ns: List[float] = field(default_factory=list)
+    u: List[float] = field(default_factory=list)
 
     def has(self, name: str) -> bool:
-        """Whether column `name` ("alpha", "window_bytes", "rtt_ns") has any value."""
+        """Whether column `name` ("rate_gbps", "alpha", "window_bytes", "rtt_ns", "u") has any
+        value."""
         return any(not math.isnan(v) for v in getattr(self, name))
 
     @property
@@ -329,24 +333,27 @@ class CcSeries:
 
 def load_cc(run_dir: str) -> Dict[str, CcSeries]:
     """Congestion-control samples per flow {flow_id: CcSeries}, time-sorted; {} when cc.csv is
-    missing (raw transport, older runs), header-only or unusable. The cc, alpha, window_bytes
-    and rtt_ns columns are optional (older runs have only the first two)."""
+    missing (raw transport, older runs), header-only or unusable. The cc, alpha, window_bytes,
+    rtt_ns and u columns are optional (older runs have only the first two); an empty rate is a
+    UB channel before its first RTT sample."""
     rows = table_rows(run_dir, CC_CSV, ["time_ns", "flow_id", "rate_gbps"],
-                      optional=["cc", "alpha", "window_bytes", "rtt_ns"])
+                      optional=["cc", "alpha", "window_bytes", "rtt_ns", "u"])
     if rows is None:
         return {}
     series: Dict[str, CcSeries] = {}
     skipped = SkipCounter(CC_CSV)
-    for time_s, flow_id, rate_s, cc, alpha_s, window_s, rtt_s in rows:
+    for time_s, flow_id, rate_s, cc, alpha_s, window_s, rtt_s, u_s in rows:
         try:
-            t, rate = to_int(time_s), float(rate_s)
+            t = to_int(time_s)
+            rate = float(rate_s) if rate_s else math.nan
             alpha = float(alpha_s) if alpha_s else math.nan
             window = float(window_s) if window_s else math.nan
             rtt = float(rtt_s) if rtt_s else math.nan
+            u = float(u_s) if u_s else math.nan
         except ValueError:
             skipped.count += 1
             continue
-        if not math.isfinite(rate):
+        if math.isinf(rate) or (rate_s and math.isnan(rate)):
             skipped.count += 1
             continue
         entry = series.setdefault(flow_id, CcSeries(flow_id, cc, [], [], []))
@@ -355,6 +362,7 @@ def load_cc(run_dir: str) -> Dict[str, CcSeries]:
         entry.alpha.append(alpha if math.isfinite(alpha) else math.nan)
         entry.window_bytes.append(window if math.isfinite(window) else math.nan)
         entry.rtt_ns.append(rtt if math.isfinite(rtt) else math.nan)
+        entry.u.append(u if math.isfinite(u) else math.nan)
     skipped.report()
     for entry in series.values():
         if any(b < a for a, b in zip(entry.times_ns, entry.times_ns[1:])):
@@ -364,6 +372,7 @@ def load_cc(run_dir: str) -> Dict[str, CcSeries]:
             entry.alpha[:] = [entry.alpha[i] for i in order]
             entry.window_bytes[:] = [entry.window_bytes[i] for i in order]
             entry.rtt_ns[:] = [entry.rtt_ns[i] for i in order]
+            entry.u[:] = [entry.u[i] for i in order]
     if not series:
         note(f"{CC_CSV}: no samples")
     return dict(sorted(series.items(), key=lambda kv: natural_key(kv[0])))

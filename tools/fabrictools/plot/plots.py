@@ -296,6 +296,13 @@ def draw_cc_window(ax, view: RunView) -> None:
     ax.set_ylabel("window (KiB)")
 
 
+def draw_cc_u(ax, view: RunView) -> None:
+    """The normalised load the algorithm acts on: HPCC's U, PowerTCP's Γ, NSCC's averaged
+    queuing delay over its target (each 1 at its set point, η for HPCC)."""
+    draw_cc_series(ax, view, "u", label_flows=False)
+    ax.set_ylabel("u (U, Γ, D/T)")
+
+
 def draw_cc_rtt(ax, view: RunView) -> None:
     """The latest RTT sample of delay-driven algorithms (TIMELY, Swift; DCTCP traces it too)."""
     draw_cc_series(ax, view, "rtt_ns", label_flows=False, scale_by=1000.0)
@@ -399,14 +406,14 @@ def plot_pfc(view: RunView, out_dir: str) -> Optional[str]:
 
 
 def plot_cc(view: RunView, out_dir: str) -> Optional[str]:
-    """CC rate per flow on top; below it alpha, window and RTT, each when the algorithm
-    reports it (cc.csv columns alpha, window_bytes, rtt_ns)."""
+    """CC rate per flow on top; below it alpha, window, RTT and u, each when the algorithm
+    reports it (cc.csv columns alpha, window_bytes, rtt_ns, u)."""
     if not view.cc:
         note("cc.png: no congestion-control samples, skipped")
         return None
     panels = [draw_cc_rate]
     for column, draw in (("alpha", draw_cc_alpha), ("window_bytes", draw_cc_window),
-                         ("rtt_ns", draw_cc_rtt)):
+                         ("rtt_ns", draw_cc_rtt), ("u", draw_cc_u)):
         if any(c.has(column) for c in view.cc.values()):
             panels.append(draw)
     fig, axes = plt.subplots(len(panels), 1, sharex=True, squeeze=False,

@@ -53,7 +53,7 @@ struct FlowRecord
     uint64_t retransmittedBytes = 0; ///< of sentBytes, bytes sent again
     Time launch;                     ///< when the NIC started the message (after rate limits)
     uint64_t cnpsReceived = 0;
-    Ptr<Object> cc; ///< the QP's congestion control, for traces (RoCE only)
+    Ptr<Object> cc; ///< for traces: the RoCE QP's or the UB channel's congestion control
     // Fabric
     uint64_t droppedBytes = 0;
     // Receiver side

@@ -347,4 +347,12 @@ NsccCongestionControl::GetTraceValue() const
     return m_avgDelay.GetSeconds() * 1e6;
 }
 
+UbCcTraceState
+NsccCongestionControl::GetTraceState() const
+{
+    UbCcTraceState state = UbCongestionControl::GetTraceState();
+    state.utilisation = m_avgDelay.GetSeconds() / m_target.GetSeconds();
+    return state;
+}
+
 } // namespace ns3

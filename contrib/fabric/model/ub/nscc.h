@@ -98,6 +98,9 @@ class NsccCongestionControl : public UbCongestionControl
     /// The averaged queuing delay D, in microseconds.
     double GetTraceValue() const override;
 
+    /// The window, the last RTT and D / T (1: the averaged delay is at the target).
+    UbCcTraceState GetTraceState() const override;
+
     Quadrant GetLastQuadrant() const
     {
         return m_quadrant;

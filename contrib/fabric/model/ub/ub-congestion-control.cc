@@ -25,6 +25,26 @@ UbCongestionControl::GetTraceValue() const
     return std::nan("");
 }
 
+void
+UbCongestionControl::Acknowledge(const UbAckFeedback& feedback)
+{
+    if (feedback.rtt.IsStrictlyPositive())
+    {
+        m_lastRtt = feedback.rtt;
+    }
+    OnAck(feedback);
+}
+
+UbCcTraceState
+UbCongestionControl::GetTraceState() const
+{
+    UbCcTraceState state;
+    uint64_t window = GetWindow();
+    state.windowBytes = window == std::numeric_limits<uint64_t>::max() ? 0 : window;
+    state.rtt = m_lastRtt;
+    return state;
+}
+
 TypeId
 UbFixedWindow::GetTypeId()
 {

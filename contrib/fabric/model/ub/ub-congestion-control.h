@@ -9,6 +9,7 @@
 #include "ns3/queue-size.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace ns3
@@ -23,6 +24,19 @@ struct UbAckFeedback
     Time rtt;                   ///< send-to-ACK time of the newest packet this ACK covers
     bool ecnEcho = false;       ///< the packet that triggered the ACK arrived marked (CE or C)
     uint64_t ackedBytes = 0;    ///< frame bytes this ACK newly acknowledges
+};
+
+/// Channel state cc.csv prints (columns left empty where unset; docs/models.md#ub-cc-trace).
+struct UbCcTraceState
+{
+    /// Bytes the channel may have in flight; 0: unlimited.
+    uint64_t windowBytes = 0;
+    /// DCTCP's estimate of the marked fraction.
+    double alpha = std::numeric_limits<double>::quiet_NaN();
+    /// NSCC: averaged queuing delay over the target delay.
+    double utilisation = std::numeric_limits<double>::quiet_NaN();
+    /// RTT sample of the last ACK that carried one; 0: none yet.
+    Time rtt;
 };
 
 /**
@@ -40,6 +54,9 @@ class UbCongestionControl : public Object
     virtual UbCci OnSend(uint32_t frameBytes) = 0;
     virtual void OnAck(const UbAckFeedback& feedback) = 0;
 
+    /// What the NIC calls per ACK: keeps its RTT sample for traces, then OnAck.
+    void Acknowledge(const UbAckFeedback& feedback);
+
     /// A sent frame was deemed lost (reorder window or timeout); most strategies ignore it.
     virtual void OnLoss(uint32_t frameBytes)
     {
@@ -49,6 +66,12 @@ class UbCongestionControl : public Object
 
     /// A strategy's own state for traces (NaN: none).
     virtual double GetTraceValue() const;
+
+    /// Everything cc.csv shows; by default the window (0 when unlimited) and the last RTT.
+    virtual UbCcTraceState GetTraceState() const;
+
+  private:
+    Time m_lastRtt; ///< of the last ACK that carried one
 };
 
 /// No congestion control: a fixed window (0 = unlimited, line rate).

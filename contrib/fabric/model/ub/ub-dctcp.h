@@ -57,6 +57,14 @@ class UbDctcp : public UbCongestionControl
         return m_alpha;
     }
 
+    /// The window, the last RTT and alpha.
+    UbCcTraceState GetTraceState() const override
+    {
+        UbCcTraceState state = UbCongestionControl::GetTraceState();
+        state.alpha = m_alpha;
+        return state;
+    }
+
     bool InSlowStart() const
     {
         return m_slowStart;

@@ -265,6 +265,7 @@ UbNic::Launch(uint32_t flowId)
         NS_FATAL_ERROR("UB transport: read requests are not modeled (scenarios reject them)");
     }
     uint32_t channel = ChannelFor(f);
+    f.cc = m_tx[channel].cc; // cc.csv samples the channel's state for each flow it carries
     TxMessage& m = m_messages[flowId];
     m.channel = channel;
     m.packets = PacketsOf(f);
@@ -438,11 +439,11 @@ UbNic::CcFeedback(TxChannel& ch, const UbAckFeedback& fb)
 {
     if (m_ccWindowTrace.IsEmpty())
     {
-        ch.cc->OnAck(fb); // nobody listens: spare reading the window twice per ACK
+        ch.cc->Acknowledge(fb); // nobody listens: spare reading the window twice per ACK
         return;
     }
     uint64_t before = ch.cc->GetWindow();
-    ch.cc->OnAck(fb);
+    ch.cc->Acknowledge(fb);
     TraceWindow(ch, before);
 }
 
