@@ -5,11 +5,11 @@
 // of R_HAI, a wrong stage) is off by megabits or more. Most tests use R_AI = 1 Gbps and
 // R_HAI = 5 Gbps so that the sequences are short decimal numbers of Gbps.
 
+#include "cc-unit-test.h"
 #include "roce/dcqcn.h"
 #include "roce/roce-congestion-control.h"
 
 #include "ns3/boolean.h"
-#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
@@ -42,21 +42,10 @@ Gbps(double x)
 #define EXPECT_RATE(rate, bps)                                                                     \
     EXPECT_NEAR(static_cast<double>((rate).GetBitRate()), (bps), kRateTol)
 
-class Dcqcn : public ::testing::Test
+// Every test may have scheduled DCQCN timers: CcUnitTest leaves an empty simulator behind.
+class Dcqcn : public CcUnitTest
 {
   protected:
-    void SetUp() override
-    {
-        Config::Reset();
-    }
-
-    void TearDown() override
-    {
-        // Every test may have scheduled DCQCN timers: leave an empty simulator behind.
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     /// A DCQCN instance with R_AI = 1 Gbps, R_HAI = 5 Gbps, 55 us timers and MinRate 100 Mbps.
     static Ptr<DcqcnCongestionControl> Make()
     {

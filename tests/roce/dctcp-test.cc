@@ -1,9 +1,9 @@
 // DCTCP sender: alpha and window sequences computed by hand from the DCTCP paper's rules
 // (Alizadeh et al., SIGCOMM 2010, §3.1 eq. 1 and 2).
 
+#include "cc-unit-test.h"
 #include "roce/dctcp.h"
 
-#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/object-factory.h"
@@ -22,28 +22,15 @@ namespace
 
 constexpr uint64_t kPacket = 4096;
 
-class Dctcp : public ::testing::Test
+class Dctcp : public CcUnitTest
 {
   protected:
-    void SetUp() override
-    {
-        Config::Reset();
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     static Ptr<DctcpCongestionControl> Make(uint64_t initialWindow)
     {
         ObjectFactory f;
         f.SetTypeId("ns3::DctcpCongestionControl");
         f.Set("InitialWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, initialWindow)));
-        Ptr<DctcpCongestionControl> cc = f.Create<DctcpCongestionControl>();
-        cc->Start(DataRate("400Gbps"));
-        return cc;
+        return StartCc<DctcpCongestionControl>(f);
     }
 
     static RoceAckFeedback Ack(bool ecn, uint64_t inflight, uint64_t bytes = kPacket)

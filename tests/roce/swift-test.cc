@@ -1,9 +1,9 @@
 // Swift window updates and target delay computed by hand from the paper's Algorithm 1 and
 // §3.5 (Kumar et al., SIGCOMM 2020). Packets of 4096 bytes; base target 5 us + 1 hop x 1 us.
 
+#include "cc-unit-test.h"
 #include "roce/swift.h"
 
-#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
@@ -23,20 +23,9 @@ namespace
 
 constexpr double kPacket = 4096;
 
-class Swift : public ::testing::Test
+class Swift : public CcUnitTest
 {
   protected:
-    void SetUp() override
-    {
-        Config::Reset();
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-    }
-
     /// Swift starting at \p packets (its MaxCwnd) with flow scaling range \p fsRange.
     static Ptr<SwiftCongestionControl> Make(double packets, Time fsRange = Time(0))
     {
@@ -45,9 +34,7 @@ class Swift : public ::testing::Test
         f.Set("MaxCwnd",
               QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, uint32_t(packets * kPacket))));
         f.Set("FsRange", TimeValue(fsRange));
-        Ptr<SwiftCongestionControl> cc = f.Create<SwiftCongestionControl>();
-        cc->Start(DataRate("400Gbps"));
-        return cc;
+        return StartCc<SwiftCongestionControl>(f);
     }
 
     /// An ACK of \p packets packets with delay \p delay, delivered at simulated time \p at.

@@ -2,9 +2,9 @@
 // SIGCOMM 2015), default constants: alpha 0.875, beta 0.8, delta 10 Mb/s, T_low 50 us,
 // T_high 500 us, minRTT 20 us, five completions before hyper-active increase (N = 5).
 
+#include "cc-unit-test.h"
 #include "roce/timely.h"
 
-#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/object-factory.h"
 #include "ns3/queue-size.h"
@@ -21,22 +21,15 @@ namespace
 
 constexpr double kDelta = 10e6; // bit/s
 
-class Timely : public ::testing::Test
+class Timely : public CcUnitTest
 {
   protected:
     void SetUp() override
     {
-        Config::Reset();
+        CcUnitTest::SetUp();
         ObjectFactory f;
         f.SetTypeId("ns3::TimelyCongestionControl");
-        m_cc = f.Create<TimelyCongestionControl>();
-        m_cc->Start(DataRate("400Gbps"));
-    }
-
-    void TearDown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
+        m_cc = StartCc<TimelyCongestionControl>(f);
     }
 
     /// One completion event: an ACK of a whole 16 KiB segment with RTT \p us microseconds.

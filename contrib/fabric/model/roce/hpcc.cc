@@ -4,30 +4,18 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(HpccCongestionControl);
 
-namespace
-{
-/// Bytes sent at \p bitsPerSecond during \p t (in whole nanoseconds, so that round rates and
-/// times give exact windows).
-double
-BytesIn(double bitsPerSecond, Time t)
-{
-    return bitsPerSecond * static_cast<double>(t.GetNanoSeconds()) / 8e9;
-}
-} // namespace
-
 TypeId
 HpccCongestionControl::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::HpccCongestionControl")
-            .SetParent<RoceCongestionControl>()
+            .SetParent<IntWindowControl>()
             .SetGroupName("Fabric")
             .AddConstructor<HpccCongestionControl>()
             .AddAttribute("Eta",
@@ -67,82 +55,33 @@ HpccCongestionControl::GetTypeId()
 }
 
 void
-HpccCongestionControl::Start(DataRate lineRate)
+HpccCongestionControl::StartAlgorithm()
 {
-    m_lineRate = static_cast<double>(lineRate.GetBitRate());
-    m_maxWindow = BytesIn(m_lineRate, m_baseRtt);
-    m_minWindow = BytesIn(static_cast<double>(m_minRate.GetBitRate()), m_baseRtt);
     m_wAiBytes = m_wAi.GetValue() ? static_cast<double>(m_wAi.GetValue()) : m_maxWindow / 2500;
-    m_w = m_wc = m_maxWindow;
+    m_wc = m_w;
     m_u = m_initialU;
     m_incStage = 0;
-    m_ackedBytes = 0;
-    m_lastUpdateSeq = 0;
-    m_havePrev = false;
 }
 
-void
-HpccCongestionControl::Stop()
-{
-}
-
-DataRate
-HpccCongestionControl::GetRate() const
-{
-    double rate = m_w * 8e9 / static_cast<double>(m_baseRtt.GetNanoSeconds());
-    return DataRate(static_cast<uint64_t>(std::llround(std::min(rate, m_lineRate))));
-}
-
-void
-HpccCongestionControl::OnCnp()
-{
-    // HPCC reacts to INT only; a CNP (switches may still mark ECN) changes nothing.
-}
-
-void
-HpccCongestionControl::OnBytesSent(uint32_t bytes)
-{
-}
-
-bool
-HpccCongestionControl::MeasureInflight(const IntStack& now)
+double
+HpccCongestionControl::HopSignal(const IntHop& hop, const IntHop& prev, double dt) const
 {
     const double t = m_baseRtt.GetSeconds();
-    double u = 0;
-    double tau = 0;
-    bool sampled = false;
-    for (uint32_t i = 0; i < now.RecordedHops(); ++i)
-    {
-        const IntHop& hop = now.hops[i];
-        const IntHop& prev = m_prev.hops[i];
-        uint64_t dtNs = hop.NanosSince(prev);
-        double b = static_cast<double>(hop.GetLineRate().GetBitRate());
-        if (dtNs == 0 || b <= 0)
-        {
-            continue; // the same stamp twice, or a rate the record cannot name
-        }
-        double dt = dtNs * 1e-9;
-        double txRate = hop.BytesSince(prev) * 8.0 / dt;
-        double qlen = static_cast<double>(std::min(hop.GetQueueBytes(), prev.GetQueueBytes()));
-        double ui = qlen * 8 / (b * t) + txRate / b;
-        if (!sampled || ui > u)
-        {
-            u = ui;
-            tau = dt;
-        }
-        sampled = true;
-    }
-    if (!sampled)
-    {
-        return false;
-    }
-    tau = std::min(tau, t);
-    m_u = (1 - tau / t) * m_u + tau / t * u;
-    return true;
+    double b = static_cast<double>(hop.GetLineRate().GetBitRate());
+    double txRate = hop.BytesSince(prev) * 8.0 / dt;
+    double qlen = static_cast<double>(std::min(hop.GetQueueBytes(), prev.GetQueueBytes()));
+    return qlen * 8 / (b * t) + txRate / b;
 }
 
 void
-HpccCongestionControl::ComputeWindow(bool updateReference)
+HpccCongestionControl::Smooth(double peak, double dt)
+{
+    const double t = m_baseRtt.GetSeconds();
+    m_u = (1 - dt / t) * m_u + dt / t * peak;
+}
+
+void
+HpccCongestionControl::UpdateWindow(bool newRtt)
 {
     double w;
     if (m_u >= m_eta || m_incStage >= m_maxStage)
@@ -150,7 +89,7 @@ HpccCongestionControl::ComputeWindow(bool updateReference)
         // Multiplicative step toward η (U/η floored so that an idle path cannot divide by 0;
         // the window is capped at the line rate below anyway).
         w = m_wc / std::max(m_u / m_eta, 1e-9) + m_wAiBytes;
-        if (updateReference)
+        if (newRtt)
         {
             m_incStage = 0;
         }
@@ -158,78 +97,29 @@ HpccCongestionControl::ComputeWindow(bool updateReference)
     else
     {
         w = m_wc + m_wAiBytes;
-        if (updateReference)
+        if (newRtt)
         {
             ++m_incStage;
         }
     }
     w = std::clamp(w, m_minWindow, m_maxWindow);
-    if (updateReference)
+    if (newRtt)
     {
         m_wc = w;
     }
     m_w = w;
 }
 
-void
-HpccCongestionControl::OnAck(const RoceAckFeedback& ack)
+double
+HpccCongestionControl::GetCongestionEstimate() const
 {
-    m_lastRtt = ack.rtt;
-    m_ackedBytes += ack.ackedBytes;
-    uint64_t sndNxt = m_ackedBytes + ack.inflightBytes;
-    if (!ack.hasTelemetry || !ack.telemetry.Complete())
-    {
-        return;
-    }
-    const IntStack& now = ack.telemetry;
-    if (!m_havePrev || now.hopCount != m_prev.hopCount)
-    {
-        // First RTT (Algorithm 1 needs two samples of each hop), or the path changed.
-        m_havePrev = true;
-        m_prev = now;
-        m_lastUpdateSeq = sndNxt;
-        return;
-    }
-    bool measured = MeasureInflight(now);
-    m_prev = now;
-    if (!measured)
-    {
-        return;
-    }
-    bool updateReference = m_ackedBytes > m_lastUpdateSeq;
-    ComputeWindow(updateReference);
-    if (updateReference)
-    {
-        m_lastUpdateSeq = sndNxt;
-    }
-}
-
-uint64_t
-HpccCongestionControl::GetWindow() const
-{
-    return std::max<uint64_t>(1, static_cast<uint64_t>(m_w));
-}
-
-bool
-HpccCongestionControl::UsesInt() const
-{
-    return true;
+    return m_u;
 }
 
 std::string
 HpccCongestionControl::GetName() const
 {
     return "hpcc";
-}
-
-RoceCcTraceState
-HpccCongestionControl::GetTraceState() const
-{
-    RoceCcTraceState state;
-    state.windowBytes = GetWindow();
-    state.rtt = m_lastRtt;
-    state.utilisation = m_u;
-    return state;
 }
 
 } // namespace ns3

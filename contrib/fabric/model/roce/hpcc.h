@@ -1,7 +1,7 @@
 #ifndef FABRIC_HPCC_H
 #define FABRIC_HPCC_H
 
-#include "roce-congestion-control.h"
+#include "int-window-control.h"
 
 #include "ns3/queue-size.h"
 
@@ -48,21 +48,12 @@ namespace ns3
  * | MinRate   | 100Mbps | sim m_minRate (MinRate 100Mb/s)                                     |
  * | InitialU  | 1       | sim (hp.u starts at 1)                                              |
  */
-class HpccCongestionControl : public RoceCongestionControl
+class HpccCongestionControl : public IntWindowControl
 {
   public:
     static TypeId GetTypeId();
 
-    void Start(DataRate lineRate) override;
-    void Stop() override;
-    DataRate GetRate() const override;
-    void OnCnp() override;
-    void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
-    uint64_t GetWindow() const override;
-    bool UsesInt() const override;
     std::string GetName() const override;
-    RoceCcTraceState GetTraceState() const override;
 
     /// The smoothed utilisation U.
     double GetUtilisation() const
@@ -70,12 +61,7 @@ class HpccCongestionControl : public RoceCongestionControl
         return m_u;
     }
 
-    /// The window W and the reference window W_c, bytes.
-    double GetWindowBytes() const
-    {
-        return m_w;
-    }
-
+    /// The reference window W_c, bytes.
     double GetReferenceWindow() const
     {
         return m_wc;
@@ -92,33 +78,27 @@ class HpccCongestionControl : public RoceCongestionControl
         return m_wAiBytes;
     }
 
-  private:
-    /// MeasureInflight of Algorithm 1: updates U from the hops of \p now against m_prev;
-    /// false when no hop gives a sample.
-    bool MeasureInflight(const IntStack& now);
+  protected:
+    void StartAlgorithm() override;
+    /// u_i of MeasureInflight in Algorithm 1.
+    double HopSignal(const IntHop& hop, const IntHop& prev, double dt) const override;
+    /// U <- (1 - τ/T) U + (τ/T) u.
+    void Smooth(double peak, double dt) override;
     /// ComputeWind of Algorithm 1.
-    void ComputeWindow(bool updateReference);
+    void UpdateWindow(bool newRtt) override;
+    /// U.
+    double GetCongestionEstimate() const override;
 
+  private:
     double m_eta;
     uint32_t m_maxStage;
     QueueSize m_wAi;
-    Time m_baseRtt;
-    DataRate m_minRate;
     double m_initialU;
 
-    double m_lineRate = 0; ///< B of the NIC, bit/s
     double m_wAiBytes = 0;
-    double m_maxWindow = 0; ///< B T, bytes
-    double m_minWindow = 0; ///< MinRate T, bytes
-    double m_w = 0;         ///< W, bytes
-    double m_wc = 0;        ///< W_c, bytes
+    double m_wc = 0; ///< W_c, bytes
     double m_u = 1;
     uint32_t m_incStage = 0;
-    uint64_t m_ackedBytes = 0;    ///< cumulative: the ACK's sequence, in payload bytes
-    uint64_t m_lastUpdateSeq = 0; ///< snd_nxt when W_c was last updated
-    bool m_havePrev = false;      ///< m_prev holds the last ACK's hops
-    IntStack m_prev;
-    Time m_lastRtt;
 };
 
 } // namespace ns3

@@ -1,7 +1,7 @@
 #ifndef FABRIC_POWERTCP_H
 #define FABRIC_POWERTCP_H
 
-#include "roce-congestion-control.h"
+#include "int-window-control.h"
 
 #include "ns3/queue-size.h"
 
@@ -43,31 +43,17 @@ namespace ns3
  * | BaseRtt    | 10us    | τ: base RTT (paper §3); 10us as ns3::RdmaNic::BaseRtt             |
  * | MinRate    | 100Mbps | ref m_minRate (as HPCC's simulator)                               |
  */
-class PowerTcpCongestionControl : public RoceCongestionControl
+class PowerTcpCongestionControl : public IntWindowControl
 {
   public:
     static TypeId GetTypeId();
 
-    void Start(DataRate lineRate) override;
-    void Stop() override;
-    DataRate GetRate() const override;
-    void OnCnp() override;
-    void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
-    uint64_t GetWindow() const override;
-    bool UsesInt() const override;
     std::string GetName() const override;
-    RoceCcTraceState GetTraceState() const override;
 
     /// Smoothed normalised power Γ_n.
     double GetNormalisedPower() const
     {
         return m_power;
-    }
-
-    double GetWindowBytes() const
-    {
-        return m_w;
     }
 
     /// β in bytes (Beta, or its default from τ).
@@ -76,27 +62,24 @@ class PowerTcpCongestionControl : public RoceCongestionControl
         return m_betaBytes;
     }
 
-  private:
-    /// NORMPOWER of Algorithm 1; false when no hop gives a sample.
-    bool NormalisedPower(const IntStack& now);
+  protected:
+    void StartAlgorithm() override;
+    /// Γ_i / (B_i² τ) of NORMPOWER in Algorithm 1.
+    double HopSignal(const IntHop& hop, const IntHop& prev, double dt) const override;
+    /// Γ_n <- (Γ_n (τ - Δt) + Γ' Δt) / τ.
+    void Smooth(double peak, double dt) override;
+    /// W <- γ (W_old / Γ_n + β) + (1 - γ) W; W_old <- W once per RTT.
+    void UpdateWindow(bool newRtt) override;
+    /// Γ_n.
+    double GetCongestionEstimate() const override;
 
+  private:
     double m_gamma;
     QueueSize m_beta;
-    Time m_baseRtt;
-    DataRate m_minRate;
 
-    double m_lineRate = 0;
     double m_betaBytes = 0;
-    double m_maxWindow = 0;
-    double m_minWindow = 0;
-    double m_w = 0;
     double m_wOld = 0;
     double m_power = 1;
-    uint64_t m_ackedBytes = 0;
-    uint64_t m_lastUpdateSeq = 0;
-    bool m_havePrev = false;
-    IntStack m_prev;
-    Time m_lastRtt;
 };
 
 } // namespace ns3
