@@ -104,6 +104,9 @@ DrawTopology(uint32_t seed, std::mt19937& rng)
         t.hasLeaves = true;
         y << "topology: {generator: rail, servers: " << servers << ", gpus_per_server: " << gpus
           << ", servers_per_group: " << perGroup
+          // 3200 Gb/s rather than NVLink's 3600: INT (HPCC, PowerTCP) hop records name only
+          // rates up to 3200 Gb/s and refuse faster ports.
+          << ", nvlink_rate: 3200Gbps"
           << ", nic_rate: " << pick({"100Gbps", "400Gbps"})
           << ", fabric_rate: " << pick({"100Gbps", "400Gbps"}) << ", nic_cable: " << uniform(1, 5)
           << "m, fabric_cable: " << uniform(1, 100) << "m}\n";
