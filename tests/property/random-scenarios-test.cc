@@ -348,6 +348,11 @@ TEST_F(RandomScenarios, InvariantsHoldOnRandomFabrics)
             EXPECT_GT(drawn[dimension], 0u) << dimension << " never ran";
         }
     }
+    if (std::getenv("FABRIC_PROPERTY_KEEP"))
+    {
+        std::cerr << "scenarios and their results kept in " << root << "\n";
+        return;
+    }
     fs::remove_all(root);
 }
 
