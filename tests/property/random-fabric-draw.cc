@@ -204,6 +204,11 @@ DrawAnyFabric(uint32_t seed)
             algorithms.push_back("sharp");
         }
         algorithm = pick(algorithms);
+        // Excluded: SHARP with a failed link. The aggregation trees are fixed when the run
+        // starts (helper/collective-setup.cc SetupSharp) and are not rebuilt when a link from a
+        // member leaf to the root spine fails, so the AllReduce never completes (seeds 3028
+        // and 3946 before this exclusion).
+        linkFailure = linkFailure && algorithm != "sharp";
         y << "workload: {type: collective}\n";
         y << "collective: {algorithm: " << algorithm << ", message: " << uniform(4, 512)
           << "KiB, value_elements: 64}\n";

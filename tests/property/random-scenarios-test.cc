@@ -340,7 +340,7 @@ TEST_F(RandomScenarios, InvariantsHoldOnRandomFabrics)
                 << "same seed, different results";
         }
     }
-    EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
+    EXPECT_LE(rejected * 10, kRuns) << "the generator should mostly draw valid scenarios";
     if (firstSeed == 1 && kRuns >= kCiRuns)
     {
         for (const char* dimension : kRequiredCoverage)
