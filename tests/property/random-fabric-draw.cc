@@ -53,8 +53,7 @@ DrawTopology(uint32_t seed, std::mt19937& rng)
         t.name = "star";
         t.hosts = uniform(2, 12);
         y << "topology: {generator: star, hosts: " << t.hosts
-          << ", rate: " << pick({"100Gbps", "400Gbps"}) << ", cable: " << uniform(1, 300)
-          << "m}\n";
+          << ", rate: " << pick({"100Gbps", "400Gbps"}) << ", cable: " << uniform(1, 300) << "m}\n";
         break;
     case 1:
         // k = 4: 4 leaves of 2 hosts and 2 uplinks, 2 spines.
@@ -62,8 +61,7 @@ DrawTopology(uint32_t seed, std::mt19937& rng)
         t.hosts = 8;
         t.hasLeaves = true;
         y << "topology: {generator: clos2, k: 4, rate: " << pick({"100Gbps", "400Gbps"})
-          << ", host_cable: " << uniform(1, 10) << "m, fabric_cable: " << uniform(1, 100)
-          << "m}\n";
+          << ", host_cable: " << uniform(1, 10) << "m, fabric_cable: " << uniform(1, 100) << "m}\n";
         for (uint32_t leaf = 0; leaf < 4; ++leaf)
         {
             for (uint32_t spine = 0; spine < 2; ++spine)
@@ -78,8 +76,7 @@ DrawTopology(uint32_t seed, std::mt19937& rng)
         t.name = "fat-tree3";
         t.hosts = uniform(4, 16);
         y << "topology: {generator: fat-tree3, k: 4, hosts: " << t.hosts
-          << ", rate: " << pick({"100Gbps", "400Gbps"}) << ", cable: " << uniform(1, 100)
-          << "m}\n";
+          << ", rate: " << pick({"100Gbps", "400Gbps"}) << ", cable: " << uniform(1, 100) << "m}\n";
         for (uint32_t pod = 0; pod < 4; ++pod)
         {
             for (uint32_t edge = 0; edge < 2; ++edge)
@@ -102,11 +99,10 @@ DrawTopology(uint32_t seed, std::mt19937& rng)
         uint32_t perGroup = rng() % 2 ? 1 : 32;
         t.hosts = servers * gpus;
         t.hasLeaves = true;
+        // NVLink at 3200 Gb/s rather than 3600: INT (HPCC, PowerTCP) hop records name rates up
+        // to 3200 Gb/s only and refuse faster ports.
         y << "topology: {generator: rail, servers: " << servers << ", gpus_per_server: " << gpus
-          << ", servers_per_group: " << perGroup
-          // 3200 Gb/s rather than NVLink's 3600: INT (HPCC, PowerTCP) hop records name only
-          // rates up to 3200 Gb/s and refuse faster ports.
-          << ", nvlink_rate: 3200Gbps"
+          << ", servers_per_group: " << perGroup << ", nvlink_rate: 3200Gbps"
           << ", nic_rate: " << pick({"100Gbps", "400Gbps"})
           << ", fabric_rate: " << pick({"100Gbps", "400Gbps"}) << ", nic_cable: " << uniform(1, 5)
           << "m, fabric_cable: " << uniform(1, 100) << "m}\n";
@@ -117,9 +113,9 @@ DrawTopology(uint32_t seed, std::mt19937& rng)
             {
                 for (uint32_t spine = 0; spine < gpus; ++spine)
                 {
-                    t.redundantLinks.emplace_back(
-                        "g" + std::to_string(g) + "-rail" + std::to_string(rail),
-                        "spine" + std::to_string(spine));
+                    t.redundantLinks.emplace_back("g" + std::to_string(g) + "-rail" +
+                                                      std::to_string(rail),
+                                                  "spine" + std::to_string(spine));
                 }
             }
         }
@@ -216,8 +212,7 @@ DrawAnyFabric(uint32_t seed)
     else
     {
         uint32_t flows = uniform(1, 16);
-        y << "workload:\n  type: flows\n  priority: " << (lossyPriority ? 1 : 3)
-          << "\n  flows:\n";
+        y << "workload:\n  type: flows\n  priority: " << (lossyPriority ? 1 : 3) << "\n  flows:\n";
         for (uint32_t f = 0; f < flows; ++f)
         {
             // Half the flows converge on host 0: incasts are where buffers, PFC and drops act.
@@ -232,8 +227,8 @@ DrawAnyFabric(uint32_t seed)
     {
         const auto& link = topo.redundantLinks[rng() % topo.redundantLinks.size()];
         uint32_t down = uniform(1, 40);
-        y << "events:\n  - {at: " << down << "us, link_down: [" << link.first << ", "
-          << link.second << "]}\n";
+        y << "events:\n  - {at: " << down << "us, link_down: [" << link.first << ", " << link.second
+          << "]}\n";
         failure = "down";
         if (rng() % 2)
         {

@@ -15,8 +15,8 @@
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-#include "random-scenario.h"
 #include "config-error.h"
+#include "random-scenario.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
@@ -223,21 +223,36 @@ class RandomScenarios : public SimTest
 
 /// What a CI run must have drawn at least once (a draw that never runs proves nothing).
 const char* const kRequiredCoverage[] = {
-    "topology=star",           "topology=clos2",
-    "topology=fat-tree3",      "topology=rail",
-    "topology=hpcc",           "transport=roce/none",
-    "transport=roce/dcqcn",    "transport=roce/dctcp",
-    "transport=roce/timely",   "transport=roce/swift",
-    "transport=roce/hpcc",     "transport=roce/powertcp",
-    "transport=ub/caqm",       "transport=ub/nscc",
-    "transport=ub/dctcp",      "transport=ub/none",
-    "transport=raw/none",      "ub_spray=ecmp",
-    "ub_spray=oblivious",      "ub_spray=adaptive",
-    "pfc=off",                 "cable_loss=yes",
-    "link_failure=down",       "link_failure=down-up",
-    "trim=on",                 "workload=collective/ring",
-    "workload=collective/interleaved-ring", "workload=collective/direct",
-    "workload=collective/hierarchical",     "workload=collective/sharp",
+    "topology=star",
+    "topology=clos2",
+    "topology=fat-tree3",
+    "topology=rail",
+    "topology=hpcc",
+    "transport=roce/none",
+    "transport=roce/dcqcn",
+    "transport=roce/dctcp",
+    "transport=roce/timely",
+    "transport=roce/swift",
+    "transport=roce/hpcc",
+    "transport=roce/powertcp",
+    "transport=ub/caqm",
+    "transport=ub/nscc",
+    "transport=ub/dctcp",
+    "transport=ub/none",
+    "transport=raw/none",
+    "ub_spray=ecmp",
+    "ub_spray=oblivious",
+    "ub_spray=adaptive",
+    "pfc=off",
+    "cable_loss=yes",
+    "link_failure=down",
+    "link_failure=down-up",
+    "trim=on",
+    "workload=collective/ring",
+    "workload=collective/interleaved-ring",
+    "workload=collective/direct",
+    "workload=collective/hierarchical",
+    "workload=collective/sharp",
 };
 
 TEST_F(RandomScenarios, InvariantsHoldOnRandomFabrics)

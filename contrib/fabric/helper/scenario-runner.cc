@@ -693,6 +693,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     ScopedAttributeDefaults defaults(cfg.file, cfg.attributes);
     SeedAndScheduler(cfg);
     ScenarioRun run(cfg, outDir, plan);
+
     // A scenario refused half-built (a switch stage that cannot serve a port, a buffer too
     // small for its headroom) must not leave its nodes and events to the next run of the
     // process: the next scenario would find the refused one's switches.
@@ -708,6 +709,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
             }
         }
     } cleanup;
+
     run.BuildFabric();
     run.PostFlows();
     run.ScheduleEvents();
