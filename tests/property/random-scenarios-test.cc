@@ -1,10 +1,14 @@
-// Invariants over random scenarios: hundreds of small fabrics with random sizes, buffers,
-// thresholds, priorities, transports (raw, RoCE, Unified Bus), congestion control (RoCE: none,
-// DCQCN, DCTCP, TIMELY, Swift, HPCC and PowerTCP with INT; UB: C-AQM, NSCC, DCTCP, none),
-// recovery, loss rates, switch load balancing and packet trimming. On every one: bytes are
-// conserved per flow; a lossless priority with PFC headroom from the one-hop bound and no cable
-// loss drops nothing; every reliable flow finishes; no switch holds more than its buffer; and a
-// rerun with the same seed gives the same flows.csv.
+// Invariants over random scenarios: small fabrics from every topology generator (star, clos2,
+// fat-tree3, rail, an HPCC import) with random sizes, buffers, thresholds, priorities, transports
+// (raw, RoCE, Unified Bus with every spraying mode), congestion control (RoCE: none, DCQCN,
+// DCTCP, TIMELY, Swift, HPCC and PowerTCP with INT; UB: C-AQM, NSCC, DCTCP, none), recovery,
+// lossy cables, link failures (down, or down and up again), PFC on or off, switch load balancing,
+// packet trimming, and flow or AllReduce workloads (ring, interleaved ring, direct,
+// hierarchical, SHARP). On every one: bytes are conserved per flow; a lossless priority with PFC
+// headroom from the one-hop bound, no cable loss and no failed link drops nothing; every reliable
+// flow finishes and every unfinished flow names why; an AllReduce completes with the exact sum;
+// no switch port holds more than that scenario's switch.buffer; and a rerun with the same seed
+// gives the same flows.csv.
 // Random job workloads (model/job): every job finishes every step, bytes are conserved, every
 // collective leaves the exact sum, each job.csv row is consistent (ready <= start <= end,
 // waiting = start - ready, compute lasts its duration), and a rerun gives the same job.csv.
@@ -12,9 +16,11 @@
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
 #include "config-error.h"
+#include "random-scenario.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -29,26 +35,6 @@ namespace
 {
 
 namespace fs = std::filesystem;
-
-struct RandomScenario
-{
-    std::string yaml;
-    bool expectLossless = false;
-    bool reliable = false;
-};
-
-/// The value of the first line of \p yaml that starts with \p prefix.
-std::string
-Line(const std::string& yaml, const std::string& prefix)
-{
-    size_t at = yaml.find("\n" + prefix);
-    if (at == std::string::npos)
-    {
-        return "";
-    }
-    at += 1 + prefix.size();
-    return yaml.substr(at, yaml.find('\n', at) - at);
-}
 
 RandomScenario
 Draw(uint32_t seed)
@@ -138,6 +124,9 @@ Draw(uint32_t seed)
     r.yaml = y.str();
     r.expectLossless = pfc && !lossyPriority && !cableLoss;
     r.reliable = roce || ub;
+    r.bufferBytes = uint64_t(bufferKiB) * 1024;
+    r.coverage = std::string("topology=") + (clos ? "clos2" : "star") +
+                 " transport=" + YamlLine(r.yaml, "transport: ") + "/" + YamlLine(r.yaml, "cc: ");
     return r;
 }
 
@@ -232,17 +221,58 @@ class RandomScenarios : public SimTest
     }
 };
 
-TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
+/// What a CI run must have drawn at least once (a draw that never runs proves nothing).
+const char* const kRequiredCoverage[] = {
+    "topology=star",
+    "topology=clos2",
+    "topology=fat-tree3",
+    "topology=rail",
+    "topology=hpcc",
+    "transport=roce/none",
+    "transport=roce/dcqcn",
+    "transport=roce/dctcp",
+    "transport=roce/timely",
+    "transport=roce/swift",
+    "transport=roce/hpcc",
+    "transport=roce/powertcp",
+    "transport=ub/caqm",
+    "transport=ub/nscc",
+    "transport=ub/dctcp",
+    "transport=ub/none",
+    "transport=raw/none",
+    "ub_spray=ecmp",
+    "ub_spray=oblivious",
+    "ub_spray=adaptive",
+    "pfc=off",
+    "cable_loss=yes",
+    "link_failure=down",
+    "link_failure=down-up",
+    "trim=on",
+    "workload=collective/ring",
+    "workload=collective/interleaved-ring",
+    "workload=collective/direct",
+    "workload=collective/hierarchical",
+    "workload=collective/sharp",
+};
+
+TEST_F(RandomScenarios, InvariantsHoldOnRandomFabrics)
 {
-    // 200 in CI; ./fabric soak sets FABRIC_PROPERTY_RUNS=1000 (or more) for the long variant.
+    // Odd seeds draw the original star and k = 4 Clos scenarios (each seed the scenario it drew
+    // before); even seeds draw from every generator, transport and workload (DrawAnyFabric).
+    // CI runs the first kCiRuns; ./fabric soak N sets FABRIC_PROPERTY_RUNS=N for the long run.
+    const uint32_t kCiRuns = 300;
     const char* env = std::getenv("FABRIC_PROPERTY_RUNS");
-    const uint32_t kRuns = env ? static_cast<uint32_t>(std::stoul(env)) : 200;
+    const uint32_t kRuns = env ? static_cast<uint32_t>(std::stoul(env)) : kCiRuns;
+    const uint32_t firstSeed = std::getenv("FABRIC_PROPERTY_FIRST_SEED")
+                                   ? std::stoul(std::getenv("FABRIC_PROPERTY_FIRST_SEED"))
+                                   : 1;
+    const bool verbose = std::getenv("FABRIC_PROPERTY_VERBOSE") != nullptr;
     fs::path root = fs::temp_directory_path() / ("fabric-random-" + std::to_string(getpid()));
     uint32_t rejected = 0;
-    std::map<std::string, uint32_t> drawn; // "transport cc" -> scenarios run
-    for (uint32_t seed = 1; seed <= kRuns; ++seed)
+    std::map<std::string, uint32_t> drawn; // "dimension=value" -> scenarios run
+    for (uint32_t seed = firstSeed; seed < firstSeed + kRuns; ++seed)
     {
-        RandomScenario s = Draw(seed);
+        RandomScenario s = seed % 2 ? Draw(seed) : DrawAnyFabric(seed);
         std::string dir = (root / std::to_string(seed)).string();
         RunOutcome o;
         try
@@ -254,7 +284,7 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             // A random draw may be invalid (headroom that does not fit the buffer): it must be
             // refused with a message naming the key, never crash or run anyway.
             EXPECT_FALSE(e.Key().empty()) << e.what();
-            if (std::getenv("FABRIC_PROPERTY_VERBOSE"))
+            if (verbose)
             {
                 std::cerr << "seed " << seed << " refused: " << e.what() << "\n";
             }
@@ -267,7 +297,15 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             continue;
         }
         SCOPED_TRACE("seed " + std::to_string(seed) + "\n" + s.yaml);
-        drawn[Line(s.yaml, "transport: ") + " " + Line(s.yaml, "cc: ")]++;
+        if (verbose)
+        {
+            std::cerr << "seed " << seed << ": " << s.coverage << "\n";
+        }
+        std::istringstream tokens(s.coverage);
+        for (std::string token; tokens >> token;)
+        {
+            drawn[token]++;
+        }
         const auto& c = o.summary["counters"];
         EXPECT_EQ(o.exitCode, 0) << o.message;
         EXPECT_TRUE(o.summary["conservation_ok"].get<bool>());
@@ -275,12 +313,24 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
             << o.summary.value("transport_state_problems", "");
         if (s.expectLossless)
         {
-            // Trimmed payloads count as dropped; nothing else may be.
+            // Trimmed payloads count as dropped; nothing else may be. Known failure, not
+            // excluded: seed 5515 (star of 7 at 400 Gb/s, 108 m cables, 4096 B MTU, 512 KiB
+            // buffer of which the auto headroom reserves 437 500 B) loses one 4154 B frame to a
+            // headroom violation; with a 4 MiB buffer, 50 m cables or a 1024 B MTU it loses
+            // nothing, so the one-hop headroom bound (helper/scenario-config.cc
+            // OneHopHeadroomBytes) misses a case when the shared pool is nearly all headroom.
             EXPECT_EQ(c["dropped_bytes"].get<uint64_t>(), c.value("trimmed_bytes", uint64_t(0)));
             EXPECT_EQ(c["headroom_violation_bytes"].get<uint64_t>(), 0u);
         }
         EXPECT_EQ(o.summary["flows_finished"], o.summary["flows_total"])
             << "every flow ends (reliable: acknowledged; raw: delivered or dropped)";
+        if (s.collective)
+        {
+            const auto& coll = o.summary["collective"];
+            EXPECT_TRUE(coll["complete"].get<bool>()) << "the AllReduce finishes";
+            EXPECT_TRUE(coll["values_checked"].get<bool>()) << "value_elements: 64 carries values";
+            EXPECT_TRUE(coll["values_correct"].get<bool>()) << coll.value("values_error", "");
+        }
         Csv flows = ReadCsv(dir + "/flows.csv");
         for (size_t i = 0; i < flows.rows.size(); ++i)
         {
@@ -296,11 +346,13 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
                 EXPECT_EQ(flows.U(i, "delivered_bytes"), flows.U(i, "bytes")) << "flow " << i;
             }
         }
+        // Every switch port's queue fits in this scenario's shared buffer.
         for (const auto& q : o.summary["max_queue_bytes"])
         {
-            EXPECT_LE(q["bytes"].get<uint64_t>(), 16u * 512 * 1024);
+            EXPECT_LE(q["bytes"].get<uint64_t>(), s.bufferBytes)
+                << q["node"].get<std::string>() << " port " << q["port"];
         }
-        if (seed % 10 == 0)
+        if (seed % 10 == 0 || seed % 10 == 5)
         {
             std::string again = dir + "-again";
             RunOutcome o2 = RunOne(s, again);
@@ -308,27 +360,27 @@ TEST_F(RandomScenarios, InvariantsHoldOnTwoHundredRandomFabrics)
                 << "same seed, different results";
         }
     }
-    EXPECT_LT(rejected, kRuns / 10) << "the generator should mostly draw valid scenarios";
-    for (const char* combination : {"roce none",
-                                    "roce dcqcn",
-                                    "roce dctcp",
-                                    "roce timely",
-                                    "roce swift",
-                                    "roce hpcc",
-                                    "roce powertcp",
-                                    "ub caqm",
-                                    "ub nscc",
-                                    "ub dctcp",
-                                    "ub none"})
+    EXPECT_LE(rejected * 10, kRuns) << "the generator should mostly draw valid scenarios";
+    if (firstSeed == 1 && kRuns >= kCiRuns)
     {
-        EXPECT_GT(drawn[combination], 0u) << combination << " never ran";
+        for (const char* dimension : kRequiredCoverage)
+        {
+            EXPECT_GT(drawn[dimension], 0u) << dimension << " never ran";
+        }
+    }
+    if (std::getenv("FABRIC_PROPERTY_KEEP"))
+    {
+        std::cerr << "scenarios and their results kept in " << root << "\n";
+        return;
     }
     fs::remove_all(root);
 }
 
 TEST_F(RandomScenarios, JobWorkloadsFinishConserveAndRepeat)
 {
-    const uint32_t kRuns = 30;
+    // 30 in CI; a soak of N scenarios also draws N / 10 job workloads.
+    const char* env = std::getenv("FABRIC_PROPERTY_RUNS");
+    const uint32_t kRuns = std::max<uint32_t>(30, env ? std::stoul(env) / 10 : 0);
     fs::path root = fs::temp_directory_path() / ("fabric-random-jobs-" + std::to_string(getpid()));
     uint32_t rejected = 0;
     for (uint32_t seed = 1; seed <= kRuns; ++seed)

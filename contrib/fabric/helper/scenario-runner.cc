@@ -693,6 +693,23 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
     ScopedAttributeDefaults defaults(cfg.file, cfg.attributes);
     SeedAndScheduler(cfg);
     ScenarioRun run(cfg, outDir, plan);
+
+    // A scenario refused half-built (a switch stage that cannot serve a port, a buffer too
+    // small for its headroom) must not leave its nodes and events to the next run of the
+    // process: the next scenario would find the refused one's switches.
+    struct DestroyOnThrow
+    {
+        bool armed = true;
+
+        ~DestroyOnThrow()
+        {
+            if (armed)
+            {
+                Simulator::Destroy();
+            }
+        }
+    } cleanup;
+
     run.BuildFabric();
     run.PostFlows();
     run.ScheduleEvents();
@@ -701,6 +718,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg, const std::string& outDir, const 
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count());
     run.Simulate();
     RunOutcome outcome = run.Finish();
+    cleanup.armed = false;
     Simulator::Destroy();
     return outcome;
 }
