@@ -53,6 +53,8 @@ SABOTAGE = {
     "concurrency": f"{WIRE}=42",
     # F = 4 fast-recovery stages instead of 5: one stage early into additive increase.
     "dcqcn-recurrence": "ns3::DcqcnCongestionControl::FastRecoveryStages=4",
+    # g = 1/15 instead of the printed 1/16: alpha after one window is off by 4e-3.
+    "dctcp-alpha": "ns3::DctcpCongestionControl::G=0.0666667",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [

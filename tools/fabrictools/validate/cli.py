@@ -24,6 +24,7 @@ CASES = [
     ("collectives", ".cases.collectives", True),
     ("concurrency", ".cases.concurrency", True),
     ("dcqcn-recurrence", ".cases.dcqcn_recurrence", True),
+    ("dctcp-alpha", ".cases.dctcp_alpha", True),
 ]
 
 UNAVAILABLE = {}
