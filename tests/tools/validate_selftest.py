@@ -55,6 +55,8 @@ SABOTAGE = {
     "dcqcn-recurrence": "ns3::DcqcnCongestionControl::FastRecoveryStages=4",
     # g = 1/15 instead of the printed 1/16: alpha after one window is off by 4e-3.
     "dctcp-alpha": "ns3::DctcpCongestionControl::G=0.0666667",
+    # eta 1 % below the printed 0.95: the goodput falls below the queue-term bound.
+    "hpcc-incast": "ns3::HpccCongestionControl::Eta=0.9405",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -62,6 +64,8 @@ SABOTAGE_MORE = [
     ("dcqcn-recurrence", "ns3::DcqcnCongestionControl::ClampTargetRate=false"),
     # The leaf sums 1 % slower than the 1.6 Tb/s the aggregator-bound row assumes.
     ("collectives", "ns3::SharpAggregator::AggregationRate=1584Gbps"),
+    # eta 1 % above 0.95: the goodput exceeds eta·B·p/f plus the additive steps.
+    ("hpcc-incast", "ns3::HpccCongestionControl::Eta=0.9595"),
 ]
 
 

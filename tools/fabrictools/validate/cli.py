@@ -25,6 +25,7 @@ CASES = [
     ("concurrency", ".cases.concurrency", True),
     ("dcqcn-recurrence", ".cases.dcqcn_recurrence", True),
     ("dctcp-alpha", ".cases.dctcp_alpha", True),
+    ("hpcc-incast", ".cases.hpcc_incast", True),
 ]
 
 UNAVAILABLE = {}
