@@ -57,6 +57,8 @@ SABOTAGE = {
     "dctcp-alpha": "ns3::DctcpCongestionControl::G=0.0666667",
     # eta 1 % below the printed 0.95: the goodput falls below the queue-term bound.
     "hpcc-incast": "ns3::HpccCongestionControl::Eta=0.9405",
+    # The target one frame time (83.56 ns) above the printed 5 us: one frame more held.
+    "swift-held-queue": "ns3::SwiftCongestionControl::BaseTarget=5084ns",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -66,6 +68,8 @@ SABOTAGE_MORE = [
     ("collectives", "ns3::SharpAggregator::AggregationRate=1584Gbps"),
     # eta 1 % above 0.95: the goodput exceeds eta·B·p/f plus the additive steps.
     ("hpcc-incast", "ns3::HpccCongestionControl::Eta=0.9595"),
+    # ... and one frame time below: one frame less.
+    ("swift-held-queue", "ns3::SwiftCongestionControl::BaseTarget=4916ns"),
 ]
 
 

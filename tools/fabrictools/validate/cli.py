@@ -26,6 +26,7 @@ CASES = [
     ("dcqcn-recurrence", ".cases.dcqcn_recurrence", True),
     ("dctcp-alpha", ".cases.dctcp_alpha", True),
     ("hpcc-incast", ".cases.hpcc_incast", True),
+    ("swift-held-queue", ".cases.swift_held_queue", True),
 ]
 
 UNAVAILABLE = {}
