@@ -59,6 +59,8 @@ SABOTAGE = {
     "hpcc-incast": "ns3::HpccCongestionControl::Eta=0.9405",
     # The target one frame time (83.56 ns) above the printed 5 us: one frame more held.
     "swift-held-queue": "ns3::SwiftCongestionControl::BaseTarget=5084ns",
+    # 1.5001 BDP instead of the printed 1.5: the first window 11 B (1e-4) above 165 000 B.
+    "nscc-initial-window": "ns3::NsccCongestionControl::MaxWindowBdp=1.5001",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -70,6 +72,8 @@ SABOTAGE_MORE = [
     ("hpcc-incast", "ns3::HpccCongestionControl::Eta=0.9595"),
     # ... and one frame time below: one frame less.
     ("swift-held-queue", "ns3::SwiftCongestionControl::BaseTarget=4916ns"),
+    # ... and 1e-4 below: 11 B under.
+    ("nscc-initial-window", "ns3::NsccCongestionControl::MaxWindowBdp=1.4999"),
 ]
 
 

@@ -27,6 +27,7 @@ CASES = [
     ("dctcp-alpha", ".cases.dctcp_alpha", True),
     ("hpcc-incast", ".cases.hpcc_incast", True),
     ("swift-held-queue", ".cases.swift_held_queue", True),
+    ("nscc-initial-window", ".cases.nscc_initial_window", True),
 ]
 
 UNAVAILABLE = {}
