@@ -61,6 +61,8 @@ SABOTAGE = {
     "swift-held-queue": "ns3::SwiftCongestionControl::BaseTarget=5084ns",
     # 1.5001 BDP instead of the printed 1.5: the first window 11 B (1e-4) above 165 000 B.
     "nscc-initial-window": "ns3::NsccCongestionControl::MaxWindowBdp=1.5001",
+    # beta 0.801 instead of the printed 0.8: each cut 1e-4 deeper than f.
+    "timely-high-rtt": "ns3::TimelyCongestionControl::Beta=0.801",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -74,6 +76,8 @@ SABOTAGE_MORE = [
     ("swift-held-queue", "ns3::SwiftCongestionControl::BaseTarget=4916ns"),
     # ... and 1e-4 below: 11 B under.
     ("nscc-initial-window", "ns3::NsccCongestionControl::MaxWindowBdp=1.4999"),
+    # ... and 0.799: each cut 1e-4 shallower.
+    ("timely-high-rtt", "ns3::TimelyCongestionControl::Beta=0.799"),
 ]
 
 

@@ -28,6 +28,7 @@ CASES = [
     ("hpcc-incast", ".cases.hpcc_incast", True),
     ("swift-held-queue", ".cases.swift_held_queue", True),
     ("nscc-initial-window", ".cases.nscc_initial_window", True),
+    ("timely-high-rtt", ".cases.timely_high_rtt", True),
 ]
 
 UNAVAILABLE = {}
