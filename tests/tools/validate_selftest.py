@@ -63,6 +63,8 @@ SABOTAGE = {
     "nscc-initial-window": "ns3::NsccCongestionControl::MaxWindowBdp=1.5001",
     # beta 0.801 instead of the printed 0.8: each cut 1e-4 deeper than f.
     "timely-high-rtt": "ns3::TimelyCongestionControl::Beta=0.801",
+    # 26 B instead of 24 B per frame on the wire (the link 0.05 % slower): Γ_n 4.7e-4 lower.
+    "powertcp-lone-flow": f"{WIRE}=26",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -78,6 +80,9 @@ SABOTAGE_MORE = [
     ("nscc-initial-window", "ns3::NsccCongestionControl::MaxWindowBdp=1.4999"),
     # ... and 0.799: each cut 1e-4 shallower.
     ("timely-high-rtt", "ns3::TimelyCongestionControl::Beta=0.799"),
+    # ... 22 B: Γ_n 4.7e-4 higher; and τ 0.1 % above the printed 10 µs: W 500 B above B·τ.
+    ("powertcp-lone-flow", f"{WIRE}=22"),
+    ("powertcp-lone-flow", "ns3::PowerTcpCongestionControl::BaseRtt=10010ns"),
 ]
 
 

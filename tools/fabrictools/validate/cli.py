@@ -29,6 +29,7 @@ CASES = [
     ("swift-held-queue", ".cases.swift_held_queue", True),
     ("nscc-initial-window", ".cases.nscc_initial_window", True),
     ("timely-high-rtt", ".cases.timely_high_rtt", True),
+    ("powertcp-lone-flow", ".cases.powertcp_lone_flow", True),
 ]
 
 UNAVAILABLE = {}
