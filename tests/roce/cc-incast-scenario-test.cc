@@ -2,6 +2,7 @@
 // one holds, derived from its paper, and lossless runs staying lossless.
 
 #include "../fabric-sim-util.h"
+#include "../test-files.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
@@ -39,22 +40,13 @@ const double kPacketsPerSecond = kRate / (kWireFrame * 8);
 std::vector<std::pair<double, double>>
 PortZeroQueue(const fs::path& file, double from)
 {
-    std::ifstream in(file);
-    std::string line;
-    std::getline(in, line); // time_ns,node,port,priority,bytes
     std::vector<std::pair<double, double>> out;
-    while (std::getline(in, line))
+    for (const auto& r : ReadCsv(file.string()).rows)
     {
-        std::stringstream ls(line);
-        std::string t, node, port, prio, bytes;
-        std::getline(ls, t, ',');
-        std::getline(ls, node, ',');
-        std::getline(ls, port, ',');
-        std::getline(ls, prio, ',');
-        std::getline(ls, bytes, ',');
-        if (node == "sw0" && port == "0" && std::stod(t) > from)
+        double t = std::stod(r.at("time_ns"));
+        if (r.at("node") == "sw0" && r.at("port") == "0" && t > from)
         {
-            out.emplace_back(std::stod(t), std::stod(bytes));
+            out.emplace_back(t, std::stod(r.at("bytes")));
         }
     }
     return out;
@@ -173,21 +165,21 @@ TEST_F(CcIncast, TimelyBacksOffFromAnIncastBurst)
     RunOutcome o = Run("timely-incast-8");
     ASSERT_EQ(o.exitCode, 0) << o.message;
     ExpectLossless(o);
-    std::ifstream in(m_dir / "cc.csv");
-    std::string line;
-    std::getline(in, line);
-    ASSERT_EQ(line, "time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u");
+    Csv cc = ReadCsv((m_dir / "cc.csv").string());
+    ASSERT_EQ(cc.columns,
+              (std::vector<std::string>{"time_ns",
+                                        "flow_id",
+                                        "cc",
+                                        "rate_gbps",
+                                        "alpha",
+                                        "window_bytes",
+                                        "rtt_ns",
+                                        "u"}));
     double lowest = 400;
-    while (std::getline(in, line))
+    for (const auto& r : cc.rows)
     {
-        std::stringstream ls(line);
-        std::string t, flow, cc, rate;
-        std::getline(ls, t, ',');
-        std::getline(ls, flow, ',');
-        std::getline(ls, cc, ',');
-        std::getline(ls, rate, ',');
-        EXPECT_EQ(cc, "timely");
-        lowest = std::min(lowest, std::stod(rate));
+        EXPECT_EQ(r.at("cc"), "timely");
+        lowest = std::min(lowest, std::stod(r.at("rate_gbps")));
     }
     EXPECT_LT(lowest, 400.0 / 8);
 }

@@ -1,6 +1,7 @@
 // DCQCN end to end: ECN marks at the switch, CNPs from receivers, rate cuts at senders.
 
 #include "../fabric-sim-util.h"
+#include "../test-files.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
 
@@ -17,34 +18,6 @@ namespace
 {
 
 namespace fs = std::filesystem;
-
-/// Rows of a CSV file as column → value maps.
-std::vector<std::map<std::string, std::string>>
-ReadCsv(const std::string& path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::string> header;
-    std::stringstream hs(line);
-    for (std::string c; std::getline(hs, c, ',');)
-    {
-        header.push_back(c);
-    }
-    std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line))
-    {
-        std::stringstream ls(line);
-        std::map<std::string, std::string> row;
-        size_t i = 0;
-        for (std::string v; i < header.size() && std::getline(ls, v, ','); ++i)
-        {
-            row[header[i]] = v;
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
 
 class DcqcnScenario : public SimTest
 {
@@ -80,7 +53,7 @@ TEST_F(DcqcnScenario, TwoFlowsConvergeToFairShare)
     ASSERT_EQ(o.exitCode, 0) << o.message;
     const double fair = 400.0 * 4096 / 4178 / 2;
     std::map<std::string, std::pair<double, int>> avg;
-    for (const auto& r : ReadCsv((m_dir / "rates.csv").string()))
+    for (const auto& r : ReadCsv((m_dir / "rates.csv").string()).rows)
     {
         double t = std::stod(r.at("time_ns"));
         if (t > 3e6 && t <= 16e6)
@@ -99,7 +72,7 @@ TEST_F(DcqcnScenario, TwoFlowsConvergeToFairShare)
     }
     EXPECT_GE(total, 0.9 * 2 * fair);
     // Alpha and the sender rates are traced.
-    auto cc = ReadCsv((m_dir / "cc.csv").string());
+    auto cc = ReadCsv((m_dir / "cc.csv").string()).rows;
     ASSERT_FALSE(cc.empty());
     EXPECT_EQ(cc.back().at("cc"), "dcqcn");
     EXPECT_FALSE(cc.back().at("alpha").empty());
@@ -119,7 +92,7 @@ TEST_F(DcqcnScenario, IncastWithPfcAndDcqcnIsLosslessAndQueueBounded)
     // has cut the rates (CNPs every 50 us, a few cuts), the queue stays within the marking range:
     // below 2 · Kmax after 500 us.
     uint64_t late = 0;
-    for (const auto& r : ReadCsv((m_dir / "queues.csv").string()))
+    for (const auto& r : ReadCsv((m_dir / "queues.csv").string()).rows)
     {
         if (std::stod(r.at("time_ns")) > 500e3 && r.at("port") == "0")
         {
@@ -128,7 +101,7 @@ TEST_F(DcqcnScenario, IncastWithPfcAndDcqcnIsLosslessAndQueueBounded)
     }
     EXPECT_LT(late, 2u * 160 * 1024);
     uint64_t cnps = 0;
-    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()))
+    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()).rows)
     {
         cnps += std::stoull(r.at("cnps"));
     }

@@ -4,6 +4,7 @@
 // port's queue, a byte count kept here and the clock.
 
 #include "../fabric-sim-util.h"
+#include "../test-files.h"
 #include "link/fabric-net-device.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
@@ -111,33 +112,6 @@ namespace
 
 namespace fs = std::filesystem;
 
-std::vector<std::map<std::string, std::string>>
-ReadCsv(const std::string& path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::string> header;
-    std::stringstream hs(line);
-    for (std::string c; std::getline(hs, c, ',');)
-    {
-        header.push_back(c);
-    }
-    std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line))
-    {
-        std::stringstream ls(line);
-        std::map<std::string, std::string> row;
-        size_t i = 0;
-        for (std::string v; i < header.size() && std::getline(ls, v, ','); ++i)
-        {
-            row[header[i]] = v;
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 class HpccIncast : public SimTest
 {
   protected:
@@ -180,14 +154,14 @@ class HpccIncast : public SimTest
     void SteadyState(double from, double* goodput, double* meanQueue, uint64_t* maxQueue)
     {
         double firstFinish = 1e18;
-        for (const auto& r : ReadCsv((m_dir / "flows.csv").string()))
+        for (const auto& r : ReadCsv((m_dir / "flows.csv").string()).rows)
         {
             firstFinish = std::min(firstFinish, std::stod(r.at("finish_ns")));
         }
         double to = firstFinish - 10e3;
         ASSERT_GT(to, from + 50e3) << "the steady state must last at least 50 us";
         std::map<double, double> total;
-        for (const auto& r : ReadCsv((m_dir / "rates.csv").string()))
+        for (const auto& r : ReadCsv((m_dir / "rates.csv").string()).rows)
         {
             double t = std::stod(r.at("time_ns"));
             if (t > from && t <= to)
@@ -205,7 +179,7 @@ class HpccIncast : public SimTest
         double qsum = 0;
         uint64_t n = 0;
         *maxQueue = 0;
-        for (const auto& r : ReadCsv((m_dir / "queues.csv").string()))
+        for (const auto& r : ReadCsv((m_dir / "queues.csv").string()).rows)
         {
             double t = std::stod(r.at("time_ns"));
             if (r.at("port") == "0" && t > from && t <= to)
@@ -255,7 +229,7 @@ TEST_F(HpccIncast, TwoToOneIncastHoldsEtaWithAnEmptyQueue)
     EXPECT_LE(meanQueue, 2 * (kWai + kFrameBytes));
     EXPECT_LE(maxQueue, 2 * kFrameBytes) << "two frames at once at most";
     // cc.csv traces U and the window.
-    auto cc = ReadCsv((m_dir / "cc.csv").string());
+    auto cc = ReadCsv((m_dir / "cc.csv").string()).rows;
     ASSERT_FALSE(cc.empty());
     const auto& last = cc.back();
     EXPECT_EQ(last.at("cc"), "hpcc");
@@ -296,7 +270,7 @@ TEST_F(HpccIncast, SwitchesStampWhatThePortHoldsAtTheInstant)
     // Every data packet (4096-byte MTU) leaves at least one switch, every flow is ACKed.
     uint64_t packets = 0;
     uint64_t flows = 0;
-    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()))
+    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()).rows)
     {
         packets += (std::stoull(r.at("bytes")) + 4095) / 4096;
         ++flows;
