@@ -223,30 +223,75 @@ DrawAnyFabric(uint32_t seed)
         }
     }
     std::string failure = "none";
+    std::ostringstream events;
     if (linkFailure)
     {
         const auto& link = topo.redundantLinks[rng() % topo.redundantLinks.size()];
         uint32_t down = uniform(1, 40);
-        y << "events:\n  - {at: " << down << "us, link_down: [" << link.first << ", " << link.second
-          << "]}\n";
+        events << "  - {at: " << down << "us, link_down: [" << link.first << ", " << link.second
+               << "]}\n";
         failure = "down";
         if (rng() % 2)
         {
-            y << "  - {at: " << down + uniform(5, 100) << "us, link_up: [" << link.first << ", "
-              << link.second << "]}\n";
+            events << "  - {at: " << down + uniform(5, 100) << "us, link_up: [" << link.first
+                   << ", " << link.second << "]}\n";
             failure = "down-up";
         }
     }
+    // Faults short of a failure, from their own stream so that every other draw of a seed stays
+    // as it was: a slower link, an added delay and/or frame errors, maybe restored later.
+    std::mt19937 faultRng(seed * 40503u + 977u);
+    std::vector<std::pair<std::string, std::string>> faultable = topo.redundantLinks;
+    if (topo.name == "star")
+    {
+        faultable.emplace_back("h0", "sw0");
+    }
+    std::string fault = "none";
+    bool faultLoses = false;
+    if (!faultable.empty() && faultRng() % 3 == 0)
+    {
+        const auto& link = faultable[faultRng() % faultable.size()];
+        uint32_t at = faultRng() % 40;
+        uint32_t what = 1 + faultRng() % 7; // bits: rate, delay, errors (at least one)
+        events << "  - {at: " << at << "us, degrade: [" << link.first << ", " << link.second << "]";
+        if (what & 1)
+        {
+            events << ", rate: " << (faultRng() % 2 ? "100Gbps" : "25Gbps");
+        }
+        if (what & 2)
+        {
+            events << ", delay: " << 1 + faultRng() % 5 << "us";
+        }
+        if (what & 4)
+        {
+            events << ", error_rate: 0.002";
+        }
+        events << "}\n";
+        // An added delay outgrows the PFC headroom the built cable was given; errors lose frames.
+        faultLoses = (what & 6) != 0;
+        fault = "degrade";
+        if (faultRng() % 2)
+        {
+            events << "  - {at: " << at + 5 + faultRng() % 100 << "us, restore: [" << link.first
+                   << ", " << link.second << "]}\n";
+            fault = "degrade-restore";
+        }
+    }
+    if (!events.str().empty())
+    {
+        y << "events:\n" << events.str();
+    }
     y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
     r.yaml = y.str();
-    r.expectLossless = pfc && !lossyPriority && !cableLoss && !linkFailure;
+    r.expectLossless = pfc && !lossyPriority && !cableLoss && !linkFailure && !faultLoses;
     r.reliable = transport != "raw";
     r.collective = collective;
     r.bufferBytes = uint64_t(bufferKiB) * 1024;
     std::ostringstream c;
     c << "topology=" << topo.name << " transport=" << transport << "/" << cc
       << " pfc=" << (pfc ? "on" : "off") << " cable_loss=" << (cableLoss ? "yes" : "no")
-      << " link_failure=" << failure << " lb=" << lb << " trim=" << (trim ? "on" : "off");
+      << " link_failure=" << failure << " link_fault=" << fault << " lb=" << lb
+      << " trim=" << (trim ? "on" : "off");
     if (!spray.empty())
     {
         c << " ub_spray=" << spray;

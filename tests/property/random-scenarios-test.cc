@@ -2,7 +2,8 @@
 // fat-tree3, rail, an HPCC import) with random sizes, buffers, thresholds, priorities, transports
 // (raw, RoCE, Unified Bus with every spraying mode), congestion control (RoCE: none, DCQCN,
 // DCTCP, TIMELY, Swift, HPCC and PowerTCP with INT; UB: C-AQM, NSCC, DCTCP, none), recovery,
-// lossy cables, link failures (down, or down and up again), PFC on or off, switch load balancing,
+// lossy cables, link failures (down, or down and up again), link faults (a lower rate, an
+// added delay, frame errors; restored or not), PFC on or off, switch load balancing,
 // packet trimming, and flow or AllReduce workloads (ring, interleaved ring, direct,
 // hierarchical, SHARP). On every one: bytes are conserved per flow; a lossless priority with PFC
 // headroom from the one-hop bound, no cable loss and no failed link drops nothing; every reliable
@@ -247,6 +248,8 @@ const char* const kRequiredCoverage[] = {
     "cable_loss=yes",
     "link_failure=down",
     "link_failure=down-up",
+    "link_fault=degrade",
+    "link_fault=degrade-restore",
     "trim=on",
     "workload=collective/ring",
     "workload=collective/interleaved-ring",

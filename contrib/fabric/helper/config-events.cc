@@ -37,15 +37,69 @@ ReadStormEvent(YamlFields& e, ScenarioBuild& b)
 
 /// {at: 100us, link_down: [leaf0, spine1]} or link_up: every link between the two nodes, or
 /// with `member: i` only the i-th of them (in topology order) — one link of a bundle, as in
-/// CONGA's testbed failure (Alizadeh et al., SIGCOMM 2014, §5.2).
+/// CONGA's testbed failure (Alizadeh et al., SIGCOMM 2014, §5.2). The same for faults short of
+/// a failure: {at, degrade: [a, b], rate: 200Gbps, delay: 2us, error_rate: 1e-4} (a lane
+/// down, a retimer, a dirty connector) and {at, restore: [a, b]} back to the built link.
+/// The link action an event names, and its key ("" when it names none).
+std::pair<LinkAction, std::string>
+LinkActionOf(YamlFields& e)
+{
+    for (auto [action, key] : {std::pair{LinkAction::DOWN, "link_down"},
+                               std::pair{LinkAction::UP, "link_up"},
+                               std::pair{LinkAction::DEGRADE, "degrade"},
+                               std::pair{LinkAction::RESTORE, "restore"}})
+    {
+        if (e.Has(key))
+        {
+            return {action, key};
+        }
+    }
+    return {LinkAction::DOWN, ""};
+}
+
+/// degrade: what changes (at least one of rate, delay, error_rate), each range-checked against
+/// its attribute (FabricNetDevice::DataRate, FabricChannel::AddedDelay,
+/// FabricNetDevice::LossRate).
+void
+ReadDegradation(YamlFields& e, LinkEvent& ev)
+{
+    if (e.Has("rate"))
+    {
+        ev.rate = ValueOf(e, "rate").rate;
+    }
+    if (e.Has("delay"))
+    {
+        ev.addedDelay = ValueOf(e, "delay").time;
+    }
+    if (e.Has("error_rate"))
+    {
+        ev.errorRate = ValueOf(e, "error_rate").number;
+    }
+    if (!ev.rate && !ev.addedDelay && !ev.errorRate)
+    {
+        throw e.Error("degrade", "say what degrades: rate, delay and/or error_rate");
+    }
+}
+
 void
 ReadLinkEvent(YamlFields& e, ScenarioBuild& b)
 {
     const TopologySpec& topo = b.cfg.topology;
     LinkEvent ev;
     ev.at = e.Duration("at");
-    ev.up = e.Has("link_up");
-    std::string key = ev.up ? "link_up" : "link_down";
+    auto [action, key] = LinkActionOf(e);
+    if (key.empty())
+    {
+        throw e.Error("at",
+                      "an event needs one of link_down, link_up, degrade, restore, pfc_storm, "
+                      "pfc_storm_stop or cnp");
+    }
+    ev.action = action;
+    ev.up = action == LinkAction::UP;
+    if (action == LinkAction::DEGRADE)
+    {
+        ReadDegradation(e, ev);
+    }
     std::vector<std::string> ends = e.StringList(key);
     if (ends.size() != 2)
     {
@@ -100,7 +154,8 @@ ReadEvents(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     YAML::Node list = root.Node(key.Name());
     if (!list.IsSequence())
     {
-        throw root.Error(key.Name(), "expected a list of {at, link_down|link_up: [a, b]}");
+        throw root.Error(key.Name(),
+                         "expected a list of {at, link_down|link_up|degrade|restore: [a, b]}");
     }
     for (size_t i = 0; i < list.size(); ++i)
     {
@@ -130,7 +185,7 @@ EventKeys()
         ScenarioKey("events",
                     KeyKind::List,
                     "things that happen during the run, each a mapping with `at` and one of "
-                    "link_down, link_up, pfc_storm, pfc_storm_stop or cnp")
+                    "link_down, link_up, degrade, restore, pfc_storm, pfc_storm_stop or cnp")
             .Reader(ReadEvents),
         ScenarioKey(item + "at", KeyKind::Duration, "when"),
         ScenarioKey(item + "link_down",
@@ -138,10 +193,41 @@ EventKeys()
                     "[a, b]: every link between nodes a and b fails (queued and in-flight frames "
                     "on it are dropped; routes recompute at once)"),
         ScenarioKey(item + "link_up", KeyKind::List, "[a, b]: those links come back"),
+        ScenarioKey(item + "degrade",
+                    KeyKind::List,
+                    "[a, b]: the links between a and b keep running, degraded in both directions "
+                    "by what the event gives (rate, delay, error_rate; the rest unchanged)"),
+        ScenarioKey(item + "restore",
+                    KeyKind::List,
+                    "[a, b]: those links return to their built rate, delay and loss rate"),
+        ScenarioKey(item + "rate",
+                    KeyKind::Rate,
+                    "degrade: the link's rate from now on (a lane or link running slower; the "
+                    "frame being sent finishes at the old rate)")
+            .Attribute("ns3::FabricNetDevice::DataRate")
+            .Check([](const KeyValue& v) {
+                return v.rate.GetBitRate() > 0 ? std::string()
+                                               : "a rate above 0 (link_down stops a link)";
+            })
+            .OnlyWhenGiven(),
+        ScenarioKey(item + "delay",
+                    KeyKind::Duration,
+                    "degrade: one-way delay added to the cable's own (replaces an earlier "
+                    "degrade's; frames already on the cable keep theirs and are not overtaken)")
+            .Attribute("ns3::FabricChannel::AddedDelay")
+            .OnlyWhenGiven(),
+        ScenarioKey(item + "error_rate",
+                    KeyKind::Number,
+                    "degrade: probability that a frame arriving over the link is lost (each "
+                    "direction, PFC frames excepted), drawn per frame from the seeded stream")
+            .Attribute("ns3::FabricNetDevice::LossRate")
+            .Check(Within(0, 1, "a probability within 0..1"))
+            .Unit("probability")
+            .OnlyWhenGiven(),
         ScenarioKey(item + "member",
                     KeyKind::Count,
-                    "link_down/link_up: only this one of the parallel links between a and b "
-                    "(0 = the first in topology order)")
+                    "link_down/link_up/degrade/restore: only this one of the parallel links "
+                    "between a and b (0 = the first in topology order)")
             .Unit("link index"),
         ScenarioKey(item + "pfc_storm",
                     KeyKind::Text,

@@ -104,6 +104,7 @@ CollectTotals(const FabricNetwork& net,
     net.ForEachLocalPort([&](uint32_t n, uint32_t p, const Ptr<FabricNetDevice>& dev) {
         t.packetHops += dev->GetTxFrames();
         t.pauses += dev->GetPfcFramesSent();
+        t.linkErrorFrames += dev->GetLostFrames();
         PortRef peer = net.PeerOf(n, p);
         std::ostringstream row;
         row << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ',' << peer.port
@@ -184,6 +185,7 @@ TotalsToJson(const RunTotals& t)
             {"pauses", t.pauses},
             {"violations", t.violations},
             {"watchdog_triggers", t.watchdogTriggers},
+            {"link_error_frames", t.linkErrorFrames},
             {"ecn_marked", t.ecnMarked},
             {"trim_enabled", t.trimEnabled},
             {"trimmed_frames", t.trimmedFrames},
@@ -212,6 +214,7 @@ TotalsFromJson(const nlohmann::json& j)
     t.pauses = j.at("pauses");
     t.violations = j.at("violations");
     t.watchdogTriggers = j.at("watchdog_triggers");
+    t.linkErrorFrames = j.at("link_error_frames");
     t.ecnMarked = j.at("ecn_marked");
     t.trimEnabled = j.at("trim_enabled");
     t.trimmedFrames = j.at("trimmed_frames");
@@ -243,6 +246,7 @@ AccumulateTotals(RunTotals& into, const RunTotals& part)
     into.pauses += part.pauses;
     into.violations += part.violations;
     into.watchdogTriggers += part.watchdogTriggers;
+    into.linkErrorFrames += part.linkErrorFrames;
     into.ecnMarked += part.ecnMarked;
     into.trimEnabled = into.trimEnabled || part.trimEnabled;
     into.trimmedFrames += part.trimmedFrames;

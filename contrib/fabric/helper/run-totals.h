@@ -25,6 +25,7 @@ struct RunTotals
     uint64_t pauses = 0;
     uint64_t violations = 0;
     uint64_t watchdogTriggers = 0;
+    uint64_t linkErrorFrames = 0; ///< frames lost on working cables (FabricNetDevice::LossRate)
     uint64_t ecnMarked = 0;
     bool trimEnabled = false; ///< some switch trims packets (then the counters are reported)
     uint64_t trimmedFrames = 0;

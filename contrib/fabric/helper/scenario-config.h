@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,12 +45,27 @@ struct PacketLoss
     uint32_t packet = 0; ///< index within the message
 };
 
-/// A link failing or coming back at a given time.
+/// What a link event does: fail, come back, run degraded, or return to its built state.
+enum class LinkAction : uint8_t
+{
+    DOWN,
+    UP,
+    DEGRADE,
+    RESTORE
+};
+
+/// A link failing, coming back, degrading or being restored at a given time. A degrade changes
+/// only what it names (both directions): the rate, the delay added to the cable's own, the
+/// probability that a frame is lost on arrival.
 struct LinkEvent
 {
     Time at;
     uint32_t link = 0; ///< index into topology.links
-    bool up = false;
+    bool up = false;   ///< DOWN / UP: the state the link goes to
+    LinkAction action = LinkAction::DOWN;
+    std::optional<DataRate> rate;    ///< DEGRADE: the link's rate from now on
+    std::optional<Time> addedDelay;  ///< DEGRADE: delay on top of the cable's own
+    std::optional<double> errorRate; ///< DEGRADE: frame loss probability at each end
 };
 
 /// A host NIC starting (or ending) a PFC storm: it stops draining and keeps its switch paused.

@@ -10,6 +10,7 @@
 #include "host/host-transport.h"
 #include "ideal-fct.h"
 #include "job-setup.h"
+#include "link-faults.h"
 #include "partitioned-run.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
@@ -246,6 +247,7 @@ class ScenarioRun
     std::unique_ptr<UbRecorder> m_ubRecorder;
     std::unique_ptr<DeadlockDetector> m_deadlock;
     std::unique_ptr<FabricIdleness> m_idleness;
+    std::unique_ptr<LinkFaults> m_linkFaults;
     double m_buildSeconds = 0;
     double m_runSeconds = 0;
     Time m_simEnd;
@@ -342,9 +344,10 @@ ScenarioRun::ScheduleEvents()
             m_nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);
         }
     }
+    m_linkFaults = std::make_unique<LinkFaults>(m_net);
     for (const LinkEvent& ev : m_cfg.linkEvents)
     {
-        Simulator::Schedule(ev.at, &FabricNetwork::SetLinkUp, &m_net, ev.link, ev.up);
+        Simulator::Schedule(ev.at, &LinkFaults::Apply, m_linkFaults.get(), ev);
     }
     for (const auto& [at, flow] : m_cfg.cnpEvents)
     {
@@ -552,6 +555,10 @@ ScenarioRun::Finish()
     std::vector<Time> ideal = IdealFcts(m_cfg.topology, m_cfg.transport, *m_net.GetFlowTable());
     WriteFlows(m_net, outcome.conservation, m_totals, ideal, m_outDir + "/flows.csv");
     WriteLinks(m_totals, m_outDir + "/links.csv");
+    if (!m_cfg.linkEvents.empty())
+    {
+        m_linkFaults->WriteCsv(m_outDir + "/link-events.csv");
+    }
     Summarize(outcome.conservation, outcome);
     outcome.summary["slowdown"] = SlowdownSummary(*m_net.GetFlowTable(), ideal);
     if (m_collective)
@@ -641,6 +648,15 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
                      {"ecn_marked_frames", totals.ecnMarked},
                      {"pfc_frames_sent", totals.pauses},
                      {"pfc_watchdog_triggers", totals.watchdogTriggers}};
+    bool anyErrorEvent = std::any_of(m_cfg.linkEvents.begin(),
+                                     m_cfg.linkEvents.end(),
+                                     [](const LinkEvent& ev) { return ev.errorRate.has_value(); });
+    if (totals.linkErrorFrames > 0 || anyErrorEvent)
+    {
+        // Frames lost on working cables (link.loss_rate, events error_rate): also in
+        // dropped_bytes, reason 6 of the Drop trace where a switch received them.
+        s["counters"]["link_error_frames"] = totals.linkErrorFrames;
+    }
     if (totals.trimEnabled)
     {
         // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).

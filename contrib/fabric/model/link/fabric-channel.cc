@@ -23,6 +23,13 @@ FabricChannel::GetTypeId()
                                           "Propagation delay of the cable (5 ns per metre).",
                                           TimeValue(NanoSeconds(150)),
                                           MakeTimeAccessor(&FabricChannel::m_delay),
+                                          MakeTimeChecker(Time(0)))
+                            .AddAttribute("AddedDelay",
+                                          "Extra one-way delay on top of Delay, in both "
+                                          "directions: a fault (a retimer, a long detour) set "
+                                          "by `events: degrade` and cleared by `restore`.",
+                                          TimeValue(Time(0)),
+                                          MakeTimeAccessor(&FabricChannel::m_addedDelay),
                                           MakeTimeChecker(Time(0)));
     return tid;
 }
@@ -36,8 +43,21 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
     m_devices[m_nDevices++] = device;
 }
 
+Time
+FabricChannel::NextArrival(const FabricNetDevice* sender, Time now, Time txTime)
+{
+    int i = DirectionFrom(sender);
+    Time arrival = now + txTime + m_delay + m_addedDelay;
+    if (arrival < m_lastArrival[i])
+    {
+        arrival = m_lastArrival[i]; // the delay was just lowered: no overtaking on the cable
+    }
+    m_lastArrival[i] = arrival;
+    return arrival;
+}
+
 void
-FabricChannel::Transmit(FabricNetDevice* sender, Time txTime)
+FabricChannel::Transmit(FabricNetDevice* sender, Time untilArrival)
 {
     int i = DirectionFrom(sender);
     if (m_context[i] == UINT32_MAX)
@@ -45,7 +65,7 @@ FabricChannel::Transmit(FabricNetDevice* sender, Time txTime)
         m_context[i] = m_devices[i]->GetNode()->GetId();
     }
     Simulator::ScheduleWithContext(m_context[i],
-                                   txTime + m_delay,
+                                   untilArrival,
                                    &FabricNetDevice::HandOverOldest,
                                    sender,
                                    PeekPointer(m_devices[i]));
@@ -63,18 +83,13 @@ FabricChannel::SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender)
 void
 FabricChannel::TransmitRemote(const Ptr<Packet>& frame,
                               const FabricNetDevice* sender,
-                              Time txTime,
+                              Time arrival,
                               uint32_t flowId,
                               uint32_t payload)
 {
     const Ptr<FabricNetDevice>& peer =
         (PeekPointer(m_devices[0]) == sender) ? m_devices[1] : m_devices[0];
-    m_remoteSender(frame,
-                   Simulator::Now() + txTime + m_delay,
-                   peer->GetNode()->GetId(),
-                   peer->GetIfIndex(),
-                   flowId,
-                   payload);
+    m_remoteSender(frame, arrival, peer->GetNode()->GetId(), peer->GetIfIndex(), flowId, payload);
 }
 
 Ptr<FabricNetDevice>

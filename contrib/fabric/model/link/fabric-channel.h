@@ -27,10 +27,15 @@ class FabricChannel : public Channel
     FabricChannel();
 
     void Attach(Ptr<FabricNetDevice> device);
+    /// When a frame \p sender starts sending at \p now, taking \p txTime to serialize, has fully
+    /// arrived at the peer: after the cable's delay (Delay + AddedDelay), and never before the
+    /// frame sent ahead of it in that direction (a cable does not reorder; this only binds right
+    /// after AddedDelay was lowered). Call once per frame, in sending order.
+    Time NextArrival(const FabricNetDevice* sender, Time now, Time txTime);
     /// \p sender has just put a frame on the cable (last in its on-wire list): after
-    /// \p txTime + delay the sender hands it to the peer (FabricNetDevice::HandOverOldest). The
+    /// \p untilArrival the sender hands it to the peer (FabricNetDevice::HandOverOldest). The
     /// cable is FIFO per direction, so the arrival event needs only the two ends.
-    void Transmit(FabricNetDevice* sender, Time txTime);
+    void Transmit(FabricNetDevice* sender, Time untilArrival);
 
     /// Hands a frame to another MPI rank: (frame, arrival time, peer node id, peer interface
     /// index, flow id, payload bytes).
@@ -38,17 +43,18 @@ class FabricChannel : public Channel
     /// Cuts the cable between ranks: the device \p local is simulated here, its peer elsewhere;
     /// frames \p local sends go through \p sender instead of the local event queue.
     void SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender);
-    /// Same as Transmit, for a device whose peer is remote.
+    /// Same as Transmit, for a device whose peer is remote (\p arrival from NextArrival).
     void TransmitRemote(const Ptr<Packet>& frame,
                         const FabricNetDevice* sender,
-                        Time txTime,
+                        Time arrival,
                         uint32_t flowId,
                         uint32_t payload);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
 
+    /// The cable's one-way delay now: its propagation delay plus any added by a fault event.
     Time GetDelay() const
     {
-        return m_delay;
+        return m_delay + m_addedDelay;
     }
 
     std::size_t GetNDevices() const override;
@@ -65,6 +71,9 @@ class FabricChannel : public Channel
     }
 
     Time m_delay;
+    Time m_addedDelay; ///< a fault's extra delay (events: degrade ... delay), 0 normally
+    /// Arrival of the last frame sent in each direction (indexed like m_devices by receiver).
+    Time m_lastArrival[2];
     Ptr<FabricNetDevice> m_devices[2];
     uint32_t m_nDevices = 0;
     /// Node id of each device (the delivery context), read at the first transmission.

@@ -442,22 +442,22 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
     }
     Time txTime = FrameTxTime(bytes);
     m_busyUntil = now + txTime;
+    Time arrival = m_channel->NextArrival(this, now, txTime);
     if (m_peerRemote)
     {
         // The peer lives on another rank: remember the frame until it would have arrived, so
         // that conservation still finds it on the cable at the end of the run.
-        Time arrival = now + txTime + m_channel->GetDelay();
         while (!m_remoteOnWire.empty() && m_remoteOnWire.front().arrival <= now)
         {
             m_remoteOnWire.pop_front();
         }
         m_remoteOnWire.push_back(RemoteWireFrame{arrival, wire.flowId, wire.payloadBytes});
-        m_channel->TransmitRemote(wire.frame.Get(), this, txTime, wire.flowId, wire.payloadBytes);
+        m_channel->TransmitRemote(wire.frame.Get(), this, arrival, wire.flowId, wire.payloadBytes);
     }
     else
     {
         m_onWire.push_back(std::move(wire));
-        m_channel->Transmit(this, txTime);
+        m_channel->Transmit(this, arrival - now);
     }
     if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls)
     {

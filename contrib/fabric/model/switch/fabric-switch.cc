@@ -146,7 +146,8 @@ FabricSwitch::GetTypeId()
             .AddTraceSource("Drop",
                             "A frame was dropped: flow id, payload bytes, reason "
                             "(0 buffer full, 1 headroom violation, 2 no route, 3 link down, "
-                            "4 PFC watchdog, 5 payload trimmed: the header went on).",
+                            "4 PFC watchdog, 5 payload trimmed: the header went on, 6 frame "
+                            "error on a working link).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
                             "ns3::FabricSwitch::DropTracedCallback");
     return tid;
@@ -552,9 +553,16 @@ FabricSwitch::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
     }
     ++m_droppedFrames;
     m_droppedBytes += item.bytes;
-    bool watchdog = device->IsLinkUp() && m_watchdogEnabled &&
+    // A port loses frames only to a dead link, a PFC watchdog's drop action, or a frame error
+    // on a working cable (FabricNetDevice::LossRate).
+    bool linkUp = device->IsLinkUp();
+    bool watchdog = linkUp && m_watchdogEnabled &&
                     m_watchdog[device->GetIfIndex() * kFabricPriorities + item.priority].triggered;
-    m_dropTrace(item.flowId, item.payloadBytes, watchdog ? DROP_PFC_WATCHDOG : DROP_LINK_DOWN);
+    m_dropTrace(item.flowId,
+                item.payloadBytes,
+                !linkUp    ? DROP_LINK_DOWN
+                : watchdog ? DROP_PFC_WATCHDOG
+                           : DROP_LINK_ERROR);
 }
 
 void

@@ -47,7 +47,8 @@ class FabricSwitch : public Object, public FabricPortOwner
         DROP_NO_ROUTE = 2,
         DROP_LINK_DOWN = 3,
         DROP_PFC_WATCHDOG = 4,
-        DROP_TRIMMED = 5 ///< only the payload: packet trimming forwards the header
+        DROP_TRIMMED = 5,   ///< only the payload: packet trimming forwards the header
+        DROP_LINK_ERROR = 6 ///< lost on a working cable (link.loss_rate, events error_rate)
     };
 
     enum WatchdogAction
