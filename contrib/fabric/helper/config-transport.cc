@@ -251,6 +251,13 @@ TransportKeys()
                     KeyKind::Native,
                     "minimum time between message launches per NIC")
             .Attribute(nic + "RequestInterval"),
+        ScenarioKey("roce.completion_poll_interval",
+                    KeyKind::Native,
+                    "software polls completions this often; a slot is free once its completion "
+                    "is handled (0 = at once)")
+            .Attribute(nic + "CompletionPollInterval"),
+        ScenarioKey("roce.completion_poll_batch", KeyKind::Native, "completions handled per poll")
+            .Attribute(nic + "CompletionPollBatch"),
         ScenarioKey("roce.max_inflight_requests",
                     KeyKind::Native,
                     "messages outstanding per NIC (0 = unlimited)")

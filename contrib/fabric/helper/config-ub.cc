@@ -135,6 +135,11 @@ UbKeys()
             .Attribute(nic + "Sharing"),
         ScenarioKey("ub.groups", KeyKind::Native, "channel groups per target for sharing: groups")
             .Attribute(nic + "Groups"),
+        ScenarioKey("ub.group_binding",
+                    KeyKind::Native,
+                    "sharing: groups — jetty: a Jetty uses one channel of the group; request: a "
+                    "Jetty uses all of them, each request the next in turn")
+            .Attribute(nic + "GroupBinding"),
         ScenarioKey("ub.sack_bits", KeyKind::Native, "selective-ACK bitmap bits per ACK")
             .Attribute(nic + "SackBits"),
         ScenarioKey("ub.out_of_order_window",
@@ -156,6 +161,13 @@ UbKeys()
                     KeyKind::Native,
                     "minimum time between request launches per NIC")
             .Attribute(nic + "RequestInterval"),
+        ScenarioKey("ub.completion_poll_interval",
+                    KeyKind::Native,
+                    "software polls completions this often; a slot is free once its completion "
+                    "is handled (0 = at once)")
+            .Attribute(nic + "CompletionPollInterval"),
+        ScenarioKey("ub.completion_poll_batch", KeyKind::Native, "completions handled per poll")
+            .Attribute(nic + "CompletionPollBatch"),
         ScenarioKey("ub.max_inflight_requests",
                     KeyKind::Native,
                     "requests outstanding per NIC (0 = unlimited)")

@@ -31,6 +31,7 @@ CASES = [
     ("timely-high-rtt", ".cases.timely_high_rtt", True),
     ("powertcp-lone-flow", ".cases.powertcp_lone_flow", True),
     ("request-path", ".cases.request_path", True),
+    ("completion-backpressure", ".cases.completion_backpressure", True),
 ]
 
 UNAVAILABLE = {}

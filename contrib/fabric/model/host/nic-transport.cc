@@ -45,6 +45,19 @@ NicTransport::AddNicAttributes(TypeId tid, const AttributeDefaults& defaults)
                       UintegerValue(0),
                       MakeUintegerAccessor(&NicTransport::m_maxInflightRequests),
                       MakeUintegerChecker<uint32_t>())
+        .AddAttribute("CompletionPollInterval",
+                      "Software polls the completion queue at multiples of this interval and "
+                      "only then frees the slots of the completions it handles "
+                      "(docs/models.md#slot-release); 0 = a slot is free as its request "
+                      "completes.",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&NicTransport::m_completionPollInterval),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("CompletionPollBatch",
+                      "Completions handled per poll (CompletionPollInterval), oldest first.",
+                      UintegerValue(1),
+                      MakeUintegerAccessor(&NicTransport::m_completionPollBatch),
+                      MakeUintegerChecker<uint32_t>(1))
         .AddAttribute("CongestionControl",
                       "Congestion control of each sender (QP or channel): " +
                           defaults.congestionControlChoices + " (a subclass of " +
@@ -61,6 +74,7 @@ NicTransport::Install(Ptr<FabricHost> host)
     m_launcher.Configure(m_requestInterval,
                          m_maxInflightRequests,
                          MakeCallback(&NicTransport::Launch, this));
+    m_launcher.ConfigureCompletionPolling(m_completionPollInterval, m_completionPollBatch);
     m_host = host;
     m_flows = host->GetFlowTable();
     m_hostIndex = host->GetHostIndex();

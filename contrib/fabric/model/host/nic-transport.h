@@ -155,6 +155,8 @@ class NicTransport : public HostTransport, public HostPortClient
     uint32_t m_ackInterval;
     Time m_requestInterval;
     uint32_t m_maxInflightRequests;
+    Time m_completionPollInterval; ///< 0: slots free as requests complete
+    uint32_t m_completionPollBatch = 1;
     TypeId m_ccType;
 
     Ptr<FabricHost> m_host;

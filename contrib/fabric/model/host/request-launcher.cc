@@ -16,6 +16,13 @@ RequestLauncher::Configure(Time interval, uint32_t maxInflight, Callback<void, u
 }
 
 void
+RequestLauncher::ConfigureCompletionPolling(Time interval, uint32_t batch)
+{
+    m_pollInterval = interval;
+    m_pollBatch = std::max<uint32_t>(1, batch);
+}
+
+void
 RequestLauncher::TryLaunch()
 {
     while (!m_pending.empty())
@@ -46,10 +53,46 @@ RequestLauncher::TryLaunch()
 void
 RequestLauncher::Release()
 {
-    if (m_inflight > 0)
+    if (m_pollInterval.IsZero())
     {
-        --m_inflight;
+        if (m_inflight > 0)
+        {
+            --m_inflight;
+        }
+        return;
     }
+    ++m_unhandled;
+    SchedulePoll();
+}
+
+void
+RequestLauncher::SchedulePoll()
+{
+    if (m_pollEvent.IsRunning() || m_unhandled == 0)
+    {
+        return;
+    }
+    // The next multiple of the interval, not before now; a poll that already ran at this
+    // instant does not run again.
+    Time now = Simulator::Now();
+    int64_t step = m_pollInterval.GetTimeStep();
+    int64_t next = (now.GetTimeStep() + step - 1) / step * step;
+    if (next == m_lastPoll.GetTimeStep())
+    {
+        next += step;
+    }
+    m_pollEvent = Simulator::Schedule(TimeStep(next) - now, &RequestLauncher::Poll, this);
+}
+
+void
+RequestLauncher::Poll()
+{
+    m_lastPoll = Simulator::Now();
+    uint32_t handled = std::min(m_pollBatch, m_unhandled);
+    m_unhandled -= handled;
+    m_inflight -= std::min(m_inflight, handled);
+    SchedulePoll();
+    TryLaunch();
 }
 
 bool

@@ -49,6 +49,14 @@ UbNic::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&UbNic::m_groups),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("GroupBinding",
+                          "Sharing = groups: jetty (each Jetty bound to one channel of its "
+                          "target's group, Jetty mod Groups) or request (each Jetty bound to "
+                          "every channel of the group; its requests to a target take them in "
+                          "turn, by posting order: per-request channel and path choice).",
+                          EnumValue(BIND_JETTY),
+                          MakeEnumAccessor(&UbNic::m_groupBinding),
+                          MakeEnumChecker(BIND_JETTY, "jetty", BIND_REQUEST, "request"))
             .AddAttribute("SackBits",
                           "Bits of the selective-ACK bitmap each ACK carries (multiple of 8).",
                           UintegerValue(256),
@@ -225,7 +233,10 @@ UbNic::ChannelFor(const FlowRecord& f)
     }
     else if (m_sharing == GROUPS)
     {
-        group = f.endpoint % m_groups;
+        // postSeq: the request's place among its Jetty's requests to this target, the same on
+        // every rank (AssignPostingOrder).
+        uint32_t turn = f.postSeq == UINT32_MAX ? 0 : f.postSeq;
+        group = (m_groupBinding == BIND_REQUEST ? turn : f.endpoint) % m_groups;
     }
     auto key = std::make_tuple(group, f.dst, f.priority);
     auto it = m_channelOf.find(key);

@@ -71,6 +71,14 @@ class UbNic : public NicTransport
         GROUPS
     };
 
+    /// Sharing = groups: how a Jetty uses the K channels of its target's group (the UB
+    /// specification's transport-channel group, TPG).
+    enum GroupBinding
+    {
+        BIND_JETTY,  ///< each Jetty bound to one channel of the group (Jetty mod K)
+        BIND_REQUEST ///< every Jetty bound to all K; each request takes the next channel in turn
+    };
+
     static constexpr uint32_t kJettyContextBytes = 20;
     static constexpr uint32_t kChannelContextBytes = 56;
 
@@ -273,6 +281,7 @@ class UbNic : public NicTransport
     // Attributes (and those of NicTransport)
     Sharing m_sharing;
     uint32_t m_groups;
+    GroupBinding m_groupBinding;
     uint32_t m_sackBits;
     uint32_t m_outOfOrderWindow;
     Time m_rto;
