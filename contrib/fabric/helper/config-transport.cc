@@ -262,6 +262,12 @@ TransportKeys()
                     KeyKind::Native,
                     "messages outstanding per NIC (0 = unlimited)")
             .Attribute(nic + "MaxInflightRequests"),
+        ScenarioKey("roce.context_cache",
+                    KeyKind::Native,
+                    "on-chip QP context cache, 512 B per connection (0B = every context fits)")
+            .Attribute(nic + "ContextCacheSize"),
+        ScenarioKey("roce.context_miss_penalty", KeyKind::Native, "added per QP context miss")
+            .Attribute(nic + "ContextMissPenalty"),
         ScenarioKey("roce.receive_slots",
                     KeyKind::Native,
                     "receive buffers posted for SENDs (0 = unlimited)")

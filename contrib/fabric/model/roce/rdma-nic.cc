@@ -127,6 +127,19 @@ RdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_orderedMessages),
                           MakeBooleanChecker())
+            .AddAttribute("ContextCacheSize",
+                          "On-chip cache of RC queue-pair contexts, 512 B each, one per "
+                          "connection (destination, priority); 0B = every context fits. 256 KiB "
+                          "holds 512 (Datacenter networks, chapter 7, §7.4.2).",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&RdmaNic::m_contextCacheSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("ContextMissPenalty",
+                          "Added before a message starts when its QP context must be re-read "
+                          "from host memory (~1000 ns over PCIe).",
+                          TimeValue(NanoSeconds(1000)),
+                          MakeTimeAccessor(&RdmaNic::m_contextMissPenalty),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("CcRate",
                             "The rate a QP's congestion control lets it send at changed: flow "
                             "id, old rate, new rate (read as the QP sends).",
@@ -247,6 +260,16 @@ RdmaNic::Launch(uint32_t flowId)
         }
         Complete(qp);
         return;
+    }
+    // The message needs its connection's QP context on chip (0B: no cache modelled); a miss
+    // holds its first packet back by the re-read (the port wakes for it, as for pacing).
+    if (m_contextCacheSize.GetValue() > 0)
+    {
+        m_cache.SetCapacity(m_contextCacheSize.GetValue());
+        if (!m_cache.Touch((uint64_t(DataSink(f)) << 8) | f.priority, kQpContextBytes))
+        {
+            qp.nextSend += m_contextMissPenalty;
+        }
     }
     ActivateSender(qp.port, qp.flow);
 }

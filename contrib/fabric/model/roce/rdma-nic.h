@@ -5,6 +5,7 @@
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "roce-congestion-control.h"
+#include "ub/context-cache.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -94,6 +95,12 @@ class RdmaNic : public NicTransport
     uint32_t GetMaxReceiveSlotsInUse() const
     {
         return m_maxSlotsInUse;
+    }
+
+    /// QP contexts the launches found outside the on-chip cache (ContextCacheSize).
+    uint64_t GetContextMisses() const
+    {
+        return m_cache.GetMisses();
     }
 
     /// Trimmed data packets received (packet trimming), each answered by a NAK.
@@ -275,6 +282,11 @@ class RdmaNic : public NicTransport
     std::unordered_map<uint32_t, SenderQp> m_senders;
     std::unordered_map<uint32_t, ReceiverQp> m_receivers;
     bool m_orderedMessages;
+    /// On-chip QP context cache (docs/models.md#context-cache): a message's launch touches the
+    /// context of its RC connection (destination, priority); a miss delays its start.
+    QueueSize m_contextCacheSize;
+    Time m_contextMissPenalty;
+    ContextCache m_cache;
     /// OrderedMessages: per (destination, priority) connection, its messages not yet completed
     std::map<std::pair<uint32_t, uint8_t>, std::deque<uint32_t>> m_connections;
     std::unordered_map<uint32_t, std::pair<uint32_t, uint8_t>> m_connectionOf;
