@@ -241,6 +241,21 @@ TEST_F(LinkFault, ErrorRateLosesABinomialShareAndRecovers)
     }
 }
 
+// Restore puts back the link's built loss rate (link.loss_rate), not zero, and the log shows the
+// link's state after each event.
+TEST_F(LinkFault, RestoreReturnsToTheBuiltLossRate)
+{
+    std::string yaml = RawFlow("64KiB",
+                               "link: {loss_rate: 0.001}\n"
+                               "events:\n  - {at: 1us, degrade: [h0, sw0], error_rate: 0.01}\n"
+                               "  - {at: 2us, restore: [h0, sw0]}\n");
+    std::string dir = Run("restore-loss", yaml);
+    Csv ev = ReadCsv(dir + "/link-events.csv");
+    ASSERT_EQ(ev.rows.size(), 2u);
+    EXPECT_EQ(ev.rows.at(0).at("error_rate"), "0.01");
+    EXPECT_EQ(ev.rows.at(1).at("error_rate"), "0.001");
+}
+
 const char* const kBad = "name: bad\nstop_time: 1ms\ntransport: roce\n"
                          "topology: {generator: star, hosts: 2}\n"
                          "workload: {type: flows, flows: [{src: h0, dst: h1, bytes: 8KiB}]}\n";

@@ -1,5 +1,7 @@
 #include "link-faults.h"
 
+#include "attribute-values.h"
+
 #include "ns3/double.h"
 #include "ns3/simulator.h"
 
@@ -53,20 +55,16 @@ LinkFaults::BuiltOf(uint32_t link)
     {
         return it->second;
     }
+    // The builder gives both ends the link's own rate and loss rate, or the LossRate default
+    // (link.loss_rate) when the topology names none.
+    const TopologyLink& l = m_net.Spec().links[link];
     Built built;
-    built.rate = m_net.Spec().links[link].rate;
-    Ptr<FabricNetDevice> dev[2];
-    Ptr<FabricChannel> channel;
-    Ends(link, dev, channel);
-    for (int e = 0; e < 2; ++e)
-    {
-        if (dev[e])
-        {
-            DoubleValue loss;
-            dev[e]->GetAttribute("LossRate", loss);
-            built.lossRate[e] = loss.Get();
-        }
-    }
+    built.rate = l.rate;
+    built.lossRate = l.lossRate >= 0
+                         ? l.lossRate
+                         : DynamicCast<const DoubleValue>(
+                               AttributeDefault("ns3::FabricNetDevice::LossRate").initialValue)
+                               ->Get();
     return m_built.emplace(link, built).first->second;
 }
 
@@ -81,7 +79,7 @@ LinkFaults::StateOf(uint32_t link)
     const Built& built = BuiltOf(link);
     State s;
     s.rate = built.rate;
-    s.errorRate = std::max(built.lossRate[0], built.lossRate[1]);
+    s.errorRate = built.lossRate;
     return m_state.emplace(link, s).first->second;
 }
 
@@ -126,7 +124,7 @@ LinkFaults::Apply(const LinkEvent& ev)
             if (dev[e])
             {
                 dev[e]->SetAttribute("DataRate", DataRateValue(built.rate));
-                dev[e]->SetAttribute("LossRate", DoubleValue(built.lossRate[e]));
+                dev[e]->SetAttribute("LossRate", DoubleValue(built.lossRate));
             }
         }
         if (channel)
@@ -135,7 +133,7 @@ LinkFaults::Apply(const LinkEvent& ev)
         }
         state.rate = built.rate;
         state.addedDelay = Time(0);
-        state.errorRate = std::max(built.lossRate[0], built.lossRate[1]);
+        state.errorRate = built.lossRate;
         break;
     }
     m_log.push_back(Row{Simulator::Now(), ev.link, ev.action, state});

@@ -35,11 +35,12 @@ class LinkFaults
     void WriteCsv(const std::string& path) const;
 
   private:
-    /// What a link had when it was built (both ends alike: the builder gives them one rate).
+    /// What a link had when it was built, from the topology (both ends alike), so that every
+    /// rank of a distributed run agrees whichever ends it simulates.
     struct Built
     {
         DataRate rate;
-        double lossRate[2] = {0, 0};
+        double lossRate = 0;
     };
 
     /// The link's state as the log reports it.
