@@ -11,13 +11,18 @@ A slot is held T = 2 µs per 256 B request; with N slots, launch interval δ and
     128 slots and δ = 18.6 ns  min(16.4, 13.7)              = 13.7 GB/s
     391 slots                  ⌈B·T/m⌉ = ⌈50 GB/s × 2 µs / 256 B⌉ = 391 reach B = 50 GB/s;
                                390 slots give 49.92 GB/s
+    64 B transactions          m/δ = 10.3 GB/s at 6.2 ns (UB), 3.4 GB/s at 18.6 ns (RoCE RC)
+    4 KiB transactions         ⌈50 GB/s × 2 µs / 4 KiB⌉ = 25 slots reach 50 GB/s; 24 give 49.15
+
+The chapter's m/δ for 4 KiB (660 GB/s at 6.2 ns, 220 GB/s at 18.6 ns) exceeds any 400 Gb/s
+port; no path of the simulator carries it, so those two figures are not run.
 
 The path is the concurrency case's (examples/validation/request-path.yaml: UB, h0 -> sw0 -> h1,
 no congestion control, unlimited window, no wire overhead) with the cable delay D chosen so that
 the idle-path hold time T = S + 2D + T_f + 2·T_ack + 2D is exactly 2 µs. The chapter's 50 GB/s
 is payload: for the 391-slot rows the link runs at 503.125 Gb/s, at which a 256 B request with
-its 66 B of UB headers takes m/50 GB/s = 5.12 ns, i.e. the path carries exactly 50 GB/s of
-payload (a real 400 Gb/s port carries 39.75 GB/s of 256 B payloads; the chapter's figure ignores
+its 66 B of UB headers takes m/50 GB/s = 5.12 ns (for the 4 KiB rows 406.4453125 Gb/s: 4162 B
+in 81.92 ns), i.e. the path carries exactly 50 GB/s of payload (a real 400 Gb/s port carries 39.75 GB/s of 256 B payloads; the chapter's figure ignores
 headers, the row makes the same assumption explicit instead of hiding it).
 
 The steady-state rate is read from flows.csv as j·m over the time the last j requests took to
@@ -54,8 +59,16 @@ ROWS = [
      0.05, "391 slots keep 50 GB/s busy for 2 µs"),
     ("390 slots (50 GB/s payload path)", "503.125Gbps", "496581ps", 390, "5.12ns", 1950,
      390 * 256 / 2e-6 / 1e9, 0.0, "one slot short of ⌈B·T/m⌉ = 391: N·m/T = 49.92 GB/s"),
+    ("64 B, δ = 6.2 ns (UB)", "400Gbps", "497620ps", 0, "6.2ns", 512, 10.3, 0.05,
+     "m/δ for 64 B transactions: 10.3 GB/s"),
+    ("64 B, δ = 18.6 ns (RoCE RC)", "400Gbps", "497620ps", 0, "18.6ns", 512, 3.4, 0.05,
+     "m/δ for 64 B transactions: 3.4 GB/s"),
+    ("4 KiB, 25 slots (50 GB/s payload path)", "406.4453125Gbps", "457977ps", 25, "6.2ns", 250,
+     50.0, 0.05, "4 KiB per transaction: 25 slots suffice for 50 GB/s at 2 µs"),
+    ("4 KiB, 24 slots (50 GB/s payload path)", "406.4453125Gbps", "457977ps", 24, "6.2ns", 240,
+     24 * 4096 / 2e-6 / 1e9, 0.0, "one slot short of ⌈B·T/m⌉ = 25: N·m/T = 49.15 GB/s"),
 ]
-QUICK_ROWS = [0, 2, 4, 5]
+QUICK_ROWS = [0, 2, 4, 5, 7, 8]
 
 
 def steady_rate(rows, m, j):
@@ -94,7 +107,8 @@ def run(ctx):
                    "it), j = N when slots bind, else K/2"]
     rows_run = [ROWS[i] for i in QUICK_ROWS] if ctx.quick else ROWS
     for label, rate, delay, N, delta, K, printed, digits, wording in rows_run:
-        flows = [{"src": "h0", "dst": "h1", "bytes": M} for _ in range(K)]
+        m_text = "64B" if label.startswith("64 B") else "4KiB" if label.startswith("4 KiB") else M
+        flows = [{"src": "h0", "dst": "h1", "bytes": m_text} for _ in range(K)]
         sub = "".join(c if c.isalnum() else "-" for c in
                       label.replace("δ", "d").replace("∞", "inf"))
         run_dir, params = ctx.run(case, sub, path, {
