@@ -66,6 +66,44 @@ JobRunner::RecordOf(uint32_t job, uint32_t step, uint32_t phase, uint32_t rank) 
     return m_firstRecord[job] + (step * P + phase) * j.Ranks() + rank;
 }
 
+namespace
+{
+
+/// An all-to-all's transfers: every sender to every other receiver, all in round 0 (nothing
+/// orders them), so they share the NICs and links they cross; the plan's ranks are the phase's
+/// members in group order (JobPhaseSpec::Members).
+void
+AddAllToAll(const JobPhaseSpec& ph, CollectivePlan& plan)
+{
+    const uint32_t n = plan.Job().ranks;
+    const std::vector<uint32_t> positions = ph.Members(n);
+    auto indexOf = [&positions](uint32_t position) {
+        return static_cast<uint32_t>(
+            std::lower_bound(positions.begin(), positions.end(), position) - positions.begin());
+    };
+    auto orAll = [&positions](const std::vector<uint32_t>& v) { return v.empty() ? positions : v; };
+    for (uint32_t s : orAll(ph.senders))
+    {
+        for (uint32_t d : orAll(ph.receivers))
+        {
+            if (s == d)
+            {
+                continue;
+            }
+            CollectiveTransfer t;
+            t.src = indexOf(s);
+            t.dst = indexOf(d);
+            t.byteBegin = 0;
+            t.byteEnd = ph.bytes;
+            t.op = CollectiveOp::COPY;
+            t.phase = ph.name;
+            plan.Add(t);
+        }
+    }
+}
+
+} // namespace
+
 CollectivePlan
 JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks)
 {
@@ -101,6 +139,11 @@ JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks
         t.op = CollectiveOp::COPY;
         t.phase = ph.name;
         plan.Add(t);
+        return plan;
+    }
+    if (ph.kind == JobPhaseKind::ALL_TO_ALL)
+    {
+        AddAllToAll(ph, plan);
         return plan;
     }
     ObjectFactory factory(ph.algorithm);
@@ -189,10 +232,10 @@ JobRunner::Start()
             }
             for (const std::vector<uint32_t>& group : job.Groups(ph.group))
             {
-                std::vector<uint32_t> members = group;
-                if (ph.kind == JobPhaseKind::P2P)
+                std::vector<uint32_t> members;
+                for (uint32_t position : ph.Members(static_cast<uint32_t>(group.size())))
                 {
-                    members = {group.at(ph.from), group.at(ph.to)};
+                    members.push_back(group.at(position));
                 }
                 if (members.size() < 2)
                 {
@@ -223,7 +266,7 @@ JobRunner::Start()
         if (rec.pending == 0)
         {
             const JobSpec& job = m_jobs[rec.job];
-            Time at = job.start + job.skew[rec.rank];
+            Time at = job.start + job.SkewOf(rec.rank, rec.step);
             Simulator::Schedule(std::max(at - Simulator::Now(), Time(0)),
                                 &JobRunner::Ready,
                                 this,
@@ -278,7 +321,7 @@ JobRunner::Complete(uint32_t id, Time end)
         {
             // Dependencies end in time order, so the last to end is this one.
             dep.binding = id;
-            Time delay = dep.skewed ? m_jobs[dep.job].skew[dep.rank] : Time(0);
+            Time delay = dep.skewed ? m_jobs[dep.job].SkewOf(dep.rank, dep.step) : Time(0);
             Simulator::Schedule(delay, &JobRunner::Ready, this, d);
         }
     }
