@@ -92,8 +92,9 @@ TEST_F(JobExpertPipelineTest, FullAllToAllLoadsEveryLinkAlike)
     // before a ring round of n = 192 frames: L + n (D + A)/R + D/R + 4d. The four senders run
     // in step and the three flows into a host end together: their last frames meet at the
     // switch and leave one after another, at most three frames later.
-    ASSERT_EQ(Run("job-star4.yaml", "full", {"workload.jobs.0.skew=[]", AllToAll("", "", "256KiB")}),
-              0)
+    ASSERT_EQ(
+        Run("job-star4.yaml", "full", {"workload.jobs.0.skew=[]", AllToAll("", "", "256KiB")}),
+        0)
         << m_log;
     const double T = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
     const double linkBound = kLaunch + 192 * (kD + kA) + kD + 4 * kCable;
@@ -137,7 +138,8 @@ TEST_F(JobExpertPipelineTest, PipelineOfFourStagesAndEightMicrobatches)
         for (uint32_t s = 0; s < 4; ++s)
         {
             const std::string f = "f" + std::to_string(k) + ".s" + std::to_string(s);
-            EXPECT_NEAR(Ns(Row("pipeline", 0, f, s), "start_ns"), (k + s) * 1e6 + s * msg,
+            EXPECT_NEAR(Ns(Row("pipeline", 0, f, s), "start_ns"),
+                        (k + s) * 1e6 + s * msg,
                         kTolerance)
                 << f;
         }

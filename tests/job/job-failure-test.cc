@@ -9,7 +9,8 @@
 //   - a link that fails mid-step and comes back stretches that step by its outage, and the
 //     critical path names the exchange;
 //   - a link that never comes back leaves the job unfinished: fabric-run says so, non-zero;
-//   - a skew's step out of range names file, line and key.
+//   - a rank whose NIC has failed sends through a neighbour's NIC: one NVLink hop more;
+//   - a skew's step out of range, a relay on another server, name file, line and key.
 // Ring times: tests/job/job-timeline-test.cc (RingOf4 in tests/job/job-run-fixture.h).
 
 #include "job-run-fixture.h"
@@ -78,10 +79,9 @@ TEST_F(JobFailureTest, OneLateAndOneRecoveredAmongAHundred)
     EXPECT_EQ(normals, 98u);
     EXPECT_NEAR(P99(t), 2e6 + normal, kTolerance); // chapter: 2.4 ms
     // The halved exchange (96 frames a round): p99 2.2 ms.
-    ASSERT_EQ(RunScenario("examples/job-tails.yaml",
-                          "halved",
-                          {"workload.jobs.0.phases.0.bytes=1.5MiB"}),
-              0)
+    ASSERT_EQ(
+        RunScenario("examples/job-tails.yaml", "halved", {"workload.jobs.0.phases.0.bytes=1.5MiB"}),
+        0)
         << m_log;
     EXPECT_NEAR(P99(StepTimes(Summary())), 2e6 + RingOf4(96), kTolerance);
     // A second outage of 10 ms: the p99 is a recovery.
@@ -126,12 +126,48 @@ TEST_F(JobFailureTest, LinkThatNeverReturnsLeavesTheJobUnfinished)
     EXPECT_FALSE(Summary()["jobs_complete"].get<bool>());
 }
 
+TEST_F(JobFailureTest, FailedNicRelaysThroughANeighbour)
+{
+    // The rail cluster (examples/job-expert-parallel.yaml): 400 Gbps NICs on 3 m cables
+    // (15 ns), NVLink 450 GB/s. Rank 1 -> rank 9, 4 MiB = 1024 frames (the first with its
+    // 16 B RETH), both on rail 1's leaf: (n + 1) D/R + 4d + 2 A/R.
+    constexpr double R = 400e9;
+    const double D = (4096 + 58 + 24) * 8 / R * 1e9;
+    const double A = (62 + 24) * 8 / R * 1e9;
+    const double direct = 1025 * D + 4 * 15 + 2 * A;
+    const std::string p2p = "workload.jobs.0.phases=[{name: x, type: p2p, group: all, from: 1, "
+                            "to: 9, bytes: 4MiB, launch_cost: 0us}]";
+    ASSERT_EQ(RunScenario("examples/job-expert-parallel.yaml", "direct", {p2p}), 0) << m_log;
+    const double t0 = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    EXPECT_NEAR(t0, direct, kTolerance);
+    // Rank 1's NIC failed: the bytes go over NVLink to rank 0 (1025 frames at 3600 Gbit/s, each
+    // whole transfer stored before the next hop), then from rank 0's NIC on rail 0 through a
+    // spine to rail 1: two more switches and four more 30 m cables on the way and back.
+    ASSERT_EQ(RunScenario("examples/job-expert-parallel.yaml",
+                          "relay",
+                          {p2p, "workload.jobs.0.nic_failures=[{rank: 1, helpers: [0]}]"}),
+              0)
+        << m_log;
+    const nlohmann::json s = Summary();
+    EXPECT_TRUE(s["jobs_complete"].get<bool>());
+    const double t1 = s["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    const double nvlink = 1025 * (4096 + 58 + 24) * 8 / 3600e9 * 1e9;
+    const double detour = 2 * D + 4 * 150 + 2 * A;
+    EXPECT_GE(t1 - t0, nvlink);
+    EXPECT_LE(t1 - t0, nvlink + detour + 200);
+}
+
 TEST_F(JobFailureTest, SkewStepOutOfRangeNamesTheKey)
 {
     EXPECT_NE(Run("job-star4.yaml", "bad", {"workload.jobs.0.skew=[{rank: 3, at: 2ms, step: 1}]"}),
               0);
     EXPECT_TRUE(ns3::test::Contains(m_log, "job-star4.yaml")) << m_log;
     EXPECT_TRUE(ns3::test::Contains(m_log, "workload.jobs[0].skew[0].step")) << m_log;
+    EXPECT_NE(RunScenario("examples/job-expert-parallel.yaml",
+                          "bad-helper",
+                          {"workload.jobs.0.nic_failures=[{rank: 1, helpers: [9]}]"}),
+              0);
+    EXPECT_TRUE(ns3::test::Contains(m_log, "workload.jobs[0].nic_failures[0].helpers")) << m_log;
 }
 
 } // namespace

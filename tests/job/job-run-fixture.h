@@ -62,8 +62,7 @@ class JobRunFixture : public ::testing::Test
     {
         m_dir = m_tmpDir.Path() + "/" + name;
         std::string cmd = "cd " + ShellQuote(kSourceDir) + " && exec " + ShellQuote(kFabricRun) +
-                          " " + ShellQuote(scenario) + " --quiet --out " +
-                          ShellQuote(m_dir);
+                          " " + ShellQuote(scenario) + " --quiet --out " + ShellQuote(m_dir);
         for (const std::string& s : sets)
         {
             cmd += " --set " + ShellQuote(s);

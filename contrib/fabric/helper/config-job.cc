@@ -174,6 +174,67 @@ ReadSkew(YamlFields& j, JobSpec& job)
     }
 }
 
+/// nic_failures: [{rank, helpers}]: ranks whose NIC has failed, relayed over NVLink through
+/// the NICs of other GPUs of their server, the bytes split evenly.
+void
+ReadNicFailures(YamlFields& j, JobSpec& job)
+{
+    if (!j.Has("nic_failures"))
+    {
+        return;
+    }
+    YAML::Node list = j.Node("nic_failures");
+    if (!list.IsSequence())
+    {
+        throw j.Error("nic_failures", "expected a list of {rank, helpers}");
+    }
+    std::set<uint64_t> failed;
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields e(list[i], j.File(), j.KeyPath("nic_failures") + "[" + std::to_string(i) + "]");
+        NicFailure f;
+        uint64_t r = e.Uint("rank");
+        if (r >= job.Ranks() || !failed.insert(r).second)
+        {
+            throw e.Error("rank",
+                          "expected a rank of the job (0.." + std::to_string(job.Ranks() - 1) +
+                              ") named once, got " + std::to_string(r));
+        }
+        f.rank = static_cast<uint32_t>(r);
+        std::set<uint64_t> seen;
+        for (uint64_t h : Integers(e, "helpers"))
+        {
+            if (h >= job.Ranks() || h == r || job.serverOfRank[h] != job.serverOfRank[r] ||
+                !seen.insert(h).second)
+            {
+                throw e.Error("helpers",
+                              "rank " + std::to_string(h) + " is not another GPU of rank " +
+                                  std::to_string(r) + "'s server (named once)");
+            }
+            f.helpers.push_back(static_cast<uint32_t>(h));
+        }
+        if (f.helpers.empty())
+        {
+            throw e.Error("helpers", "name at least one rank whose NIC relays");
+        }
+        f.shares.assign(f.helpers.size(), 1.0 / f.helpers.size());
+        e.RejectUnknownKeys();
+        job.nicFailures.push_back(f);
+    }
+    for (const NicFailure& f : job.nicFailures)
+    {
+        for (uint32_t h : f.helpers)
+        {
+            if (failed.count(h))
+            {
+                throw j.Error("nic_failures",
+                              "rank " + std::to_string(h) + " relays for rank " +
+                                  std::to_string(f.rank) + " but its own NIC has failed");
+            }
+        }
+    }
+}
+
 /// The phases named in \p f's `after`, by index; a `buckets` name stands for all its phases.
 std::vector<uint32_t>
 ReadAfter(YamlFields& f, const std::map<std::string, std::vector<uint32_t>>& named)
@@ -479,6 +540,7 @@ ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& tra
         }
         job.start = j.Duration("start", Time(0));
         ReadSkew(j, job);
+        ReadNicFailures(j, job);
         ReadPhases(j, job);
         j.RejectUnknownKeys();
         jobs.push_back(std::move(job));
@@ -517,6 +579,14 @@ JobKeys()
                     KeyKind::Count,
                     "only this step is delayed (a late communication among many)")
             .Rule("every step"),
+        ScenarioKey(j + "nic_failures",
+                    KeyKind::List,
+                    "[{rank, helpers}]: ranks whose NIC has failed; their inter-server bytes go "
+                    "over NVLink to the helpers' NICs, split evenly"),
+        ScenarioKey(j + "nic_failures[].rank", KeyKind::Count, "the rank whose NIC failed"),
+        ScenarioKey(j + "nic_failures[].helpers",
+                    KeyKind::List,
+                    "other ranks of its server that relay (they take part in every phase it does)"),
         ScenarioKey(j + "phases", KeyKind::List, "one step: the phases, each a mapping"),
         ScenarioKey(p + "name", KeyKind::Text, "the phase's name (unique in the job)"),
         ScenarioKey(p + "type", KeyKind::Text, "what the phase does")

@@ -70,12 +70,11 @@ namespace
 {
 
 /// An all-to-all's transfers: every sender to every other receiver, all in round 0 (nothing
-/// orders them), so they share the NICs and links they cross; the plan's ranks are the phase's
-/// members in group order (JobPhaseSpec::Members).
+/// orders them), so they share the NICs and links they cross; the plan's first \p n ranks are
+/// the phase's members in group order (JobPhaseSpec::Members).
 void
-AddAllToAll(const JobPhaseSpec& ph, CollectivePlan& plan)
+AddAllToAll(const JobPhaseSpec& ph, uint32_t n, CollectivePlan& plan)
 {
-    const uint32_t n = plan.Job().ranks;
     const std::vector<uint32_t> positions = ph.Members(n);
     auto indexOf = [&positions](uint32_t position) {
         return static_cast<uint32_t>(
@@ -102,12 +101,73 @@ AddAllToAll(const JobPhaseSpec& ph, CollectivePlan& plan)
     }
 }
 
+/// The job's failed NICs among \p ranks, renumbered to positions in \p ranks. A failed rank
+/// of the group needs its helpers in the group too (they relay inside this plan).
+std::vector<NicFailure>
+GroupNicFailures(const JobSpec& job, const std::vector<uint32_t>& ranks)
+{
+    auto position = [&ranks](uint32_t rank) {
+        auto it = std::find(ranks.begin(), ranks.end(), rank);
+        return it == ranks.end() ? -1 : static_cast<int64_t>(it - ranks.begin());
+    };
+    std::vector<NicFailure> out;
+    for (const NicFailure& f : job.nicFailures)
+    {
+        int64_t at = position(f.rank);
+        if (at < 0)
+        {
+            continue;
+        }
+        NicFailure g = f;
+        g.rank = static_cast<uint32_t>(at);
+        for (uint32_t& h : g.helpers)
+        {
+            int64_t hp = position(h);
+            if (hp < 0)
+            {
+                throw std::invalid_argument("rank " + std::to_string(f.rank) +
+                                            "'s NIC has failed and its helper " +
+                                            std::to_string(h) + " is not in the group");
+            }
+            h = static_cast<uint32_t>(hp);
+        }
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
 } // namespace
 
+std::vector<uint32_t>
+JobPlanRanks(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& members)
+{
+    std::vector<uint32_t> all = members;
+    if (job.phases[phase].kind == JobPhaseKind::COLLECTIVE)
+    {
+        return all;
+    }
+    for (const NicFailure& f : job.nicFailures)
+    {
+        if (std::find(members.begin(), members.end(), f.rank) == members.end())
+        {
+            continue;
+        }
+        for (uint32_t h : f.helpers)
+        {
+            if (std::find(all.begin(), all.end(), h) == all.end())
+            {
+                all.push_back(h);
+            }
+        }
+    }
+    return all;
+}
+
 CollectivePlan
-JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks)
+JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& members)
 {
     const JobPhaseSpec& ph = job.phases[phase];
+    const std::vector<uint32_t> ranks = JobPlanRanks(job, phase, members);
     CollectiveJob cj;
     cj.ranks = static_cast<uint32_t>(ranks.size());
     cj.messageBytes = ph.bytes;
@@ -139,19 +199,21 @@ JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks
         t.op = CollectiveOp::COPY;
         t.phase = ph.name;
         plan.Add(t);
-        return plan;
     }
-    if (ph.kind == JobPhaseKind::ALL_TO_ALL)
+    else if (ph.kind == JobPhaseKind::ALL_TO_ALL)
     {
-        AddAllToAll(ph, plan);
-        return plan;
+        AddAllToAll(ph, static_cast<uint32_t>(members.size()), plan);
     }
-    ObjectFactory factory(ph.algorithm);
-    if (ph.algorithm == "ns3::RingAllReduce")
+    else
     {
-        factory.Set("Order", StringValue(ph.ringOrder));
+        ObjectFactory factory(ph.algorithm);
+        if (ph.algorithm == "ns3::RingAllReduce")
+        {
+            factory.Set("Order", StringValue(ph.ringOrder));
+        }
+        factory.Create<CollectiveAlgorithm>()->Build(plan);
     }
-    factory.Create<CollectiveAlgorithm>()->Build(plan);
+    plan.ApplyNicFailures(GroupNicFailures(job, ranks));
     return plan;
 }
 
@@ -337,11 +399,14 @@ JobRunner::MakeEngine(const Instance& inst) const
     const JobSpec& job = m_jobs[inst.job];
     const JobPhaseSpec& ph = job.phases[inst.phase];
     std::vector<uint32_t> ranks;
-    std::vector<uint32_t> hosts;
     for (uint32_t id : inst.members)
     {
         ranks.push_back(m_records[id].rank);
-        hosts.push_back(job.hostOfRank[m_records[id].rank]);
+    }
+    std::vector<uint32_t> hosts;
+    for (uint32_t r : JobPlanRanks(job, inst.phase, ranks))
+    {
+        hosts.push_back(job.hostOfRank[r]); // the members, then relaying helpers
     }
     Ptr<CollectiveEngine> engine = CreateObject<CollectiveEngine>();
     engine->SetAttribute("LaunchCost", TimeValue(ph.launchCost));
@@ -372,6 +437,12 @@ void
 JobRunner::InstanceDone(uint32_t i)
 {
     Instance& inst = m_instances[i];
+    if (inst.end >= Time(0))
+    {
+        // The engine reports completion again when its last transfer completes a JOIN (a
+        // relayed transfer's) from inside its own completion: the members are done already.
+        return;
+    }
     inst.end = inst.engine->CompletionTime();
     if (inst.engine->ValuesChecked())
     {

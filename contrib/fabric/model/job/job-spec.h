@@ -1,6 +1,8 @@
 #ifndef FABRIC_JOB_SPEC_H
 #define FABRIC_JOB_SPEC_H
 
+#include "collective/collective-plan.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -89,6 +91,10 @@ struct JobSpec
     /// (rank, step) -> a further delay before that one step begins: one late communication
     /// among many ("Datacenter networks", chapter 7, §7.6.3, tails).
     std::map<std::pair<uint32_t, uint32_t>, Time> stepSkew;
+    /// Ranks whose NIC has failed (job ranks): their inter-server traffic in every
+    /// communication phase goes over NVLink to the NICs of helpers on their server
+    /// (CollectivePlan::ApplyNicFailures; "Datacenter networks", chapter 7, §7.2.4, §7.6.2).
+    std::vector<NicFailure> nicFailures;
     std::vector<JobPhaseSpec> phases;
 
     uint32_t Ranks() const
