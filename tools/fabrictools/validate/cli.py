@@ -30,6 +30,7 @@ CASES = [
     ("nscc-initial-window", ".cases.nscc_initial_window", True),
     ("timely-high-rtt", ".cases.timely_high_rtt", True),
     ("powertcp-lone-flow", ".cases.powertcp_lone_flow", True),
+    ("job-timelines", ".cases.job_timelines", True),
 ]
 
 UNAVAILABLE = {}
