@@ -74,7 +74,9 @@ def run(ctx):
     link = star_link(params, "pipeline-decode")
     _, frame = mtu_frame(params)
     msg = transfer(link, frame, 2, 5e-6)
-    m, p, tau = 8, int(scenario.require(params, "workload.jobs", "pipeline")[0]["layout"]["pp"]), 1e-3
+    job = scenario.require(params, "workload.jobs", "pipeline-decode")[0]
+    p, tau = int(job["layout"]["pp"]), 1e-3
+    m = sum(1 for ph in job["phases"] if ph["type"] == "compute") // p
     case.checks.append(Check(
         "pipeline-decode", "step time", "s", (m + p - 1) * tau + (p - 1) * msg,
         step_times(run_dir)[0], "(m + p − 1)·τ + (p − 1)·T(2)", base_rel=0.0,
