@@ -19,9 +19,9 @@ over two links takes
 import os
 
 from .. import scenario
-from ..common import mtu_frame, star_link
+from ..common import Link, mtu_frame, star_link, wire_overhead
 from ..core import CaseResult, Check, ValidationError
-from ..units import parse_time_s
+from ..units import cable_delay_s, parse_bytes, parse_rate_bps, parse_time_s
 from ... import rundir
 
 CASE_ID = "job-timelines"
@@ -136,4 +136,31 @@ def run(ctx):
         "tails", "mean", "s", 0.52e-3, sum(times) / len(times),
         "chapter: (98 · 0.4 + 2.4 + 10.4) / 100 ms", info=True,
         note="the recovery here includes the retransmission timeout after the link is back"))
+    # §7.6.4's gradient synchronisation at 128 accelerators (not with --quick: 3 s).
+    if not ctx.quick:
+        gs = os.path.join(ctx.root, "examples", "job-gradient-sync.yaml")
+        run_dir, params = ctx.run(case, "grad-sync-128", gs, {})
+        job = scenario.require(params, "workload.jobs", "grad-sync-128")[0]
+        h = int(scenario.require(params, "topology.servers", "grad-sync-128"))
+        nic = parse_rate_bps(scenario.require(params, "topology.nic_rate", "grad-sync-128"))
+        g = parse_bytes(job["phases"][0]["bytes"])
+        alpha = parse_time_s(job["phases"][0]["launch_cost"])
+        mtu, frame = mtu_frame(params)
+        frames = -(-g // h // mtu)
+        cable = cable_delay_s(
+            {"cable": scenario.require(params, "topology.nic_cable", "grad-sync-128")}, {})
+        rail = Link(nic, cable, wire_overhead(params))
+        rounds = 2 * (h - 1)
+        packet = rounds * (alpha + frames * (rail.tx_s(frame) + rail.tx_s(ACK)) + rail.tx_s(frame)
+                           + 4 * cable)
+        case.checks.append(Check(
+            "grad-sync-128", "T_grad", "s", packet, step_times(run_dir)[0],
+            "2(H−1)·(α + n(D + A)/R + D/R + 4d): the ring of each rail over its leaf",
+            base_rel=0.0, allowances=[(a, rounds * v) for a, v in allowance],
+            method="summary.json step_time_ns"))
+        formula = rounds * alpha + 2 * (h - 1) / h * g / (nic / 8)
+        case.checks.append(Check(
+            "grad-sync-128", "T_grad, the chapter's formula", "s", formula,
+            step_times(run_dir)[0], "2(H−1)α_R + 2(H−1)G/(H·q·B_NIC), q = 1", info=True,
+            note="the packet level adds the headers and ACKs (4264 B per 4096 B of payload)"))
     return case
