@@ -21,104 +21,25 @@
 // 4d (data and ACK, two cables each); the few ns of the ACK's own serialization and the first
 // frame's 16 B RETH are inside the tolerance.
 
-#include "../test-files.h"
+#include "job-run-fixture.h"
 
-#include <cstdlib>
-#include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 namespace
 {
 
-using ns3::test::Csv;
-using ns3::test::ReadCsv;
-using ns3::test::ReadFile;
-using ns3::test::ShellQuote;
+using ns3::test::kA;
+using ns3::test::kCable;
+using ns3::test::kD;
+using ns3::test::kLaunch;
+using ns3::test::kRate;
+using ns3::test::kTolerance;
+using ns3::test::RingOf4;
 
-const std::string kSourceDir = FABRIC_SOURCE_DIR;
-const std::string kFabricRun = std::string(FABRIC_BUILD_DIR) + "/fabric-run";
-
-constexpr double kRate = 100e9;                           // bit/s
-constexpr double kD = (4096 + 58 + 24) * 8 / kRate * 1e9; // ns: one data frame on the wire
-constexpr double kA = (62 + 24) * 8 / kRate * 1e9;        // ns: one ACK on the wire
-constexpr double kCable = 10;                             // ns: 2 m
-constexpr double kLaunch = 1000;                          // ns: launch_cost 1us
-constexpr double kTolerance = 100;                        // ns
-
-/// A ring AllReduce of 4 ranks over the star: 6 rounds of n frames.
-double
-RingOf4(uint32_t framesPerRound)
-{
-    return 6 * (kLaunch + framesPerRound * (kD + kA) + kD + 4 * kCable);
-}
-
-class JobTimelineTest : public ::testing::Test
-{
-  protected:
-    void SetUp() override
-    {
-        if (!std::filesystem::exists(kFabricRun))
-        {
-            GTEST_FAIL() << kFabricRun << " is missing: build the fabric-run target first";
-        }
-    }
-
-    /// Runs tests/data/scenarios/<fixture> with \p sets; returns the exit status.
-    int Run(const std::string& fixture,
-            const std::string& name,
-            const std::vector<std::string>& sets)
-    {
-        m_dir = m_tmpDir.Path() + "/" + name;
-        std::string cmd = "cd " + ShellQuote(kSourceDir) + " && exec " + ShellQuote(kFabricRun) +
-                          " " + ShellQuote("tests/data/scenarios/" + fixture) + " --quiet --out " +
-                          ShellQuote(m_dir);
-        for (const std::string& s : sets)
-        {
-            cmd += " --set " + ShellQuote(s);
-        }
-        cmd += " >" + ShellQuote(m_dir + ".log") + " 2>&1";
-        int st = std::system(cmd.c_str());
-        m_log = ReadFile(m_dir + ".log");
-        return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    }
-
-    nlohmann::json Summary() const
-    {
-        return nlohmann::json::parse(ReadFile(m_dir + "/summary.json"));
-    }
-
-    /// The job.csv row of (job, step, phase, rank).
-    std::map<std::string, std::string> Row(const std::string& job,
-                                           uint32_t step,
-                                           const std::string& phase,
-                                           uint32_t rank) const
-    {
-        Csv csv = ReadCsv(m_dir + "/job.csv");
-        for (const auto& row : csv.rows)
-        {
-            if (row.at("job") == job && row.at("step") == std::to_string(step) &&
-                row.at("phase") == phase && row.at("rank") == std::to_string(rank))
-            {
-                return row;
-            }
-        }
-        ADD_FAILURE() << "no job.csv row " << job << " " << step << " " << phase << " " << rank;
-        return {};
-    }
-
-    static double Ns(const std::map<std::string, std::string>& row, const std::string& col)
-    {
-        return std::stod(row.at(col));
-    }
-
-    ns3::test::TempDir m_tmpDir{"fabric-job"};
-    std::string m_dir;
-    std::string m_log;
-};
+using JobTimelineTest = ns3::test::JobRunFixture;
 
 TEST_F(JobTimelineTest, LastReadyRankSetsTheStep)
 {

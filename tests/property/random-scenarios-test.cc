@@ -132,7 +132,8 @@ Draw(uint32_t seed)
 }
 
 /// A random job workload over a star: 1-2 jobs on disjoint hosts, random phases (compute,
-/// collectives of every algorithm that needs no SHARP tree, transfers, buckets, update),
+/// collectives of every algorithm that needs no SHARP tree, transfers, all-to-alls, buckets,
+/// update),
 /// random skew and steps. \p durations: each compute or update phase's name and duration (ns).
 RandomScenario
 DrawJobs(uint32_t seed, std::map<std::string, int64_t>& durations)
@@ -189,8 +190,28 @@ DrawJobs(uint32_t seed, std::map<std::string, int64_t>& durations)
             case 3: {
                 uint32_t from = rng() % ranks;
                 uint32_t to = (from + 1 + rng() % (ranks - 1)) % ranks;
-                y << "        - {name: " << name << ", type: p2p, bytes: " << uniform(1, 256)
-                  << "KiB, from: " << from << ", to: " << to << after << "}\n";
+                if (rng() % 2)
+                {
+                    y << "        - {name: " << name << ", type: p2p, bytes: " << uniform(1, 256)
+                      << "KiB, from: " << from << ", to: " << to << after << "}\n";
+                    break;
+                }
+                // An all-to-all on the whole job: every rank, or one sender to the rest, or
+                // the rest to one receiver (dispatch and combine through one NIC).
+                std::string who;
+                switch (rng() % 3)
+                {
+                case 0:
+                    who = ", senders: [" + std::to_string(from) + "]";
+                    break;
+                case 1:
+                    who = ", receivers: [" + std::to_string(to) + "]";
+                    break;
+                default:
+                    break;
+                }
+                y << "        - {name: " << name << ", type: all_to_all, bytes: " << uniform(1, 64)
+                  << "KiB" << who << after << "}\n";
                 break;
             }
             default:

@@ -150,12 +150,88 @@ ReadSkew(YamlFields& j, JobSpec& job)
                           "rank " + std::to_string(r) + " out of range (the job has " +
                               std::to_string(job.Ranks()) + " ranks)");
         }
-        job.skew[r] = e.Duration("at");
-        if (job.skew[r] < Time(0))
+        Time at = e.Duration("at");
+        if (at < Time(0))
         {
             throw e.Error("at", "must not be negative");
         }
+        if (e.Has("step"))
+        {
+            uint64_t s = e.Uint("step");
+            if (s >= job.steps)
+            {
+                throw e.Error("step",
+                              "step " + std::to_string(s) + " out of range (the job runs " +
+                                  std::to_string(job.steps) + " steps)");
+            }
+            job.stepSkew[{static_cast<uint32_t>(r), static_cast<uint32_t>(s)}] += at;
+        }
+        else
+        {
+            job.skew[r] = at;
+        }
         e.RejectUnknownKeys();
+    }
+}
+
+/// nic_failures: [{rank, helpers}]: ranks whose NIC has failed, relayed over NVLink through
+/// the NICs of other GPUs of their server, the bytes split evenly.
+void
+ReadNicFailures(YamlFields& j, JobSpec& job)
+{
+    if (!j.Has("nic_failures"))
+    {
+        return;
+    }
+    YAML::Node list = j.Node("nic_failures");
+    if (!list.IsSequence())
+    {
+        throw j.Error("nic_failures", "expected a list of {rank, helpers}");
+    }
+    std::set<uint64_t> failed;
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields e(list[i], j.File(), j.KeyPath("nic_failures") + "[" + std::to_string(i) + "]");
+        NicFailure f;
+        uint64_t r = e.Uint("rank");
+        if (r >= job.Ranks() || !failed.insert(r).second)
+        {
+            throw e.Error("rank",
+                          "expected a rank of the job (0.." + std::to_string(job.Ranks() - 1) +
+                              ") named once, got " + std::to_string(r));
+        }
+        f.rank = static_cast<uint32_t>(r);
+        std::set<uint64_t> seen;
+        for (uint64_t h : Integers(e, "helpers"))
+        {
+            if (h >= job.Ranks() || h == r || job.serverOfRank[h] != job.serverOfRank[r] ||
+                !seen.insert(h).second)
+            {
+                throw e.Error("helpers",
+                              "rank " + std::to_string(h) + " is not another GPU of rank " +
+                                  std::to_string(r) + "'s server (named once)");
+            }
+            f.helpers.push_back(static_cast<uint32_t>(h));
+        }
+        if (f.helpers.empty())
+        {
+            throw e.Error("helpers", "name at least one rank whose NIC relays");
+        }
+        f.shares.assign(f.helpers.size(), 1.0 / f.helpers.size());
+        e.RejectUnknownKeys();
+        job.nicFailures.push_back(f);
+    }
+    for (const NicFailure& f : job.nicFailures)
+    {
+        for (uint32_t h : f.helpers)
+        {
+            if (failed.count(h))
+            {
+                throw j.Error("nic_failures",
+                              "rank " + std::to_string(h) + " relays for rank " +
+                                  std::to_string(f.rank) + " but its own NIC has failed");
+            }
+        }
     }
 }
 
@@ -222,23 +298,46 @@ ReadAlgorithm(YamlFields& f, JobPhaseSpec& ph)
     ph.ringOrder = it->second.second;
 }
 
-/// Every group of the phase can run it: the algorithm builds, a transfer has two ranks.
+/// Every group of the phase can run it: the algorithm builds, a transfer has two ranks, an
+/// all-to-all's positions exist and move something.
 void
 CheckGroups(YamlFields& f, const JobSpec& job, uint32_t phase)
 {
     const JobPhaseSpec& ph = job.phases[phase];
     for (const std::vector<uint32_t>& group : job.Groups(ph.group))
     {
-        std::vector<uint32_t> ranks = group;
-        if (ph.kind == JobPhaseKind::P2P)
+        const uint32_t size = static_cast<uint32_t>(group.size());
+        if (ph.kind == JobPhaseKind::P2P && (ph.from >= size || ph.to >= size || ph.from == ph.to))
         {
-            if (ph.from >= group.size() || ph.to >= group.size() || ph.from == ph.to)
+            throw f.Error("to",
+                          "from and to must be two positions of the " + ph.group + " group (size " +
+                              std::to_string(size) + ")");
+        }
+        if (ph.kind == JobPhaseKind::ALL_TO_ALL)
+        {
+            for (const char* key : {"senders", "receivers"})
             {
-                throw f.Error("to",
-                              "from and to must be two positions of the " + ph.group +
-                                  " group (size " + std::to_string(group.size()) + ")");
+                const auto& v = std::string(key) == "senders" ? ph.senders : ph.receivers;
+                for (uint32_t position : v)
+                {
+                    if (position >= size)
+                    {
+                        throw f.Error(key,
+                                      "position " + std::to_string(position) +
+                                          " out of range (the " + ph.group + " group has " +
+                                          std::to_string(size) + " ranks)");
+                    }
+                }
             }
-            ranks = {group[ph.from], group[ph.to]};
+            if (size > 1 && ph.senders.size() == 1 && ph.receivers == ph.senders)
+            {
+                throw f.Error("receivers", "the only sender is the only receiver");
+            }
+        }
+        std::vector<uint32_t> ranks;
+        for (uint32_t position : ph.Members(size))
+        {
+            ranks.push_back(group[position]);
         }
         if (ranks.size() < 2)
         {
@@ -250,9 +349,35 @@ CheckGroups(YamlFields& f, const JobSpec& job, uint32_t phase)
         }
         catch (const std::invalid_argument& e)
         {
-            throw f.Error(ph.kind == JobPhaseKind::P2P ? "group" : "algorithm", e.what());
+            throw f.Error(ph.kind == JobPhaseKind::COLLECTIVE ? "algorithm" : "group", e.what());
         }
     }
+}
+
+/// An all-to-all's `senders` or `receivers`: distinct group positions (absent: every one).
+std::vector<uint32_t>
+ReadPositions(YamlFields& f, const std::string& key)
+{
+    std::vector<uint32_t> out;
+    if (!f.Has(key))
+    {
+        return out;
+    }
+    std::set<uint64_t> seen;
+    for (uint64_t v : Integers(f, key))
+    {
+        if (v > UINT32_MAX || !seen.insert(v).second)
+        {
+            throw f.Error(key, "positions must be distinct group positions");
+        }
+        out.push_back(static_cast<uint32_t>(v));
+    }
+    if (out.empty())
+    {
+        throw f.Error(key, "expected at least one position (leave the key out for all)");
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 void
@@ -320,6 +445,18 @@ ReadPhases(YamlFields& j, JobSpec& job)
             job.phases.push_back(ph);
             CheckGroups(f, job, first);
         }
+        else if (type == "all_to_all")
+        {
+            JobPhaseSpec ph;
+            ph.name = name;
+            ph.kind = JobPhaseKind::ALL_TO_ALL;
+            ReadCommunication(f, job, ph, "bytes");
+            ph.senders = ReadPositions(f, "senders");
+            ph.receivers = ReadPositions(f, "receivers");
+            ph.after = after;
+            job.phases.push_back(ph);
+            CheckGroups(f, job, first);
+        }
         else if (type == "buckets")
         {
             uint64_t count = f.Uint("count");
@@ -356,7 +493,7 @@ ReadPhases(YamlFields& j, JobSpec& job)
         {
             throw f.Error("type",
                           "unknown phase type '" + type +
-                              "' (compute, update, collective, p2p, buckets)");
+                              "' (compute, update, collective, p2p, all_to_all, buckets)");
         }
         std::vector<uint32_t>& mine = named[name];
         for (uint32_t p = first; p < job.phases.size(); ++p)
@@ -403,6 +540,7 @@ ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& tra
         }
         job.start = j.Duration("start", Time(0));
         ReadSkew(j, job);
+        ReadNicFailures(j, job);
         ReadPhases(j, job);
         j.RejectUnknownKeys();
         jobs.push_back(std::move(job));
@@ -434,13 +572,25 @@ JobKeys()
         ScenarioKey(j + "start", KeyKind::Duration, "when step 0 may begin").Default("0ns"),
         ScenarioKey(j + "skew",
                     KeyKind::List,
-                    "[{rank, at}]: a rank begins each of its steps this much later"),
+                    "[{rank, at, step}]: a rank begins each of its steps (or one) this much later"),
         ScenarioKey(j + "skew[].rank", KeyKind::Count, "the rank"),
         ScenarioKey(j + "skew[].at", KeyKind::Duration, "its delay"),
+        ScenarioKey(j + "skew[].step",
+                    KeyKind::Count,
+                    "only this step is delayed (a late communication among many)")
+            .Rule("every step"),
+        ScenarioKey(j + "nic_failures",
+                    KeyKind::List,
+                    "[{rank, helpers}]: ranks whose NIC has failed; their inter-server bytes go "
+                    "over NVLink to the helpers' NICs, split evenly"),
+        ScenarioKey(j + "nic_failures[].rank", KeyKind::Count, "the rank whose NIC failed"),
+        ScenarioKey(j + "nic_failures[].helpers",
+                    KeyKind::List,
+                    "other ranks of its server that relay (they take part in every phase it does)"),
         ScenarioKey(j + "phases", KeyKind::List, "one step: the phases, each a mapping"),
         ScenarioKey(p + "name", KeyKind::Text, "the phase's name (unique in the job)"),
         ScenarioKey(p + "type", KeyKind::Text, "what the phase does")
-            .Unit("compute|update|collective|p2p|buckets"),
+            .Unit("compute|update|collective|p2p|all_to_all|buckets"),
         ScenarioKey(p + "after",
                     KeyKind::List,
                     "earlier phases that must have ended on the rank (a buckets name: all its "
@@ -451,7 +601,9 @@ JobKeys()
                     "compute, update: the pipeline stages (pp coordinates) that run it; the "
                     "others pass through")
             .Rule("every stage"),
-        ScenarioKey(p + "group", KeyKind::Text, "collective, p2p, buckets: the groups it runs on")
+        ScenarioKey(p + "group",
+                    KeyKind::Text,
+                    "collective, p2p, all_to_all, buckets: the groups it runs on")
             .Unit("tp|ep|dp|pp|all")
             .Default("all"),
         ScenarioKey(p + "algorithm", KeyKind::Text, "collective, buckets: the AllReduce")
@@ -459,13 +611,22 @@ JobKeys()
             .Default("ring"),
         ScenarioKey(p + "bytes",
                     KeyKind::Bytes,
-                    "collective: gradient per rank; p2p: the message; buckets: per bucket"),
+                    "collective: gradient per rank; p2p: the message; all_to_all: per (sender, "
+                    "receiver); buckets: per bucket"),
         ScenarioKey(p + "launch_cost", KeyKind::Duration, "per round of the communication")
             .Rule("ns3::CollectiveEngine::LaunchCost"),
         ScenarioKey(p + "from", KeyKind::Count, "p2p: the sender's position in its group")
             .Default("0"),
         ScenarioKey(p + "to", KeyKind::Count, "p2p: the receiver's position in its group")
             .Default("1"),
+        ScenarioKey(p + "senders",
+                    KeyKind::List,
+                    "all_to_all: the group positions that send (dispatch: the token holders)")
+            .Rule("every position"),
+        ScenarioKey(p + "receivers",
+                    KeyKind::List,
+                    "all_to_all: the group positions that receive (dispatch: the experts)")
+            .Rule("every position"),
         ScenarioKey(p + "count", KeyKind::Count, "buckets: how many"),
         ScenarioKey(p + "compute", KeyKind::Duration, "buckets: compute before each bucket"),
     };

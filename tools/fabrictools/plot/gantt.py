@@ -21,7 +21,8 @@ from matplotlib.lines import Line2D  # noqa: E402
 from .loaders import note  # noqa: E402
 
 COLORS = {"compute": "0.6", "update": "tab:green", "collective": "tab:blue",
-          "p2p": "tab:blue", "waiting": "tab:orange"}
+          "p2p": "tab:blue", "all_to_all": "tab:blue", "waiting": "tab:orange"}
+COMMUNICATION = ("collective", "p2p", "all_to_all")
 DPI = 120
 MAX_RANKS = 64  # rows beyond this are unreadable; the first ones are kept
 LANE = 0.2  # half the height of a lane; a rank's row holds two
@@ -54,10 +55,10 @@ def draw_job(ax, rows: List[dict]) -> None:
         y = ranks.index(rank)
         ready, start, stop = (int(row[k]) / scale for k in ("ready_ns", "start_ns", "end_ns"))
         kind = row["kind"]
-        communicates = kind in ("collective", "p2p") and int(row["bytes"] or 0) > 0
+        communicates = kind in COMMUNICATION and int(row["bytes"] or 0) > 0
         # Two lanes per rank, so that communication under compute (overlap) stays visible:
         # compute and update above, waiting and communication below.
-        lane = y + (LANE if kind in ("collective", "p2p") else -LANE)
+        lane = y + (LANE if kind in COMMUNICATION else -LANE)
         if communicates and start > ready:
             ax.barh(lane, start - ready, left=ready, height=2 * LANE * 0.9,
                     color=COLORS["waiting"])

@@ -32,6 +32,7 @@ CASES = [
     ("powertcp-lone-flow", ".cases.powertcp_lone_flow", True),
     ("request-path", ".cases.request_path", True),
     ("completion-backpressure", ".cases.completion_backpressure", True),
+    ("job-timelines", ".cases.job_timelines", True),
 ]
 
 UNAVAILABLE = {}

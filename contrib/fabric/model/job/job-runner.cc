@@ -66,10 +66,108 @@ JobRunner::RecordOf(uint32_t job, uint32_t step, uint32_t phase, uint32_t rank) 
     return m_firstRecord[job] + (step * P + phase) * j.Ranks() + rank;
 }
 
+namespace
+{
+
+/// An all-to-all's transfers: every sender to every other receiver, all in round 0 (nothing
+/// orders them), so they share the NICs and links they cross; the plan's first \p n ranks are
+/// the phase's members in group order (JobPhaseSpec::Members).
+void
+AddAllToAll(const JobPhaseSpec& ph, uint32_t n, CollectivePlan& plan)
+{
+    const std::vector<uint32_t> positions = ph.Members(n);
+    auto indexOf = [&positions](uint32_t position) {
+        return static_cast<uint32_t>(
+            std::lower_bound(positions.begin(), positions.end(), position) - positions.begin());
+    };
+    auto orAll = [&positions](const std::vector<uint32_t>& v) { return v.empty() ? positions : v; };
+    for (uint32_t s : orAll(ph.senders))
+    {
+        for (uint32_t d : orAll(ph.receivers))
+        {
+            if (s == d)
+            {
+                continue;
+            }
+            CollectiveTransfer t;
+            t.src = indexOf(s);
+            t.dst = indexOf(d);
+            t.byteBegin = 0;
+            t.byteEnd = ph.bytes;
+            t.op = CollectiveOp::COPY;
+            t.phase = ph.name;
+            plan.Add(t);
+        }
+    }
+}
+
+/// The job's failed NICs among \p ranks, renumbered to positions in \p ranks. A failed rank
+/// of the group needs its helpers in the group too (they relay inside this plan).
+std::vector<NicFailure>
+GroupNicFailures(const JobSpec& job, const std::vector<uint32_t>& ranks)
+{
+    auto position = [&ranks](uint32_t rank) {
+        auto it = std::find(ranks.begin(), ranks.end(), rank);
+        return it == ranks.end() ? -1 : static_cast<int64_t>(it - ranks.begin());
+    };
+    std::vector<NicFailure> out;
+    for (const NicFailure& f : job.nicFailures)
+    {
+        int64_t at = position(f.rank);
+        if (at < 0)
+        {
+            continue;
+        }
+        NicFailure g = f;
+        g.rank = static_cast<uint32_t>(at);
+        for (uint32_t& h : g.helpers)
+        {
+            int64_t hp = position(h);
+            if (hp < 0)
+            {
+                throw std::invalid_argument("rank " + std::to_string(f.rank) +
+                                            "'s NIC has failed and its helper " +
+                                            std::to_string(h) + " is not in the group");
+            }
+            h = static_cast<uint32_t>(hp);
+        }
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<uint32_t>
+JobPlanRanks(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& members)
+{
+    std::vector<uint32_t> all = members;
+    if (job.phases[phase].kind == JobPhaseKind::COLLECTIVE)
+    {
+        return all;
+    }
+    for (const NicFailure& f : job.nicFailures)
+    {
+        if (std::find(members.begin(), members.end(), f.rank) == members.end())
+        {
+            continue;
+        }
+        for (uint32_t h : f.helpers)
+        {
+            if (std::find(all.begin(), all.end(), h) == all.end())
+            {
+                all.push_back(h);
+            }
+        }
+    }
+    return all;
+}
+
 CollectivePlan
-JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks)
+JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& members)
 {
     const JobPhaseSpec& ph = job.phases[phase];
+    const std::vector<uint32_t> ranks = JobPlanRanks(job, phase, members);
     CollectiveJob cj;
     cj.ranks = static_cast<uint32_t>(ranks.size());
     cj.messageBytes = ph.bytes;
@@ -101,14 +199,21 @@ JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks
         t.op = CollectiveOp::COPY;
         t.phase = ph.name;
         plan.Add(t);
-        return plan;
     }
-    ObjectFactory factory(ph.algorithm);
-    if (ph.algorithm == "ns3::RingAllReduce")
+    else if (ph.kind == JobPhaseKind::ALL_TO_ALL)
     {
-        factory.Set("Order", StringValue(ph.ringOrder));
+        AddAllToAll(ph, static_cast<uint32_t>(members.size()), plan);
     }
-    factory.Create<CollectiveAlgorithm>()->Build(plan);
+    else
+    {
+        ObjectFactory factory(ph.algorithm);
+        if (ph.algorithm == "ns3::RingAllReduce")
+        {
+            factory.Set("Order", StringValue(ph.ringOrder));
+        }
+        factory.Create<CollectiveAlgorithm>()->Build(plan);
+    }
+    plan.ApplyNicFailures(GroupNicFailures(job, ranks));
     return plan;
 }
 
@@ -189,10 +294,10 @@ JobRunner::Start()
             }
             for (const std::vector<uint32_t>& group : job.Groups(ph.group))
             {
-                std::vector<uint32_t> members = group;
-                if (ph.kind == JobPhaseKind::P2P)
+                std::vector<uint32_t> members;
+                for (uint32_t position : ph.Members(static_cast<uint32_t>(group.size())))
                 {
-                    members = {group.at(ph.from), group.at(ph.to)};
+                    members.push_back(group.at(position));
                 }
                 if (members.size() < 2)
                 {
@@ -223,7 +328,7 @@ JobRunner::Start()
         if (rec.pending == 0)
         {
             const JobSpec& job = m_jobs[rec.job];
-            Time at = job.start + job.skew[rec.rank];
+            Time at = job.start + job.SkewOf(rec.rank, rec.step);
             Simulator::Schedule(std::max(at - Simulator::Now(), Time(0)),
                                 &JobRunner::Ready,
                                 this,
@@ -278,7 +383,7 @@ JobRunner::Complete(uint32_t id, Time end)
         {
             // Dependencies end in time order, so the last to end is this one.
             dep.binding = id;
-            Time delay = dep.skewed ? m_jobs[dep.job].skew[dep.rank] : Time(0);
+            Time delay = dep.skewed ? m_jobs[dep.job].SkewOf(dep.rank, dep.step) : Time(0);
             Simulator::Schedule(delay, &JobRunner::Ready, this, d);
         }
     }
@@ -294,11 +399,14 @@ JobRunner::MakeEngine(const Instance& inst) const
     const JobSpec& job = m_jobs[inst.job];
     const JobPhaseSpec& ph = job.phases[inst.phase];
     std::vector<uint32_t> ranks;
-    std::vector<uint32_t> hosts;
     for (uint32_t id : inst.members)
     {
         ranks.push_back(m_records[id].rank);
-        hosts.push_back(job.hostOfRank[m_records[id].rank]);
+    }
+    std::vector<uint32_t> hosts;
+    for (uint32_t r : JobPlanRanks(job, inst.phase, ranks))
+    {
+        hosts.push_back(job.hostOfRank[r]); // the members, then relaying helpers
     }
     Ptr<CollectiveEngine> engine = CreateObject<CollectiveEngine>();
     engine->SetAttribute("LaunchCost", TimeValue(ph.launchCost));
@@ -329,6 +437,12 @@ void
 JobRunner::InstanceDone(uint32_t i)
 {
     Instance& inst = m_instances[i];
+    if (inst.end >= Time(0))
+    {
+        // The engine reports completion again when its last transfer completes a JOIN (a
+        // relayed transfer's) from inside its own completion: the members are done already.
+        return;
+    }
     inst.end = inst.engine->CompletionTime();
     if (inst.engine->ValuesChecked())
     {

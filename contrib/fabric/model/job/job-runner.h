@@ -17,10 +17,18 @@
 namespace ns3
 {
 
-/// The plan of communication phase \p phase of \p job on the group \p ranks (job ranks, in
-/// group order): the phase's AllReduce algorithm, or one COPY transfer from the first to the
-/// second rank (p2p). Throws std::invalid_argument when the algorithm cannot run on the group.
-CollectivePlan JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& ranks);
+/// The ranks of the plan of communication phase \p phase on \p members (job ranks, in group
+/// order): the members, then for a transfer or all-to-all the helpers that relay for a member
+/// whose NIC has failed (a collective's helpers must be members of its group).
+std::vector<uint32_t> JobPlanRanks(const JobSpec& job,
+                                   uint32_t phase,
+                                   const std::vector<uint32_t>& members);
+
+/// The plan of communication phase \p phase of \p job on \p members (JobPlanRanks): the
+/// phase's AllReduce algorithm, one COPY transfer from the first to the second rank (p2p), or
+/// the all-to-all's transfers; failed NICs relayed through their helpers. Throws
+/// std::invalid_argument when the algorithm cannot run on the group.
+CollectivePlan JobPlanOf(const JobSpec& job, uint32_t phase, const std::vector<uint32_t>& members);
 
 /**
  * \brief Runs jobs' steps over the fabric: compute and update as durations, communication at

@@ -1,6 +1,7 @@
 #include "job-spec.h"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -19,8 +20,33 @@ JobPhaseKindName(JobPhaseKind kind)
         return "collective";
     case JobPhaseKind::P2P:
         return "p2p";
+    case JobPhaseKind::ALL_TO_ALL:
+        return "all_to_all";
     }
     return "?";
+}
+
+std::vector<uint32_t>
+JobPhaseSpec::Members(uint32_t groupSize) const
+{
+    std::set<uint32_t> members;
+    if (kind == JobPhaseKind::P2P)
+    {
+        members = {from, to};
+    }
+    else if (kind == JobPhaseKind::ALL_TO_ALL && !senders.empty() && !receivers.empty())
+    {
+        members.insert(senders.begin(), senders.end());
+        members.insert(receivers.begin(), receivers.end());
+    }
+    else
+    {
+        for (uint32_t p = 0; p < groupSize; ++p)
+        {
+            members.insert(p);
+        }
+    }
+    return {members.begin(), members.end()};
 }
 
 std::vector<std::vector<uint32_t>>

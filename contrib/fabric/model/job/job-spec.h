@@ -1,9 +1,12 @@
 #ifndef FABRIC_JOB_SPEC_H
 #define FABRIC_JOB_SPEC_H
 
+#include "collective/collective-plan.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +30,9 @@ enum class JobPhaseKind : uint8_t
     COMPUTE,    ///< a rank computes for a duration (compute stream)
     UPDATE,     ///< optimizer update, a duration (compute stream)
     COLLECTIVE, ///< an AllReduce on each group, packet level (communication stream)
-    P2P         ///< one transfer per group, position `from` to position `to` (communication)
+    P2P,        ///< one transfer per group, position `from` to position `to` (communication)
+    ALL_TO_ALL  ///< every sender to every receiver of each group at once: expert-parallel
+                ///< dispatch and combine ("Datacenter networks", chapter 7, §7.2.3)
 };
 
 const char* JobPhaseKindName(JobPhaseKind kind);
@@ -37,7 +42,8 @@ const char* JobPhaseKindName(JobPhaseKind kind);
 inline bool
 IsCommunication(JobPhaseKind kind)
 {
-    return kind == JobPhaseKind::COLLECTIVE || kind == JobPhaseKind::P2P;
+    return kind == JobPhaseKind::COLLECTIVE || kind == JobPhaseKind::P2P ||
+           kind == JobPhaseKind::ALL_TO_ALL;
 }
 
 struct JobPhaseSpec
@@ -48,14 +54,24 @@ struct JobPhaseSpec
     std::string group = "all";      ///< collective, p2p: tp, ep, dp, pp or all
     std::string algorithm;          ///< collective: CollectiveAlgorithm TypeId name
     std::string ringOrder = "flat"; ///< collective: ns3::RingAllReduce::Order
-    uint64_t bytes = 0;             ///< collective: gradient per rank; p2p: the message
-    Time launchCost;                ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
-    uint32_t from = 0;              ///< p2p: position in the group of the sender
-    uint32_t to = 1;                ///< p2p: position in the group of the receiver
-    std::vector<uint32_t> after;    ///< indices of earlier phases of the same step
+    /// collective: gradient per rank; p2p: the message; all_to_all: per (sender, receiver)
+    uint64_t bytes = 0;
+    Time launchCost;   ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
+    uint32_t from = 0; ///< p2p: position in the group of the sender
+    uint32_t to = 1;   ///< p2p: position in the group of the receiver
+    /// all_to_all: the group positions that send and that receive (empty: every position). A
+    /// receiver that is also a sender sends nothing to itself.
+    std::vector<uint32_t> senders;
+    std::vector<uint32_t> receivers;
+    std::vector<uint32_t> after; ///< indices of earlier phases of the same step
     /// compute, update: the pipeline stages (pp coordinates) that run it; the other ranks pass
     /// through it at their ready time (empty: every stage).
     std::vector<uint32_t> stages;
+
+    /// The group positions that take part in a communication phase on a group of \p groupSize
+    /// ranks, ascending: every position (collective), from and to (p2p), the senders and
+    /// receivers (all_to_all). The group's other ranks pass through the phase.
+    std::vector<uint32_t> Members(uint32_t groupSize) const;
 };
 
 struct JobSpec
@@ -72,11 +88,25 @@ struct JobSpec
     uint32_t steps = 1;
     Time start;             ///< when step 0 may begin
     std::vector<Time> skew; ///< per rank: delay before each of its steps begins (readiness)
+    /// (rank, step) -> a further delay before that one step begins: one late communication
+    /// among many ("Datacenter networks", chapter 7, §7.6.3, tails).
+    std::map<std::pair<uint32_t, uint32_t>, Time> stepSkew;
+    /// Ranks whose NIC has failed (job ranks): their inter-server traffic in every
+    /// communication phase goes over NVLink to the NICs of helpers on their server
+    /// (CollectivePlan::ApplyNicFailures; "Datacenter networks", chapter 7, §7.2.4, §7.6.2).
+    std::vector<NicFailure> nicFailures;
     std::vector<JobPhaseSpec> phases;
 
     uint32_t Ranks() const
     {
         return static_cast<uint32_t>(hostOfRank.size());
+    }
+
+    /// How long after its previous step (or the job's start) rank \p r begins step \p s.
+    Time SkewOf(uint32_t r, uint32_t s) const
+    {
+        auto it = stepSkew.find({r, s});
+        return skew[r] + (it == stepSkew.end() ? Time(0) : it->second);
     }
 
     /// Rank \p r's pipeline stage (its pp coordinate).
