@@ -230,9 +230,8 @@ class UbOpOrdering : public UbMemory
         nics[1]->LoseFirstTransmission(id, 2);
         uint64_t at50 = 0;
         Ptr<FlowTable> table = net.GetFlowTable();
-        Simulator::Schedule(MicroSeconds(50), [&at50, table, id]() {
-            at50 = table->Get(id).deliveredBytes;
-        });
+        Simulator::Schedule(MicroSeconds(50),
+                            [&at50, table, id]() { at50 = table->Get(id).deliveredBytes; });
         Simulator::Run();
         const FlowRecord& f = table->Get(id);
         EXPECT_TRUE(f.finished);

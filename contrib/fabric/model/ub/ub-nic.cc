@@ -227,6 +227,13 @@ UbNic::Post(uint32_t flowId)
 bool
 UbNic::Fenced(const FlowRecord& f) const
 {
+    if (PerOperation(f))
+    {
+        // Load/store/atomic flows wait for their ordered predecessors here, at the initiator
+        // (ROI): were they to wait at the target instead, their operations would hold the
+        // NIC's outstanding-operation slots that the predecessors need (a deadlock).
+        return OrderedAfterUnfinished(f);
+    }
     if (f.order != uint8_t(UbOrder::AFTER))
     {
         return false;
@@ -235,6 +242,31 @@ UbNic::Fenced(const FlowRecord& f) const
         const FlowRecord& pred = m_flows->Get(p);
         return pred.dst != f.dst && !pred.finished;
     });
+}
+
+bool
+UbNic::OrderedAfterUnfinished(const FlowRecord& f) const
+{
+    if (f.order == uint8_t(UbOrder::AFTER))
+    {
+        return std::any_of(f.after.begin(), f.after.end(), [&](uint32_t p) {
+            return !m_flows->Get(p).finished;
+        });
+    }
+    if (f.order != uint8_t(UbOrder::STRICT) && f.order != uint8_t(UbOrder::RELAXED))
+    {
+        return false;
+    }
+    bool relaxed = f.order == uint8_t(UbOrder::RELAXED);
+    for (const FlowRecord& g : m_flows->All())
+    {
+        if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint && g.postSeq < f.postSeq &&
+            (!relaxed || g.order == uint8_t(UbOrder::STRICT)) && !g.finished)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 uint32_t
@@ -1151,7 +1183,8 @@ UbNic::AuditTransportState(const FlowTable& flows) const
     std::string problems;
     for (const auto& [flowId, m] : m_messages)
     {
-        if (flows.Get(flowId).finished && !m.done)
+        // A responder's answer may still await its last ACKs when its requester completes.
+        if (flows.Get(flowId).finished && !m.done && m.kind != MessageKind::RESPONSE)
         {
             problems += "flow " + std::to_string(flowId) + " finished but its request is open; ";
         }

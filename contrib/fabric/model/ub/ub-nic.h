@@ -268,6 +268,8 @@ class UbNic : public NicTransport
     void Post(uint32_t flowId) override;
     /// Whether a request waits at its initiator for predecessors sent to other targets.
     bool Fenced(const FlowRecord& f) const;
+    /// Whether an ordering predecessor of \p f (after, strict or relaxed) has not finished.
+    bool OrderedAfterUnfinished(const FlowRecord& f) const;
     void Launch(uint32_t flowId) override;
     void Activate(uint32_t flowId);
     uint32_t ChannelFor(const FlowRecord& f);
