@@ -24,8 +24,8 @@ class UbMemoryExamples : public SimTest
   protected:
     Csv Run(const std::string& example)
     {
-        fs::path dir = fs::temp_directory_path() /
-                       ("fabric-" + example + "-" + std::to_string(getpid()));
+        fs::path dir =
+            fs::temp_directory_path() / ("fabric-" + example + "-" + std::to_string(getpid()));
         fs::create_directories(dir);
         ScenarioConfig cfg =
             LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/examples/" + example + ".yaml",
