@@ -67,6 +67,27 @@ TEST_F(UbMemoryExamples, LoadStoreExampleIsLatencyBound)
     EXPECT_LE(fct, 16 * T * 1.1);
 }
 
+TEST_F(UbMemoryExamples, AHeldLoadStoreFlowSaysItWaitsForItsPredecessor)
+{
+    // Stopped at 2 us: flow 0 (256 strict loads, 16 outstanding) needs at least 16 round trips
+    // of 0.36 us, so the relaxed store flow 1 behind it is still held at its initiator.
+    fs::path dir = fs::temp_directory_path() / ("fabric-ub-held-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    ScenarioConfig cfg =
+        LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/examples/ub-load-store.yaml",
+                     {"stop_time=2us"},
+                     FABRIC_SOURCE_DIR);
+    RunOutcome o = ScenarioRunner::Run(cfg, dir.string());
+    EXPECT_TRUE(o.conservation.Ok());
+    Csv flows = ReadCsv((dir / "flows.csv").string());
+    ASSERT_EQ(flows.rows.size(), 4u);
+    EXPECT_TRUE(flows.rows[0].at("finish_ns").empty());
+    EXPECT_EQ(flows.rows[1].at("stuck_reason"),
+              "waiting at the initiator for its ordered predecessors");
+    EXPECT_EQ(flows.U(1, "sent_bytes"), 0u);
+    fs::remove_all(dir);
+}
+
 } // namespace
 } // namespace test
 } // namespace ns3

@@ -1204,11 +1204,30 @@ std::string
 UbNic::StuckReason(uint32_t flowId) const
 {
     auto it = m_messages.find(flowId);
+    const FlowRecord& f = m_flows->Get(flowId);
+    if (it == m_messages.end() && f.verb == RdmaVerb::READ && f.dst == m_hostIndex)
+    {
+        // Asked of the responder (it drives a READ's data): it has not answered yet.
+        return m_rxMessages.count(flowId) ? "READ request here, waiting to execute (ordering)"
+                                          : "READ request not received";
+    }
+    if (it == m_messages.end() &&
+        std::find(m_fenced.begin(), m_fenced.end(), flowId) != m_fenced.end())
+    {
+        return "waiting at the initiator for its ordered predecessors";
+    }
     if (it == m_messages.end())
     {
         return "request not launched (request slots or interval)";
     }
     const TxMessage& m = it->second;
+    if (m.kind == MessageKind::REQUEST && m.acked == m.packets)
+    {
+        auto r = m_rxResponses.find(flowId);
+        uint32_t received = r == m_rxResponses.end() ? 0 : r->second.received;
+        return "request acknowledged; " + std::to_string(received) + " of " +
+               std::to_string(ResponsePackets(f)) + " responses received";
+    }
     const TxChannel& ch = m_tx[m.channel];
     std::string blocked = PortBlockedReason(ch.port, ch.priority);
     if (!blocked.empty())
