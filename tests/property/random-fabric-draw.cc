@@ -4,6 +4,7 @@
 #include "random-scenario.h"
 
 #include <random>
+#include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -167,7 +168,9 @@ DrawAnyFabric(uint32_t seed)
     if (transport == "ub")
     {
         spray = pick({"ecmp", "oblivious", "adaptive"});
-        y << "ub: {spray: " << spray << ", entropies: " << uniform(2, 64) << "}\n";
+        y << "ub: {spray: " << spray << ", entropies: " << uniform(2, 64)
+          << ", max_outstanding_ops: " << uniform(1, 64) << ", memory_latency: " << uniform(0, 500)
+          << "ns}\n";
     }
     y << topo.yaml;
     y << "host: {mtu: " << pick({"1024B", "4096B"}) << "}\n";
@@ -190,6 +193,7 @@ DrawAnyFabric(uint32_t seed)
     }
     y << "flowlet: {gap: " << uniform(1, 100) << "us}\n";
     std::string algorithm;
+    std::set<std::string> verbs; // UB flows: the operations drawn (coverage)
     if (collective)
     {
         // SHARP builds its trees on leaf switches; hierarchical pairs servers (rail groups,
@@ -218,8 +222,22 @@ DrawAnyFabric(uint32_t seed)
             // Half the flows converge on host 0: incasts are where buffers, PFC and drops act.
             uint32_t src = 1 + rng() % (topo.hosts - 1);
             uint32_t dst = rng() % 2 ? 0 : (src + 1 + rng() % (topo.hosts - 1)) % topo.hosts;
-            y << "    - {src: " << src << ", dst: " << dst << ", bytes: " << uniform(1, 1024)
-              << "KiB, start: " << uniform(0, 20) << "us}\n";
+            std::string verb = transport == "ub"
+                                   ? pick({"write", "write", "read", "load", "store", "atomic"})
+                                   : "write";
+            // Memory operations are small: at most 1024 lines (64 KiB) or 128 atomics.
+            std::string bytes = verb == "atomic" ? std::to_string(8 * uniform(1, 128))
+                                : verb == "load" || verb == "store"
+                                    ? std::to_string(uniform(1, 64)) + "KiB"
+                                    : std::to_string(uniform(1, 1024)) + "KiB";
+            y << "    - {src: " << src << ", dst: " << dst << ", bytes: " << bytes
+              << ", start: " << uniform(0, 20) << "us";
+            if (transport == "ub")
+            {
+                y << ", verb: " << verb << ", order: " << pick({"NO", "RO", "SO"});
+                verbs.insert(verb);
+            }
+            y << "}\n";
         }
     }
     std::string failure = "none";
@@ -295,6 +313,10 @@ DrawAnyFabric(uint32_t seed)
     if (!spray.empty())
     {
         c << " ub_spray=" << spray;
+    }
+    for (const std::string& v : verbs)
+    {
+        c << " ub_" << v;
     }
     c << " workload=" << (collective ? "collective/" + algorithm : "flows");
     r.coverage = c.str();

@@ -6,6 +6,7 @@
 #include "config-error.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
+#include "wire/ub-header.h"
 
 #include <filesystem>
 #include <fstream>
@@ -219,6 +220,34 @@ TEST_F(UbScenario, JettysAssignEndpointsInTurn)
     EXPECT_EQ(cfg.flows[3].endpoint, 0); // h1's third
 }
 
+TEST_F(UbScenario, MemoryVerbsAndTheSpecificationsOrderNames)
+{
+    // verb: read / load / store / atomic are UB requests; order: NO / RO / SO are the
+    // specification's names of none / relaxed / strict (docs/models.md#ordering).
+    ScenarioConfig cfg = LoadText("ok.yaml",
+                                  std::string(kBase) + "transport: ub\n"
+                                                       "workload:\n"
+                                                       "  type: flows\n"
+                                                       "  flows:\n"
+                                                       "    - {src: h1, dst: h0, bytes: 8KiB, "
+                                                       "verb: read, order: SO}\n"
+                                                       "    - {src: h1, dst: h0, bytes: 1KiB, "
+                                                       "verb: load, order: RO}\n"
+                                                       "    - {src: h1, dst: h0, bytes: 1KiB, "
+                                                       "verb: store, order: NO}\n"
+                                                       "    - {src: h1, dst: h0, bytes: 64, "
+                                                       "verb: atomic, order: relaxed}\n");
+    ASSERT_EQ(cfg.flows.size(), 4u);
+    EXPECT_EQ(cfg.flows[0].verb, RdmaVerb::READ);
+    EXPECT_EQ(cfg.flows[0].order, uint8_t(UbOrder::STRICT));
+    EXPECT_EQ(cfg.flows[1].verb, RdmaVerb::LOAD);
+    EXPECT_EQ(cfg.flows[1].order, uint8_t(UbOrder::RELAXED));
+    EXPECT_EQ(cfg.flows[2].verb, RdmaVerb::STORE);
+    EXPECT_EQ(cfg.flows[2].order, uint8_t(UbOrder::NONE));
+    EXPECT_EQ(cfg.flows[3].verb, RdmaVerb::ATOMIC);
+    EXPECT_EQ(cfg.flows[3].order, uint8_t(UbOrder::RELAXED));
+}
+
 TEST_F(UbScenario, MoreKeysAreNamedInErrors)
 {
     const std::string ub = std::string(kBase) + "transport: ub\n";
@@ -234,9 +263,18 @@ TEST_F(UbScenario, MoreKeysAreNamedInErrors)
     ExpectKeyError(ub + "workload:\n  type: flows\n  flows:\n"
                         "    - {src: h1, dst: h0, bytes: 8KiB, order: sideways}\n",
                    "workload.flows[0].order");
-    ExpectKeyError(ub + "workload:\n  type: flows\n  flows:\n"
-                        "    - {src: h1, dst: h0, bytes: 8KiB, verb: read}\n",
+    const std::string roce = std::string(kBase) + "transport: roce\n";
+    ExpectKeyError(roce + "workload:\n  type: flows\n  flows:\n"
+                          "    - {src: h1, dst: h0, bytes: 8KiB, verb: load}\n",
                    "workload.flows[0].verb");
+    ExpectKeyError(roce + "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB, "
+                          "verb: atomic}\n",
+                   "workload.verb");
+    ExpectKeyError(ub + "ub: {cache_line: 0B}\n" + incast, "ub.cache_line");
+    ExpectKeyError(ub + "ub: {cache_line: 8KiB}\n" + incast, "ub.cache_line");
+    ExpectKeyError(ub + "ub: {memory_latency: -1us}\n" + incast, "ub.memory_latency");
+    ExpectKeyError(ub + "ub: {max_outstanding_ops: 5000000000}\n" + incast,
+                   "ub.max_outstanding_ops");
     ExpectKeyError(ub + "workload: {type: incast, senders: 2, bytes_per_sender: 8KiB, jettys: 0}\n",
                    "workload.jettys");
 }

@@ -39,6 +39,7 @@ struct UbRequest
     std::vector<uint32_t> after;
     uint16_t entropy = 0; ///< 0: 49152 + 7 src + dst (as AddFlow)
     uint8_t priority = 3;
+    RdmaVerb verb = RdmaVerb::WRITE;
 };
 
 /// Adds request \p r to the flow table and posts it on its source NIC; returns the flow id.
@@ -52,7 +53,7 @@ PostUb(FabricNetwork& net, std::vector<Ptr<UbNic>>& nics, const UbRequest& r)
     rec.start = r.start;
     rec.priority = r.priority;
     rec.entropy = r.entropy ? r.entropy : static_cast<uint16_t>(49152 + r.src * 7 + r.dst);
-    rec.verb = RdmaVerb::WRITE;
+    rec.verb = r.verb;
     rec.endpoint = r.endpoint;
     rec.order = static_cast<uint8_t>(r.order);
     rec.after = r.after;

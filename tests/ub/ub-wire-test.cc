@@ -336,6 +336,41 @@ TEST(UbWire, ParseFrameReadsTheUbFields)
     EXPECT_EQ(UbFlowPayloadBytes(ack), 0u);
 }
 
+TEST(UbWire, MemoryOpcodesAndTheirFlowPayload)
+{
+    // The layout in ub-header.h: READ and LOAD requests are header only; a RESPONSE carries
+    // flow data (READ data, a loaded line, an atomic's 8-byte result, nothing for a store); a
+    // STORE carries its line; an ATOMIC carries 16 bytes of operands, which are not flow data.
+    struct Case
+    {
+        uint8_t opcode;
+        uint32_t payload;
+        uint32_t flowPayload;
+    };
+
+    for (const Case& c : {Case{UbOpcode::READ, 0, 0},
+                          Case{UbOpcode::RESPONSE, 4096, 4096},
+                          Case{UbOpcode::RESPONSE, 8, 8},
+                          Case{UbOpcode::LOAD, 0, 0},
+                          Case{UbOpcode::STORE, 64, 64},
+                          Case{UbOpcode::ATOMIC, 16, 0}})
+    {
+        UbFrameHeader h = SampleData(c.payload);
+        h.opcode = c.opcode;
+        h.SetOrder(UbOrder::RELAXED);
+        std::vector<uint8_t> b = HeaderBytes(h);
+        EXPECT_EQ(b[42], c.opcode);
+        EXPECT_EQ((b[43] >> 4) & 0x3, 3); // RO
+        FrameInfo info;
+        ASSERT_TRUE(ParseFrame(BuildUbDataFrame(h, c.payload), &info));
+        EXPECT_EQ(info.opcode, c.opcode);
+        EXPECT_EQ(info.frameBytes, c.payload + 66);
+        EXPECT_EQ(UbFlowPayloadBytes(info), c.flowPayload) << int(c.opcode);
+        EXPECT_TRUE(UbOpcode::UbCarriesPsn(c.opcode));
+    }
+    EXPECT_FALSE(UbOpcode::UbCarriesPsn(UbOpcode::ACK));
+}
+
 // --- Wireshark -------------------------------------------------------------------------------
 
 using test::kTshark;
@@ -404,6 +439,72 @@ TEST(UbWireTshark, UbFrameDecodesAsEthernetIpv4UdpTo4792)
     EXPECT_EQ(std::stoul(a[7]), 4792u);
     EXPECT_EQ(std::stoul(a[8]), 8u + 20 + 10 + 32 + 4);
     EXPECT_EQ(a[9], "");
+    if (!HasFailure())
+    {
+        std::remove(pcap.c_str());
+    }
+}
+
+TEST(UbWireTshark, MemoryOpcodesDecodeWithTheirOpcodeByte)
+{
+    // One frame per new opcode: tshark reads Ethernet / IPv4 / UDP to 4792, lengths match the
+    // layout, nothing is malformed, and the first byte after the UDP header is the opcode.
+    ASSERT_TRUE(test::TsharkInstalled());
+    std::string pcap =
+        ::testing::TempDir() + "fabric-ub-memory-wire-" + std::to_string(getpid()) + ".pcap";
+    const std::vector<std::pair<uint8_t, uint32_t>> frames = {{UbOpcode::READ, 0},
+                                                              {UbOpcode::RESPONSE, 1000},
+                                                              {UbOpcode::LOAD, 0},
+                                                              {UbOpcode::STORE, 64},
+                                                              {UbOpcode::ATOMIC, 16}};
+    {
+        Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
+        file->Open(pcap, std::ios::out | std::ios::binary);
+        ASSERT_FALSE(file->Fail());
+        file->Init(PcapHelper::DLT_EN10MB);
+        for (size_t i = 0; i < frames.size(); ++i)
+        {
+            UbFrameHeader h = SampleData(frames[i].second);
+            h.opcode = frames[i].first;
+            file->Write(MicroSeconds(i), BuildUbDataFrame(h, frames[i].second));
+        }
+        file->Close();
+    }
+    std::string cmd = std::string(kTshark) + " -n -r '" + pcap +
+                      "' -T fields -E separator=/t -e frame.len -e udp.dstport -e udp.length"
+                      " -e data.data -e _ws.malformed 2>/dev/null";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string out;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), pipe)) > 0)
+    {
+        out.append(chunk, n);
+    }
+    EXPECT_EQ(pclose(pipe), 0);
+    std::istringstream lines(out);
+    size_t i = 0;
+    for (std::string line; std::getline(lines, line); ++i)
+    {
+        ASSERT_LT(i, frames.size()) << out;
+        std::vector<std::string> cells;
+        std::istringstream cs(line);
+        for (std::string c; std::getline(cs, c, '\t');)
+        {
+            cells.push_back(c);
+        }
+        cells.resize(5);
+        uint32_t payload = frames[i].second;
+        EXPECT_EQ(std::stoul(cells[0]), payload + 66) << line;
+        EXPECT_EQ(std::stoul(cells[1]), 4792u);
+        EXPECT_EQ(std::stoul(cells[2]), 8u + 20 + payload + 4);
+        char opcode[3];
+        std::snprintf(opcode, sizeof opcode, "%02x", frames[i].first);
+        EXPECT_EQ(cells[3].substr(0, 2), opcode) << line;
+        EXPECT_EQ(cells[4], "");
+    }
+    EXPECT_EQ(i, frames.size()) << out;
     if (!HasFailure())
     {
         std::remove(pcap.c_str());

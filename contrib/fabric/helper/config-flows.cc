@@ -66,12 +66,9 @@ ReadFlow(YamlFields& f, const FlowSpec& defaults, const ScenarioBuild& b)
     fs.verb = defaults.verb;
     if (f.Has("verb") && !ParseRdmaVerb(f.String("verb"), &fs.verb))
     {
-        throw f.Error("verb", "expected write, send or read");
+        throw f.Error("verb", "expected write, send, read, load, store or atomic");
     }
-    if (fs.verb == RdmaVerb::READ && transport != "roce")
-    {
-        throw f.Error("verb", "read needs transport: roce");
-    }
+    CheckVerbTransport(f, "verb", fs.verb, transport);
     for (const char* key : {"endpoint", "order", "after"})
     {
         if (f.Has(key) && transport != "ub")
@@ -116,8 +113,11 @@ FlowKeys()
             .Unit("0..7")
             .Rule("workload.priority"),
         ScenarioKey(item + "ecn", KeyKind::Flag, "ECN-capable transport").Rule("workload.ecn"),
-        ScenarioKey(item + "verb", KeyKind::Choice, "RoCE operation (read: src reads from dst)")
-            .Choices({"write", "send", "read"})
+        ScenarioKey(item + "verb",
+                    KeyKind::Choice,
+                    "RDMA/URMA operation (read: src reads from dst; UB: load, store, atomic "
+                    "split the bytes into cache-line / 8-byte memory operations)")
+            .Choices({"write", "send", "read", "load", "store", "atomic"})
             .Rule("workload.verb"),
         ScenarioKey(item + "rate_schedule",
                     KeyKind::List,
@@ -132,9 +132,10 @@ FlowKeys()
             .Default("0"),
         ScenarioKey(item + "order",
                     KeyKind::Choice,
-                    "UB: none; after: the flows in `after` execute first; strict: every earlier "
-                    "flow of its Jetty to the same target does")
-            .Choices({"none", "after", "strict"})
+                    "UB: none (NO); after: the flows in `after` execute first; strict (SO): every "
+                    "earlier flow of its Jetty to the same target does; relaxed (RO): every "
+                    "earlier strict one does")
+            .Choices({"none", "after", "strict", "relaxed", "NO", "SO", "RO"})
             .Rule("after when `after` is given, otherwise none"),
         ScenarioKey(item + "after",
                     KeyKind::List,

@@ -55,6 +55,12 @@ void ReadFlowList(YamlFields& work, const FlowSpec& defaults, ScenarioBuild& bui
 /// src and start are set); \p earlier: the flows defined before it (an `after` entry must name
 /// one of them, from the same source, starting no later) (config-ub.cc).
 void ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs);
+/// Rejects a verb the transport does not carry (read: roce or ub; load, store, atomic: ub),
+/// naming \p key of \p f.
+void CheckVerbTransport(YamlFields& f,
+                        const std::string& key,
+                        RdmaVerb verb,
+                        const std::string& transport);
 
 /// Whether switch.lb (with its section's keys read so far) chooses a path per packet.
 bool SwitchLbIsPerPacket(const ScenarioBuild& build);

@@ -57,7 +57,9 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
         fs.endpoint = static_cast<uint16_t>(e);
     }
     std::string order = f.String("order", f.Has("after") ? "after" : "none");
-    if (order == "none")
+    // The UB specification's execution-order tags are accepted by their names: NO = none,
+    // SO = strict, RO = relaxed (docs/models.md#ordering).
+    if (order == "none" || order == "NO")
     {
         fs.order = 0;
     }
@@ -65,13 +67,19 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
     {
         fs.order = 1;
     }
-    else if (order == "strict")
+    else if (order == "strict" || order == "SO")
     {
         fs.order = 2;
     }
+    else if (order == "relaxed" || order == "RO")
+    {
+        fs.order = 3;
+    }
     else
     {
-        throw f.Error("order", "expected none, after or strict, got '" + order + "'");
+        throw f.Error("order",
+                      "expected none (NO), relaxed (RO), strict (SO) or after, got '" + order +
+                          "'");
     }
     if (f.Has("after"))
     {
@@ -119,6 +127,24 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
     else if (fs.order == 1)
     {
         throw f.Error("order", "order: after needs an `after:` list of flows");
+    }
+}
+
+void
+CheckVerbTransport(YamlFields& f,
+                   const std::string& key,
+                   RdmaVerb verb,
+                   const std::string& transport)
+{
+    if (verb == RdmaVerb::READ && transport != "roce" && transport != "ub")
+    {
+        throw f.Error(key, "read needs transport: roce or ub");
+    }
+    if ((verb == RdmaVerb::LOAD || verb == RdmaVerb::STORE || verb == RdmaVerb::ATOMIC) &&
+        transport != "ub")
+    {
+        throw f.Error(key,
+                      "load, store and atomic are Unified Bus memory operations (transport: ub)");
     }
 }
 
@@ -182,6 +208,20 @@ UbKeys()
             .Attribute(nic + "ContextCacheSize"),
         ScenarioKey("ub.context_miss_penalty", KeyKind::Native, "added per context miss")
             .Attribute(nic + "ContextMissPenalty"),
+        ScenarioKey("ub.cache_line",
+                    KeyKind::Bytes,
+                    "bytes per load or store operation (verb: load | store)")
+            .Attribute(nic + "CacheLineSize")
+            .Check(Within(1, 4096, "a cache line is 1..4096 bytes")),
+        ScenarioKey("ub.memory_latency",
+                    KeyKind::Duration,
+                    "responder's memory time per READ, load, store or atomic before it answers")
+            .Attribute(nic + "MemoryLatency"),
+        ScenarioKey("ub.max_outstanding_ops",
+                    KeyKind::Count,
+                    "load, store and atomic operations awaiting their response per NIC (0 = "
+                    "unlimited)")
+            .Attribute(nic + "MaxOutstandingOps"),
         ScenarioKey("ub.spray",
                     KeyKind::Choice,
                     "ecmp: one entropy per channel; oblivious: round-robin over ub.entropies "

@@ -74,10 +74,7 @@ ReadShape(YamlFields& work, const ScenarioBuild& b)
     std::string rate = work.String("rate", FindKey(work.KeyPath("rate")).fallback);
     shape.rate = rate == "line" ? DataRate(0ULL) : ValueOf(work, "rate").rate;
     ParseRdmaVerb(ValueOf(work, "verb").text, &shape.verb);
-    if (shape.verb == RdmaVerb::READ && b.cfg.transport != "roce")
-    {
-        throw work.Error("verb", "read needs transport: roce");
-    }
+    CheckVerbTransport(work, "verb", shape.verb, b.cfg.transport);
     shape.start = ValueOf(work, "start").time;
     return shape;
 }
@@ -518,8 +515,9 @@ WorkloadKeys()
         ScenarioKey("workload.ecn", KeyKind::Flag, "ECN-capable transport").Default("true"),
         ScenarioKey("workload.verb",
                     KeyKind::Choice,
-                    "RoCE operation (read: src reads from dst, transport roce)")
-            .Choices({"write", "send", "read"})
+                    "RDMA/URMA operation (read: src reads from dst, transport roce or ub; "
+                    "load, store, atomic: cache-line memory operations, transport ub)")
+            .Choices({"write", "send", "read", "load", "store", "atomic"})
             .Default("write"),
         ScenarioKey("workload.lose",
                     KeyKind::List,

@@ -185,8 +185,9 @@ IdealFcts(const TopologySpec& topo, const std::string& transport, const FlowTabl
     ideal.reserve(flows.GetN());
     for (const FlowRecord& f : flows.All())
     {
-        // A READ moves its data from dst to src; the request is not counted (one small frame).
-        bool read = f.verb == RdmaVerb::READ && transport == "roce";
+        // A READ (UB: also loads and atomics) moves its data from dst to src; the request is
+        // not counted (one small frame).
+        bool read = DataToRequester(f.verb);
         ideal.push_back(IdealFct(f.bytes,
                                  read ? paths.Between(f.dst, f.src) : paths.Between(f.src, f.dst),
                                  f.verb == RdmaVerb::WRITE ? write : plain));

@@ -206,11 +206,11 @@ RunRecorder::SampleRates()
     {
         const FlowRecord& f = flows->Get(i);
         uint64_t delta = f.deliveredBytes - m_lastDelivered[i];
-        // Sampled where the data arrives (the destination, the source for a READ); a flow is
-        // active until it has delivered everything, which that end knows without hearing
-        // from the sender (so a distributed run writes the same rows). Bytes delivered mean the
-        // flow has started: the sink's rank may not know the start of a flow it did not post.
-        uint32_t sink = f.verb == RdmaVerb::READ ? f.src : f.dst;
+        // Sampled where the data arrives (the destination, the source for a READ, a load or an
+        // atomic); a flow is active until it has delivered everything, which that end knows without
+        // hearing from the sender (so a distributed run writes the same rows). Bytes delivered mean
+        // the flow has started: the sink's rank may not know the start of a flow it did not post.
+        uint32_t sink = DataToRequester(f.verb) ? f.src : f.dst;
         bool active = delta > 0 || (!f.finished && f.deliveredBytes < f.bytes);
         if (active && f.deliveredBytes > 0 && m_net->IsHostLocal(sink))
         {

@@ -338,7 +338,7 @@ ScenarioRun::ScheduleEvents()
     for (const PacketLoss& loss : m_cfg.losses)
     {
         const FlowRecord& f = m_net.GetFlowTable()->Get(loss.flow);
-        uint32_t sink = f.verb == RdmaVerb::READ ? f.src : f.dst; // where the data arrives
+        uint32_t sink = DataToRequester(f.verb) ? f.src : f.dst; // where the data arrives
         if (m_net.IsHostLocal(sink))
         {
             m_nics[sink]->LoseFirstTransmission(loss.flow, loss.packet);

@@ -22,6 +22,18 @@ ParseRdmaVerb(const std::string& text, RdmaVerb* verb)
     {
         *verb = RdmaVerb::READ;
     }
+    else if (text == "load")
+    {
+        *verb = RdmaVerb::LOAD;
+    }
+    else if (text == "store")
+    {
+        *verb = RdmaVerb::STORE;
+    }
+    else if (text == "atomic")
+    {
+        *verb = RdmaVerb::ATOMIC;
+    }
     else
     {
         return false;

@@ -18,11 +18,29 @@ enum class RdmaVerb : uint8_t
 {
     SEND,
     WRITE,
-    READ ///< src reads from dst: the data moves dst → src
+    READ,   ///< src reads from dst: the data moves dst → src
+    LOAD,   ///< UB: cache-line loads from dst's memory (data dst → src), one request per line
+    STORE,  ///< UB: cache-line stores into dst's memory, one request per line
+    ATOMIC, ///< UB: 8-byte atomic operations at dst (fetch-add / compare-swap), 8 B back each
 };
 
-/// Parses "send", "write", "read"; returns false for anything else.
+/// Parses "send", "write", "read", "load", "store", "atomic"; returns false for anything else.
 bool ParseRdmaVerb(const std::string& text, RdmaVerb* verb);
+
+/// Whether the flow's data moves from dst to src (the requester reads it).
+inline bool
+DataToRequester(RdmaVerb verb)
+{
+    return verb == RdmaVerb::READ || verb == RdmaVerb::LOAD || verb == RdmaVerb::ATOMIC;
+}
+
+/// Whether the verb is a UB memory transaction (a request answered by responses).
+inline bool
+IsUbMemoryVerb(RdmaVerb verb)
+{
+    return verb == RdmaVerb::READ || verb == RdmaVerb::LOAD || verb == RdmaVerb::STORE ||
+           verb == RdmaVerb::ATOMIC;
+}
 
 /// One flow of a run: what the workload asked for and what happened to its bytes.
 struct FlowRecord

@@ -204,7 +204,7 @@ CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
     FrameInfo& info = item.info; // parsed when first queued
     if (item.flowId == kNoFlow || !item.hasInfo || !IsUbFrame(info) ||
-        info.opcode != UbOpcode::DATA)
+        !UbOpcode::UbCarriesPsn(info.opcode))
     {
         return;
     }

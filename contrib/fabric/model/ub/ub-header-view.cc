@@ -33,7 +33,12 @@ const TransportViewRegistration g_ubView(kUbUdpPort, ParseUbHeader, kUbViewBytes
 uint32_t
 UbFlowPayloadBytes(const FrameInfo& info)
 {
-    return IsUbFrame(info) && info.opcode == UbOpcode::DATA && info.frameBytes > kUbFrameOverhead
+    // The flow's data: a write/send's DATA, a READ's or load's response, a store's line. An
+    // atomic's operands and result are counted by the NIC, not here: operands are not data
+    // (the result is, 8 B in a RESPONSE frame).
+    bool data = info.opcode == UbOpcode::DATA || info.opcode == UbOpcode::RESPONSE ||
+                info.opcode == UbOpcode::STORE;
+    return IsUbFrame(info) && data && info.frameBytes > kUbFrameOverhead
                ? info.frameBytes - kUbFrameOverhead
                : 0;
 }

@@ -101,6 +101,24 @@ UbNic::GetTypeId()
                           TimeValue(NanoSeconds(1000)),
                           MakeTimeAccessor(&UbNic::m_contextMissPenalty),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CacheLineSize",
+                          "Bytes of one load or store operation: a load, store flow is split "
+                          "into lines of this size (the last one may be shorter).",
+                          QueueSizeValue(QueueSize("64B")),
+                          MakeQueueSizeAccessor(&UbNic::m_cacheLine),
+                          MakeQueueSizeChecker())
+            .AddAttribute("MemoryLatency",
+                          "Time the responder's memory takes per operation (READ, load, store, "
+                          "atomic) before its response may leave; accesses overlap.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&UbNic::m_memoryLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MaxOutstandingOps",
+                          "Load, store and atomic operations a NIC may have awaiting their "
+                          "response (0 = unlimited).",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&UbNic::m_maxOutstandingOps),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("ReorderBuffer",
                             "A request's out-of-order data held: flow, packets, bytes.",
                             MakeTraceSourceAccessor(&UbNic::m_reorderTrace),
@@ -132,6 +150,10 @@ UbNic::Install(Ptr<FabricHost> host)
 {
     NicTransport::Install(host);
     m_cache.SetCapacity(m_contextCacheSize.GetValue());
+    if (m_cacheLine.GetValue() == 0)
+    {
+        NS_FATAL_ERROR("UbNic: CacheLineSize must be at least 1 byte");
+    }
 }
 
 int64_t
@@ -213,6 +235,13 @@ UbNic::Post(uint32_t flowId)
 bool
 UbNic::Fenced(const FlowRecord& f) const
 {
+    if (PerOperation(f))
+    {
+        // Load/store/atomic flows wait for their ordered predecessors here, at the initiator
+        // (ROI): were they to wait at the target instead, their operations would hold the
+        // NIC's outstanding-operation slots that the predecessors need (a deadlock).
+        return OrderedAfterUnfinished(f);
+    }
     if (f.order != uint8_t(UbOrder::AFTER))
     {
         return false;
@@ -221,6 +250,31 @@ UbNic::Fenced(const FlowRecord& f) const
         const FlowRecord& pred = m_flows->Get(p);
         return pred.dst != f.dst && !pred.finished;
     });
+}
+
+bool
+UbNic::OrderedAfterUnfinished(const FlowRecord& f) const
+{
+    if (f.order == uint8_t(UbOrder::AFTER))
+    {
+        return std::any_of(f.after.begin(), f.after.end(), [&](uint32_t p) {
+            return !m_flows->Get(p).finished;
+        });
+    }
+    if (f.order != uint8_t(UbOrder::STRICT) && f.order != uint8_t(UbOrder::RELAXED))
+    {
+        return false;
+    }
+    bool relaxed = f.order == uint8_t(UbOrder::RELAXED);
+    for (const FlowRecord& g : m_flows->All())
+    {
+        if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint && g.postSeq < f.postSeq &&
+            (!relaxed || g.order == uint8_t(UbOrder::STRICT)) && !g.finished)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 uint32_t
@@ -271,15 +325,13 @@ UbNic::Launch(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
     f.launch = Simulator::Now();
-    if (f.verb == RdmaVerb::READ)
-    {
-        NS_FATAL_ERROR("UB transport: read requests are not modeled (scenarios reject them)");
-    }
     uint32_t channel = ChannelFor(f);
     f.cc = m_tx[channel].cc; // cc.csv samples the channel's state for each flow it carries
     TxMessage& m = m_messages[flowId];
     m.channel = channel;
-    m.packets = PacketsOf(f);
+    bool memory = IsUbMemoryVerb(f.verb);
+    m.kind = memory ? MessageKind::REQUEST : MessageKind::WRITE;
+    m.packets = memory ? RequestPackets(f) : PacketsOf(f);
     m_jettys.insert(f.endpoint);
     m_tx[channel].openMessages++;
     // The request needs its Jetty's and its channel's contexts on chip.
@@ -291,6 +343,7 @@ UbNic::Launch(uint32_t flowId)
     }
     if (m.packets == 0)
     {
+        m.answered = true; // nothing to ask for
         Complete(flowId);
         return;
     }
@@ -325,6 +378,11 @@ UbNic::NextPsn(TxChannel& ch)
             return ch.packets[i].frameBytes + ch.inflight <= ch.cc->GetWindow() ? int64_t(psn) : -1;
         }
         ch.resend.pop_front(); // acknowledged meanwhile
+    }
+    while (!ch.active.empty() && WaitsForOpSlot(ch.active.front()))
+    {
+        m_opsBlocked.push_back(ch.active.front()); // back in turn when a response frees a slot
+        ch.active.pop_front();
     }
     if (ch.active.empty() || ch.nextPsn - ch.una >= m_outOfOrderWindow)
     {
@@ -365,26 +423,48 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
         uint32_t flowId = ch.active.front();
         ch.active.pop_front();
         TxMessage& m = m_messages[flowId];
+        const FlowRecord& rec = m_flows->Get(flowId);
         TxPacket p;
         p.flow = flowId;
-        p.index = m.nextIndex++;
-        p.payload = PayloadOf(m_flows->Get(flowId), p.index);
-        p.frameBytes = p.payload + kUbFrameOverhead;
-        if (m.nextIndex < m.packets)
+        if (m.kind == MessageKind::RESPONSE)
         {
-            ch.active.push_back(flowId);
+            // Responses leave in the order the responder released them.
+            p.index = m.ready.front();
+            m.ready.pop_front();
+            m.nextIndex++;
+            m.queued = !m.ready.empty();
+            if (m.queued)
+            {
+                ch.active.push_back(flowId);
+            }
         }
         else
         {
-            m.lastPsn = psn;
+            p.index = m.nextIndex++;
+            if (m.nextIndex < m.packets)
+            {
+                ch.active.push_back(flowId);
+            }
+            else
+            {
+                m.lastPsn = psn;
+            }
+            if (m.kind == MessageKind::REQUEST && PerOperation(rec))
+            {
+                ++m_opsOutstanding; // until its response arrives
+            }
         }
+        p.payload = m.kind == MessageKind::WRITE ? PayloadOf(rec, p.index)
+                                                 : DataBytesOf(m.kind, rec, p.index);
+        p.frameBytes = WireBytesOf(m.kind, rec, p.payload) + kUbFrameOverhead;
         ch.packets.push_back(p);
         ch.nextPsn++;
     }
     TxPacket& p = ch.packets[psn - ch.una];
     FlowRecord& f = m_flows->Get(p.flow);
     const TxMessage& m = m_messages[p.flow];
-    bool last = p.index + 1 == m.packets;
+    // Every operation of a load/store/atomic flow is a message of its own.
+    bool last = p.index + 1 == m.packets || PerOperation(f);
     uint8_t flags = static_cast<uint8_t>((last ? UbFrameHeader::kFlagLast : 0) |
                                          (p.everSent ? UbFrameHeader::kFlagResend : 0));
     uint16_t cci = ch.cc->OnSend(p.frameBytes).Encode();
@@ -420,6 +500,9 @@ UbNic::EnqueueData(const TxChannel& ch,
                    uint16_t cci)
 {
     Ptr<FabricNetDevice> dev = m_ports[ch.port].device;
+    const FlowRecord& f = m_flows->Get(flowId);
+    MessageKind kind = m_messages[flowId].kind;
+    uint32_t wire = WireBytesOf(kind, f, payload);
     UbFrameHeader h;
     h.srcMac = dev->GetMacAddress();
     h.dstMac = dev->GetPeer()->GetMacAddress();
@@ -427,8 +510,8 @@ UbNic::EnqueueData(const TxChannel& ch,
     h.dstIp = HostIpv4(ch.dst).Get();
     h.tos = static_cast<uint8_t>((ch.priority << 5) | (ch.ecnCapable ? 0x2 : 0x0));
     h.entropy = ch.lb->NextEntropy();
-    h.payloadBytes = static_cast<uint16_t>(payload + kIcrcBytes);
-    h.opcode = UbOpcode::DATA;
+    h.payloadBytes = static_cast<uint16_t>(wire + kIcrcBytes);
+    h.opcode = OpcodeOf(kind, f);
     h.flags = flags;
     h.SetOrder(static_cast<UbOrder>(m_flows->Get(flowId).order));
     h.cci = cci;
@@ -436,7 +519,7 @@ UbNic::EnqueueData(const TxChannel& ch,
     h.psn = psn;
     h.channel = ch.id;
     h.word = index;
-    Ptr<Packet> frame = Create<Packet>(payload);
+    Ptr<Packet> frame = Create<Packet>(wire);
     frame->AddTrailer(IcrcTrailer());
     frame->AddHeader(h);
     EnqueueFrame(ch.port, frame, ch.priority, flowId, payload);
@@ -506,11 +589,16 @@ UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
             frame->RemoveHeader(ack);
         }
     }
-    if (h.opcode == UbOpcode::DATA && m_flows->Contains(h.message))
+    if (UbOpcode::UbCarriesPsn(h.opcode) && m_flows->Contains(h.message))
     {
         if (info.trimmed)
         {
             ReceiveTrimmed(info, h);
+            return;
+        }
+        if (h.opcode == UbOpcode::RESPONSE)
+        {
+            ReceiveResponse(info, h);
             return;
         }
         ReceiveData(info, h);
@@ -565,23 +653,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     {
         return;
     }
-    UbCci cci = UbCci::Decode(h.cci);
-    bool congested = info.ecn == 3 || cci.congested;
-    rc.lastEntropy = h.entropy;
-    rc.lastCongested = congested;
-    if (cci.enabled)
-    {
-        if (cci.congested)
-        {
-            ++rc.congested;
-        }
-        else if (cci.increase)
-        {
-            rc.increase = true;
-            rc.hintSum += cci.hint;
-        }
-    }
-
+    bool congested = NoteCongestion(rc, info, h);
     uint32_t offset = h.psn - rc.cumulative;
     bool duplicate = offset >= 0x80000000u ||
                      (offset > 0 && offset - 1 < rc.beyond.size() && rc.beyond[offset - 1]);
@@ -601,7 +673,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     if (mit == m_rxMessages.end())
     {
         RxMessage m;
-        m.packets = PacketsOf(f);
+        m.packets = IsUbMemoryVerb(f.verb) ? RequestPackets(f) : PacketsOf(f);
         m.got.assign(m.packets, 0);
         m.rxChannel = key;
         if (f.order == uint8_t(UbOrder::AFTER))
@@ -615,21 +687,32 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
                 }
             }
         }
-        else if (f.order == uint8_t(UbOrder::STRICT))
+        else if (f.order == uint8_t(UbOrder::STRICT) || f.order == uint8_t(UbOrder::RELAXED))
         {
             // Every request its Jetty posted to this target before it (what the channel's
-            // message sequence numbers tell a real responder).
+            // message sequence numbers tell a real responder); relaxed (RO): only the strict
+            // (SO) ones among them.
+            bool relaxed = f.order == uint8_t(UbOrder::RELAXED);
             for (uint32_t id = 0; id < m_flows->GetN(); ++id)
             {
                 const FlowRecord& g = m_flows->Get(id);
                 if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint &&
-                    g.postSeq < f.postSeq)
+                    g.postSeq < f.postSeq && (!relaxed || g.order == uint8_t(UbOrder::STRICT)))
                 {
                     m.waitFor.push_back(id);
                 }
             }
         }
+        if (PerOperation(f))
+        {
+            m.op.assign(m.packets, OP_ABSENT);
+        }
         mit = m_rxMessages.emplace(flowId, std::move(m)).first;
+    }
+    if (PerOperation(f))
+    {
+        ReceiveOperation(rc, key, h, payload, congested);
+        return;
     }
     RxMessage& m = mit->second;
     bool inOrder = h.word == m.nextInOrder;
@@ -644,29 +727,11 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         m_flows->Discarded(flowId, payload); // no room to hold it: the sender resends
         return;
     }
-    // Accept: record the PSN, advance the cumulative point.
-    if (offset == 0)
+    AcceptPsn(rc, offset);
+    if (payload > 0) // a READ request carries no data
     {
-        rc.cumulative++;
-        while (!rc.beyond.empty() && rc.beyond.front())
-        {
-            rc.beyond.pop_front();
-            rc.cumulative++;
-        }
-        if (!rc.beyond.empty())
-        {
-            rc.beyond.pop_front(); // the slot of the new cumulative PSN (not received)
-        }
+        m_flows->Delivered(flowId, payload, congested);
     }
-    else
-    {
-        if (rc.beyond.size() < offset)
-        {
-            rc.beyond.resize(offset, 0);
-        }
-        rc.beyond[offset - 1] = 1;
-    }
-    m_flows->Delivered(flowId, payload, congested);
     m.got[h.word] = 1;
     if (inOrder)
     {
@@ -716,6 +781,55 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
 }
 
 void
+UbNic::AcceptPsn(RxChannel& rc, uint32_t offset)
+{
+    // Record the PSN, advance the cumulative point.
+    if (offset == 0)
+    {
+        rc.cumulative++;
+        while (!rc.beyond.empty() && rc.beyond.front())
+        {
+            rc.beyond.pop_front();
+            rc.cumulative++;
+        }
+        if (!rc.beyond.empty())
+        {
+            rc.beyond.pop_front(); // the slot of the new cumulative PSN (not received)
+        }
+    }
+    else
+    {
+        if (rc.beyond.size() < offset)
+        {
+            rc.beyond.resize(offset, 0);
+        }
+        rc.beyond[offset - 1] = 1;
+    }
+}
+
+bool
+UbNic::NoteCongestion(RxChannel& rc, const FrameInfo& info, const UbFrameHeader& h)
+{
+    UbCci cci = UbCci::Decode(h.cci);
+    bool congested = info.ecn == 3 || cci.congested;
+    rc.lastEntropy = h.entropy;
+    rc.lastCongested = congested;
+    if (cci.enabled)
+    {
+        if (cci.congested)
+        {
+            ++rc.congested;
+        }
+        else if (cci.increase)
+        {
+            rc.increase = true;
+            rc.hintSum += cci.hint;
+        }
+    }
+    return congested;
+}
+
+void
 UbNic::TraceReorder(uint32_t flowId, const RxMessage& m)
 {
     m_reorderTrace(flowId, m.heldPackets, m.heldBytes);
@@ -724,6 +838,11 @@ UbNic::TraceReorder(uint32_t flowId, const RxMessage& m)
 void
 UbNic::TryExecute(uint32_t flowId)
 {
+    if (PerOperation(m_flows->Get(flowId)))
+    {
+        CommitOperations(flowId);
+        return;
+    }
     RxMessage& m = m_rxMessages[flowId];
     for (uint32_t pred : m.waitFor)
     {
@@ -745,8 +864,14 @@ UbNic::Execute(uint32_t flowId)
     RxMessage& m = m_rxMessages[flowId];
     m.executed = true;
     m_executed.insert(flowId);
+    const FlowRecord& f = m_flows->Get(flowId);
     m_flows->Get(flowId).executed = Simulator::Now();
     m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), flowId), m_waiting.end());
+    if (f.verb == RdmaVerb::READ)
+    {
+        // The memory is read (MemoryLatency), then the data goes back as responses.
+        Simulator::Schedule(m_memoryLatency, &UbNic::ReleaseReadResponse, this, flowId);
+    }
     // Requests that waited for this one may go now; each tells its requester by an ACK.
     std::vector<uint32_t> waiting = m_waiting;
     for (uint32_t other : waiting)
@@ -755,7 +880,13 @@ UbNic::Execute(uint32_t flowId)
         bool ready = std::all_of(o.waitFor.begin(), o.waitFor.end(), [this](uint32_t p) {
             return m_executed.count(p) > 0;
         });
-        if (ready && !o.executed)
+        if (ready && !o.executed && PerOperation(m_flows->Get(other)))
+        {
+            m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), other),
+                            m_waiting.end());
+            CommitOperations(other); // each response tells its requester
+        }
+        else if (ready && !o.executed)
         {
             Execute(other);
             SendAck(m_rx[o.rxChannel], other);
@@ -830,6 +961,10 @@ UbNic::MarkAcked(TxChannel& ch, TxPacket& p)
     if (++m.acked == m.packets)
     {
         m.allAckedAt = Simulator::Now();
+        if (m.kind == MessageKind::RESPONSE)
+        {
+            FinishResponse(m);
+        }
     }
 }
 
@@ -983,8 +1118,9 @@ UbNic::RtoExpired(uint32_t channel)
     // (a duplicate the responder discards), which makes it repeat the notice once executed.
     for (auto& [flowId, m] : m_messages)
     {
+        // (Memory requests are answered by responses, which their responder resends itself.)
         if (m.channel == channel && !m.done && m.acked == m.packets && m.packets > 0 &&
-            m.allAckedAt + m_rto <= now)
+            m.kind == MessageKind::WRITE && m.allAckedAt + m_rto <= now)
         {
             m.allAckedAt = now;
             SendProbe(ch, flowId);
@@ -1020,9 +1156,10 @@ void
 UbNic::Complete(uint32_t flowId)
 {
     auto it = m_messages.find(flowId);
-    if (it == m_messages.end() || it->second.done)
+    if (it == m_messages.end() || it->second.done ||
+        (it->second.kind == MessageKind::REQUEST && !it->second.answered))
     {
-        return;
+        return; // a memory request completes when its responses are in, not on its ACK
     }
     it->second.done = true;
     m_tx[it->second.channel].openMessages--;
@@ -1057,7 +1194,8 @@ UbNic::AuditTransportState(const FlowTable& flows) const
     std::string problems;
     for (const auto& [flowId, m] : m_messages)
     {
-        if (flows.Get(flowId).finished && !m.done)
+        // A responder's answer may still await its last ACKs when its requester completes.
+        if (flows.Get(flowId).finished && !m.done && m.kind != MessageKind::RESPONSE)
         {
             problems += "flow " + std::to_string(flowId) + " finished but its request is open; ";
         }
@@ -1077,11 +1215,30 @@ std::string
 UbNic::StuckReason(uint32_t flowId) const
 {
     auto it = m_messages.find(flowId);
+    const FlowRecord& f = m_flows->Get(flowId);
+    if (it == m_messages.end() && f.verb == RdmaVerb::READ && f.dst == m_hostIndex)
+    {
+        // Asked of the responder (it drives a READ's data): it has not answered yet.
+        return m_rxMessages.count(flowId) ? "READ request here, waiting to execute (ordering)"
+                                          : "READ request not received";
+    }
+    if (it == m_messages.end() &&
+        std::find(m_fenced.begin(), m_fenced.end(), flowId) != m_fenced.end())
+    {
+        return "waiting at the initiator for its ordered predecessors";
+    }
     if (it == m_messages.end())
     {
         return "request not launched (request slots or interval)";
     }
     const TxMessage& m = it->second;
+    if (m.kind == MessageKind::REQUEST && m.acked == m.packets)
+    {
+        auto r = m_rxResponses.find(flowId);
+        uint32_t received = r == m_rxResponses.end() ? 0 : r->second.received;
+        return "request acknowledged; " + std::to_string(received) + " of " +
+               std::to_string(ResponsePackets(f)) + " responses received";
+    }
     const TxChannel& ch = m_tx[m.channel];
     std::string blocked = PortBlockedReason(ch.port, ch.priority);
     if (!blocked.empty())

@@ -60,6 +60,17 @@ namespace ns3
  * most MaxInflightRequests at a time; each launch touches its Jetty and channel contexts in the
  * NIC's ContextCacheSize-byte cache, and every miss adds ContextMissPenalty before it starts.
  * Context sizes (docs/models.md#transport-state): Jetty 20 B, channel 56 B (GetPeakStateBytes).
+ *
+ * Memory transactions (docs/models.md#ub-memory): a READ is one request packet on the
+ * requester's channel; once the responder executes it (ordering as above) and MemoryLatency
+ * has passed, the responder sends the data as RESPONSE packets on its own channel toward the
+ * requester (window, spraying, SACK and selective resends as for a write), and the READ
+ * completes at the requester when every response packet has arrived. Load, store and atomic
+ * flows are split into operations (a CacheLineSize line each; 8 bytes for atomics), each a
+ * request packet answered by one RESPONSE packet (the line for a load, none for a store, the
+ * 8-byte old value for an atomic); at most MaxOutstandingOps operations per NIC are awaiting
+ * their response. Operations of one flow commit in index order under strict (SO), in any
+ * order otherwise.
  */
 class UbNic : public NicTransport
 {
@@ -169,8 +180,20 @@ class UbNic : public NicTransport
         bool resent = false; ///< sent more than once (its `sent` is then out of PSN order)
     };
 
+    /// What a sender-side message carries.
+    enum class MessageKind : uint8_t
+    {
+        WRITE,   ///< a write or send: DATA packets, completed by the execution notice
+        REQUEST, ///< a memory request (READ, loads, stores, atomics): completed by responses
+        RESPONSE ///< a responder's answer: packets released as the request executes
+    };
+
     struct TxMessage
     {
+        MessageKind kind = MessageKind::WRITE;
+        std::deque<uint32_t> ready; ///< RESPONSE: released packets not yet sent
+        bool queued = false;        ///< RESPONSE: in its channel's active list
+        bool answered = false;      ///< REQUEST: every response has arrived
         uint32_t channel = 0;
         uint32_t packets = 0;
         uint32_t nextIndex = 0; ///< next packet never sent
@@ -226,11 +249,35 @@ class UbNic : public NicTransport
         bool executed = false;
         uint64_t rxChannel = 0;
         std::vector<uint32_t> waitFor; ///< requests that must execute first
+        // Load, store and atomic flows: one state per operation.
+        std::vector<uint8_t> op;        ///< OpState
+        std::vector<uint32_t> readyOps; ///< READY, not committed (orders other than strict)
+        uint32_t nextCommit = 0;        ///< strict: the next operation to commit
+        uint32_t committed = 0;
+    };
+
+    /// A memory operation at its responder.
+    enum OpState : uint8_t
+    {
+        OP_ABSENT,    ///< its request has not arrived
+        OP_ACCESSING, ///< arrived, memory access under way (MemoryLatency)
+        OP_READY,     ///< accessed, waiting for its ordering
+        OP_COMMITTED  ///< executed: its response is released
+    };
+
+    /// A memory request's responses at its requester.
+    struct RxResponses
+    {
+        uint32_t packets = 0;
+        uint32_t received = 0;
+        std::vector<uint8_t> got;
     };
 
     void Post(uint32_t flowId) override;
     /// Whether a request waits at its initiator for predecessors sent to other targets.
     bool Fenced(const FlowRecord& f) const;
+    /// Whether an ordering predecessor of \p f (after, strict or relaxed) has not finished.
+    bool OrderedAfterUnfinished(const FlowRecord& f) const;
     void Launch(uint32_t flowId) override;
     void Activate(uint32_t flowId);
     uint32_t ChannelFor(const FlowRecord& f);
@@ -272,6 +319,40 @@ class UbNic : public NicTransport
     /// Requests fenced behind one that has completed join the launch queue.
     void ReleaseHeldRequests() override;
     void TraceReorder(uint32_t flowId, const RxMessage& m);
+    /// Records PSN cumulative + \p offset as received on \p rc.
+    static void AcceptPsn(RxChannel& rc, uint32_t offset);
+    /// Notes the C-AQM / ECN marks of an arriving packet for the next ACK; returns whether it
+    /// arrived congestion-marked.
+    static bool NoteCongestion(RxChannel& rc, const FrameInfo& info, const UbFrameHeader& h);
+
+    // Memory transactions (ub-nic-memory.cc)
+    /// Load, store, atomic: one request and one response per operation.
+    static bool PerOperation(const FlowRecord& f);
+    uint32_t RequestPackets(const FlowRecord& f) const;
+    uint32_t ResponsePackets(const FlowRecord& f) const;
+    /// Flow data bytes of packet \p index of a message of \p kind (what the flow table counts).
+    uint32_t DataBytesOf(MessageKind kind, const FlowRecord& f, uint32_t index) const;
+    /// Payload bytes on the wire of such a packet (an atomic request also carries operands).
+    static uint32_t WireBytesOf(MessageKind kind, const FlowRecord& f, uint32_t dataBytes);
+    static uint8_t OpcodeOf(MessageKind kind, const FlowRecord& f);
+    /// Whether the request at the head of a channel's turn waits for an operation slot.
+    bool WaitsForOpSlot(uint32_t flowId) const;
+    /// Responder: a load/store/atomic request packet arrived (its PSN is new).
+    void ReceiveOperation(RxChannel& rc,
+                          uint64_t key,
+                          const UbFrameHeader& h,
+                          uint32_t payload,
+                          bool congested);
+    void OperationAccessed(uint32_t flowId, uint32_t op);
+    /// Commits what the flow's ordering allows; the last commit executes the flow.
+    void CommitOperations(uint32_t flowId);
+    /// Responder: lets response packet \p index of \p flowId go (after MemoryLatency for a READ).
+    void ReleaseResponse(uint32_t flowId, uint32_t index);
+    void ReleaseReadResponse(uint32_t flowId);
+    /// Requester: a RESPONSE packet arrived.
+    void ReceiveResponse(const FrameInfo& info, const UbFrameHeader& h);
+    /// Responder: every response packet of \p m is acknowledged.
+    void FinishResponse(TxMessage& m);
 
     static uint64_t RxKey(uint32_t src, uint32_t channel)
     {
@@ -290,6 +371,12 @@ class UbNic : public NicTransport
     TypeId m_lbType;
     QueueSize m_contextCacheSize;
     Time m_contextMissPenalty;
+    QueueSize m_cacheLine;
+    Time m_memoryLatency;
+    uint32_t m_maxOutstandingOps;
+    uint32_t m_opsOutstanding = 0;     ///< operations sent, response not yet arrived
+    std::deque<uint32_t> m_opsBlocked; ///< flows waiting for an operation slot
+    std::unordered_map<uint32_t, RxResponses> m_rxResponses;
 
     std::deque<TxChannel> m_tx; ///< a deque: references stay valid as channels are added
     std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint32_t> m_channelOf; ///< (group, dst, prio)

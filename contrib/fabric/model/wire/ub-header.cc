@@ -128,8 +128,10 @@ UbFrameHeader::Decode(const uint8_t* b)
 void
 UbFrameHeader::Print(std::ostream& os) const
 {
-    os << "UB " << (opcode == UbOpcode::DATA ? "DATA" : "ACK") << " channel=" << channel
-       << " psn=" << psn << " message=" << message << " entropy=" << entropy;
+    static const char* const kNames[] =
+        {"?", "DATA", "ACK", "READ", "RESPONSE", "LOAD", "STORE", "ATOMIC"};
+    os << "UB " << (opcode < 8 ? kNames[opcode] : "?") << " channel=" << channel << " psn=" << psn
+       << " message=" << message << " entropy=" << entropy;
 }
 
 TypeId

@@ -26,15 +26,20 @@ namespace ns3
  * UB transport header (20 bytes, big-endian). The fields follow the UB base specification's
  * transport and network headers (RTPH: opcode, PSN, TP channel number, message sequence; NTH:
  * the 16-bit congestion-control information CCI); their packing into 20 bytes is ours:
- *   byte 0      opcode: 0x01 DATA, 0x02 ACK
+ *   byte 0      opcode: 0x01 DATA (write/send), 0x02 ACK, 0x03 READ request, 0x04 response
+ *               (READ data, load data, store completion, atomic result), 0x05 LOAD request,
+ *               0x06 STORE request (the line's data follows), 0x07 ATOMIC request (16 bytes
+ *               of operands follow)
  *   byte 1      flags: bit 7 last packet of its message, bit 6 ACK requested,
- *               bits 5-4 ordering (0 none, 1 after named predecessors, 2 strict), bit 0 resend
+ *               bits 5-4 ordering (0 none/NO, 1 after named predecessors, 2 strict/SO,
+ *               3 relaxed/RO), bit 0 resend
  *   bytes 2-3   CCI, layout of the specification for mode 000 (C-AQM):
  *               Mode:3 | Loc:1 | reserved:1 | En:1 | C:1 | I:1 | Hint:8
  *   bytes 4-7   message: the request (flow) the packet belongs to
  *   bytes 8-11  PSN of the transport channel (32 bits here; the specification has 24)
  *   bytes 12-15 transport channel number (the sender's channel; ACKs carry it back)
- *   bytes 16-19 DATA: packet index within the message (where its bytes go);
+ *   bytes 16-19 DATA, response: packet index within the message (where its bytes go);
+ *               READ request: 0; LOAD/STORE/ATOMIC request: the operation's index in its flow;
  *               ACK: entropy of the packet that triggered the ACK (16) | bit 0: that packet
  *               arrived congestion-marked (IP ECN CE or CCI C) (16)
  *
@@ -60,14 +65,32 @@ namespace UbOpcode
 {
 constexpr uint8_t DATA = 0x01;
 constexpr uint8_t ACK = 0x02;
+constexpr uint8_t READ = 0x03;     ///< a READ request: header only
+constexpr uint8_t RESPONSE = 0x04; ///< READ/load data, store completion, atomic result
+constexpr uint8_t LOAD = 0x05;     ///< one cache-line load: header only
+constexpr uint8_t STORE = 0x06;    ///< one cache-line store: the line follows
+constexpr uint8_t ATOMIC = 0x07;   ///< one 8-byte atomic: 16 bytes of operands follow
+
+/// Whether frames with \p opcode carry packets of a transport channel (PSN, SACK, resends).
+inline bool
+UbCarriesPsn(uint8_t opcode)
+{
+    return opcode != ACK;
+}
 } // namespace UbOpcode
 
-/// Ordering requirement of a request (the specification's NO / RO-SO execution orders).
+/// Bytes of operands an ATOMIC request carries (compare and swap values; fetch-add the first).
+constexpr uint32_t kUbAtomicOperandBytes = 16;
+/// Bytes an atomic operation returns (the old value).
+constexpr uint32_t kUbAtomicResultBytes = 8;
+
+/// Ordering requirement of a request (the specification's NO / RO / SO execution orders).
 enum class UbOrder : uint8_t
 {
-    NONE = 0,  ///< executes as soon as all its packets are there
-    AFTER = 1, ///< waits for the requests it names
-    STRICT = 2 ///< waits for every earlier request of its Jetty to the same target
+    NONE = 0,   ///< NO: executes as soon as all its packets are there
+    AFTER = 1,  ///< waits for the requests it names
+    STRICT = 2, ///< SO: waits for every earlier request of its Jetty to the same target
+    RELAXED = 3 ///< RO: waits for every earlier SO request of its Jetty to the same target
 };
 
 /// The 16-bit congestion-control information field (C-AQM mode).
