@@ -327,6 +327,14 @@ UbNic::NextPsn(TxChannel& ch)
     return ch.nextPsn;
 }
 
+bool
+UbNic::WindowBlockedAfterSend(TxChannel& ch) const
+{
+    uint64_t frameBytes = m_mtu + kUbFrameOverhead;
+    return ch.inflight + frameBytes > ch.cc->GetWindow() ||
+           ch.nextPsn - ch.una >= m_outOfOrderWindow;
+}
+
 NicTransport::Turn
 UbNic::OfferTurn(uint32_t channel, const FabricNetDevice& dev, Time now, Time* wake)
 {
@@ -388,6 +396,13 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
     p.lost = false;
     p.sent = Simulator::Now();
     ch.inflight += p.frameBytes;
+    if (m_ackInterval > 1 && !last && WindowBlockedAfterSend(ch))
+    {
+        // UB's ACK request: a receiver coalescing N packets must not wait for packets the
+        // window keeps from being sent (docs/models.md#ub-ack-frequency). With AckInterval 1
+        // every packet is ACKed anyway and the flag stays clear, as before.
+        flags |= UbFrameHeader::kFlagAckRequest;
+    }
     if (resend)
     {
         ch.resend.pop_front();
@@ -557,6 +572,11 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     UbCci cci = UbCci::Decode(h.cci);
     bool congested = info.ecn == 3 || cci.congested;
     rc.lastEntropy = h.entropy;
+    // A change of the congestion mark is ACKed at once, whatever AckInterval says (the DCTCP
+    // receiver's rule for delayed ACKs, RFC 8257 §3.2; htsim's UEC sink ACKs every marked
+    // packet): the sender's controller sees a mark, or its end, without waiting for N packets.
+    // With AckInterval 1 every packet is ACKed anyway, so the rule changes nothing there.
+    bool markChanged = congested != rc.lastCongested;
     rc.lastCongested = congested;
     if (cci.enabled)
     {
@@ -633,6 +653,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         m_flows->Discarded(flowId, payload); // no room to hold it: the sender resends
         return;
     }
+    bool hadGap = !rc.beyond.empty();
     // Accept: record the PSN, advance the cumulative point.
     if (offset == 0)
     {
@@ -685,7 +706,10 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         m_peakReorderPackets = std::max(m_peakReorderPackets, m_reorderPackets);
         TraceReorder(flowId, m);
     }
-    bool gap = !rc.beyond.empty();
+    // A gap opening or closing is ACKed at once: the sender's loss detection learns of the
+    // arrival beyond the gap, and of its repair, without waiting for N packets. While one
+    // stays open, packets coalesce like any others.
+    bool gapChanged = hadGap != !rc.beyond.empty();
     rc.sinceAck++;
     uint32_t executed = UbAckHeader::kNoMessage;
     if (m.nextInOrder == m.packets && !m.complete)
@@ -697,7 +721,8 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
             executed = flowId;
         }
     }
-    if (rc.sinceAck >= m_ackInterval || gap || executed != UbAckHeader::kNoMessage ||
+    if (rc.sinceAck >= m_ackInterval || gapChanged || markChanged ||
+        (h.flags & UbFrameHeader::kFlagAckRequest) || executed != UbAckHeader::kNoMessage ||
         (h.flags & UbFrameHeader::kFlagLast))
     {
         SendAck(rc, executed);
