@@ -793,10 +793,17 @@ UbNic::SendAck(RxChannel& rc, uint32_t executed, uint32_t trimmedPsn)
     ack.congestedCount = static_cast<uint8_t>(std::min<uint32_t>(rc.congested, 255));
     ack.increase = rc.increase;
     ack.hintSum = static_cast<uint16_t>(std::min<uint32_t>(rc.hintSum, 0xFFFF));
-    ack.bitmap = SackBitmap::Encode(rc.cumulative, m_sackBits / 8 * 8, [&rc](uint32_t psn) {
-        uint32_t i = psn - rc.cumulative - 1;
-        return i < rc.beyond.size() && rc.beyond[i] != 0;
-    });
+    // SackBitmap::Encode's bitmap, built from the arrivals beyond the cumulative point only
+    // (bit i: PSN cumulative + 1 + i), instead of asking about each of the SackBits PSNs.
+    ack.bitmap.assign(m_sackBits / 8, 0);
+    uint32_t known = static_cast<uint32_t>(std::min<size_t>(m_sackBits / 8 * 8, rc.beyond.size()));
+    for (uint32_t i = 0; i < known; ++i)
+    {
+        if (rc.beyond[i])
+        {
+            ack.bitmap[i / 8] |= static_cast<uint8_t>(0x80 >> (i % 8));
+        }
+    }
     rc.congested = 0;
     rc.increase = false;
     rc.hintSum = 0;
