@@ -185,15 +185,28 @@ IdealFcts(const TopologySpec& topo, const std::string& transport, const FlowTabl
     FrameCosts write = plain;
     write.firstExtra = transport == "roce" ? RethHeader::kSize : 0; // the WRITE's address
     BasePaths paths(topo);
-    std::vector<Time> ideal;
-    ideal.reserve(flows.GetN());
-    for (const FlowRecord& f : flows.All())
+    const std::vector<FlowRecord>& all = flows.All();
+    // A READ moves its data from dst to src; the request is not counted (one small frame).
+    auto pathSource = [&](const FlowRecord& f) {
+        return f.verb == RdmaVerb::READ && transport == "roce" ? f.dst : f.src;
+    };
+    // Visit the flows source by source: BasePaths keeps the labels of one source at a time.
+    std::vector<uint32_t> order(all.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
     {
-        // A READ moves its data from dst to src; the request is not counted (one small frame).
-        bool read = f.verb == RdmaVerb::READ && transport == "roce";
-        ideal.push_back(IdealFct(f.bytes,
-                                 read ? paths.Between(f.dst, f.src) : paths.Between(f.src, f.dst),
-                                 f.verb == RdmaVerb::WRITE ? write : plain));
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return pathSource(all[a]) < pathSource(all[b]);
+    });
+    std::vector<Time> ideal(all.size());
+    for (uint32_t i : order)
+    {
+        const FlowRecord& f = all[i];
+        uint32_t src = pathSource(f);
+        ideal[i] = IdealFct(f.bytes,
+                            paths.Between(src, src == f.src ? f.dst : f.src),
+                            f.verb == RdmaVerb::WRITE ? write : plain);
     }
     return ideal;
 }
