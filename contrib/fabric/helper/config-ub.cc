@@ -178,9 +178,11 @@ UbKeys()
                     "resend a packet once one sent this much later has arrived (0 = timeout "
                     "only)")
             .Attribute(nic + "ReorderWindow"),
-        ScenarioKey("ub.ack_interval",
-                    KeyKind::Native,
-                    "ACK every N packets (always on gaps and last packets)")
+        ScenarioKey(
+            "ub.ack_interval",
+            KeyKind::Native,
+            "ACK every N packets (at once on gaps opening or closing, last packets, changes "
+            "of the congestion mark and full sender windows)")
             .Attribute(nic + "AckInterval")
             .Unit("packets"),
         ScenarioKey("ub.request_interval",

@@ -62,27 +62,31 @@ TransportFrameCosts(const std::string& transport)
 BasePaths::BasePaths(const TopologySpec& topo)
     : m_topo(topo),
       m_hosts(topo.Hosts()),
-      m_linksOf(topo.nodes.size()),
-      m_labels(topo.nodes.size())
+      m_linksOf(topo.nodes.size())
 {
+    m_linkBps.reserve(topo.links.size());
+    m_linkDelayPs.reserve(topo.links.size());
     for (uint32_t li = 0; li < topo.links.size(); ++li)
     {
         m_linksOf[topo.links[li].a].push_back(li);
         m_linksOf[topo.links[li].b].push_back(li);
+        m_linkBps.push_back(topo.links[li].rate.GetBitRate());
+        m_linkDelayPs.push_back(topo.links[li].delay.GetPicoSeconds());
     }
 }
 
 const std::vector<BasePaths::Label>&
 BasePaths::From(uint32_t from)
 {
-    std::vector<Label>& best = m_labels[from];
-    if (!best.empty())
+    std::vector<Label>& best = m_labels;
+    if (m_labelsFrom == from)
     {
         return best;
     }
+    m_labelsFrom = from;
     // Breadth first, relaxing each layer completely before the next, so that every node's
     // label is final once its layer is done. Hosts other than the source do not forward.
-    best.resize(m_topo.nodes.size());
+    best.assign(m_topo.nodes.size(), Label{});
     best[from].hops = 0;
     best[from].bottleneck = UINT64_MAX;
     std::vector<uint32_t> layer = {from};
@@ -100,8 +104,8 @@ BasePaths::From(uint32_t from)
                 const TopologyLink& l = m_topo.links[li];
                 uint32_t v = l.a == u ? l.b : l.a;
                 Label cand{best[u].hops + 1,
-                           std::min<uint64_t>(best[u].bottleneck, l.rate.GetBitRate()),
-                           best[u].delayPs + l.delay.GetPicoSeconds(),
+                           std::min<uint64_t>(best[u].bottleneck, m_linkBps[li]),
+                           best[u].delayPs + m_linkDelayPs[li],
                            static_cast<int32_t>(li)};
                 Label& cur = best[v];
                 if (cur.hops < cand.hops)
@@ -181,16 +185,27 @@ IdealFcts(const TopologySpec& topo, const std::string& transport, const FlowTabl
     FrameCosts write = plain;
     write.firstExtra = transport == "roce" ? RethHeader::kSize : 0; // the WRITE's address
     BasePaths paths(topo);
-    std::vector<Time> ideal;
-    ideal.reserve(flows.GetN());
-    for (const FlowRecord& f : flows.All())
+    const std::vector<FlowRecord>& all = flows.All();
+    // A READ (UB: also loads and atomics) moves its data from dst to src; the request is not
+    // counted (one small frame).
+    auto pathSource = [&](const FlowRecord& f) { return DataToRequester(f.verb) ? f.dst : f.src; };
+    // Visit the flows source by source: BasePaths keeps the labels of one source at a time.
+    std::vector<uint32_t> order(all.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
     {
-        // A READ (UB: also loads and atomics) moves its data from dst to src; the request is
-        // not counted (one small frame).
-        bool read = DataToRequester(f.verb);
-        ideal.push_back(IdealFct(f.bytes,
-                                 read ? paths.Between(f.dst, f.src) : paths.Between(f.src, f.dst),
-                                 f.verb == RdmaVerb::WRITE ? write : plain));
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return pathSource(all[a]) < pathSource(all[b]);
+    });
+    std::vector<Time> ideal(all.size());
+    for (uint32_t i : order)
+    {
+        const FlowRecord& f = all[i];
+        uint32_t src = pathSource(f);
+        ideal[i] = IdealFct(f.bytes,
+                            paths.Between(src, src == f.src ? f.dst : f.src),
+                            f.verb == RdmaVerb::WRITE ? write : plain);
     }
     return ideal;
 }

@@ -32,6 +32,7 @@ ComputeRoutes(const TopologySpec& spec,
         }
     }
     std::vector<uint32_t> dist(nNodes);
+    std::vector<uint16_t> ports; // one buffer for every (destination, node): no allocation each
     std::vector<uint32_t> queue;
     queue.reserve(nNodes);
     for (uint32_t h = 0; h < hosts.size(); ++h)
@@ -68,7 +69,7 @@ ComputeRoutes(const TopologySpec& spec,
             {
                 continue;
             }
-            std::vector<uint16_t> ports;
+            ports.clear();
             if (n != target && dist[n] != kInf)
             {
                 for (uint32_t i = 0; i < portsOfNode[n].size(); ++i)
@@ -86,9 +87,11 @@ ComputeRoutes(const TopologySpec& spec,
                     }
                 }
             }
-            auto [it, inserted] = groupIndex[n].emplace(ports, routes[n].groups.size());
-            if (inserted)
+            // find before emplace: emplace would copy the key into a new tree node each time.
+            auto it = groupIndex[n].find(ports);
+            if (it == groupIndex[n].end())
             {
+                it = groupIndex[n].emplace(ports, routes[n].groups.size()).first;
                 routes[n].groups.push_back(ports);
             }
             routes[n].groupOfHost[h] = it->second;

@@ -40,8 +40,7 @@ UbRecorder::Start()
 void
 UbRecorder::Reorder(uint32_t flowId, uint32_t packets, uint64_t bytes)
 {
-    m_reorder.Row() << Simulator::Now().GetNanoSeconds() << ',' << flowId << ',' << packets << ','
-                    << bytes << '\n';
+    m_reorder.IntegerRow(Simulator::Now().GetNanoSeconds(), flowId, packets, bytes);
 }
 
 void

@@ -29,7 +29,9 @@ NicTransport::AddNicAttributes(TypeId tid, const AttributeDefaults& defaults)
                       MakeUintegerChecker<uint32_t>(64, 9000))
         .AddAttribute("AckInterval",
                       "The receiver ACKs every this many packets it accepts (and always the "
-                      "last packet of a message; UB also at once on a gap).",
+                      "last packet of a message; UB also at once on a gap opening or closing, a "
+                      "change of the congestion mark and a full sender window; "
+                      "docs/models.md#ub-ack-frequency).",
                       UintegerValue(1),
                       MakeUintegerAccessor(&NicTransport::m_ackInterval),
                       MakeUintegerChecker<uint32_t>(1))

@@ -1,6 +1,7 @@
 #ifndef FABRIC_CSV_WRITER_H
 #define FABRIC_CSV_WRITER_H
 
+#include <charconv>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -31,6 +32,30 @@ class CsvWriter
     std::ofstream& Row()
     {
         return m_out;
+    }
+
+    /// Writes one row of integers, comma-separated and ended by a newline: the same bytes as
+    /// `Row() << a << ',' << b << ... << '\n'`, without the stream formatting each number
+    /// through its locale (about 1 700 instructions a row of four; a per-packet trace pays it
+    /// on every packet).
+    template <typename... Integers>
+    void IntegerRow(Integers... values)
+    {
+        char line[sizeof...(values) * 21];
+        char* end = line;
+        char* const limit = line + sizeof(line);
+        bool first = true;
+        auto put = [&](auto v) {
+            if (!first)
+            {
+                *end++ = ',';
+            }
+            first = false;
+            end = std::to_chars(end, limit, v).ptr;
+        };
+        (put(values), ...);
+        *end++ = '\n';
+        m_out.write(line, end - line);
     }
 
     /// Flushes, closes and renames into place; returns false on an I/O error. When the file is

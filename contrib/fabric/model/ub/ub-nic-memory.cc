@@ -265,7 +265,8 @@ UbNic::ReceiveResponse(const FrameInfo& info, const UbFrameHeader& h)
     {
         return;
     }
-    bool congested = NoteCongestion(rc, info, h);
+    bool markChanged = false; // operations are ACKed one by one (no coalescing to cut short)
+    bool congested = NoteCongestion(rc, info, h, &markChanged);
     uint32_t offset = h.psn - rc.cumulative;
     bool duplicate = offset >= 0x80000000u ||
                      (offset > 0 && offset - 1 < rc.beyond.size() && rc.beyond[offset - 1]);

@@ -396,6 +396,14 @@ UbNic::NextPsn(TxChannel& ch)
     return ch.nextPsn;
 }
 
+bool
+UbNic::WindowBlockedAfterSend(TxChannel& ch) const
+{
+    uint64_t frameBytes = m_mtu + kUbFrameOverhead;
+    return ch.inflight + frameBytes > ch.cc->GetWindow() ||
+           ch.nextPsn - ch.una >= m_outOfOrderWindow;
+}
+
 NicTransport::Turn
 UbNic::OfferTurn(uint32_t channel, const FabricNetDevice& dev, Time now, Time* wake)
 {
@@ -479,6 +487,13 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
     p.lost = false;
     p.sent = Simulator::Now();
     ch.inflight += p.frameBytes;
+    if (m_ackInterval > 1 && !last && WindowBlockedAfterSend(ch))
+    {
+        // UB's ACK request: a receiver coalescing N packets must not wait for packets the
+        // window keeps from being sent (docs/models.md#ub-ack-frequency). With AckInterval 1
+        // every packet is ACKed anyway and the flag stays clear, as before.
+        flags |= UbFrameHeader::kFlagAckRequest;
+    }
     if (resend)
     {
         ch.resend.pop_front();
@@ -653,7 +668,12 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     {
         return;
     }
-    bool congested = NoteCongestion(rc, info, h);
+    // A change of the congestion mark is ACKed at once, whatever AckInterval says (the DCTCP
+    // receiver's rule for delayed ACKs, RFC 8257 §3.2; htsim's UEC sink ACKs every marked
+    // packet): the sender's controller sees a mark, or its end, without waiting for N packets.
+    // With AckInterval 1 every packet is ACKed anyway, so the rule changes nothing there.
+    bool markChanged = false;
+    bool congested = NoteCongestion(rc, info, h, &markChanged);
     uint32_t offset = h.psn - rc.cumulative;
     bool duplicate = offset >= 0x80000000u ||
                      (offset > 0 && offset - 1 < rc.beyond.size() && rc.beyond[offset - 1]);
@@ -727,6 +747,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         m_flows->Discarded(flowId, payload); // no room to hold it: the sender resends
         return;
     }
+    bool hadGap = !rc.beyond.empty();
     AcceptPsn(rc, offset);
     if (payload > 0) // a READ request carries no data
     {
@@ -761,7 +782,10 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
         m_peakReorderPackets = std::max(m_peakReorderPackets, m_reorderPackets);
         TraceReorder(flowId, m);
     }
-    bool gap = !rc.beyond.empty();
+    // A gap opening or closing is ACKed at once: the sender's loss detection learns of the
+    // arrival beyond the gap, and of its repair, without waiting for N packets. While one
+    // stays open, packets coalesce like any others.
+    bool gapChanged = hadGap != !rc.beyond.empty();
     rc.sinceAck++;
     uint32_t executed = UbAckHeader::kNoMessage;
     if (m.nextInOrder == m.packets && !m.complete)
@@ -773,7 +797,8 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
             executed = flowId;
         }
     }
-    if (rc.sinceAck >= m_ackInterval || gap || executed != UbAckHeader::kNoMessage ||
+    if (rc.sinceAck >= m_ackInterval || gapChanged || markChanged ||
+        (h.flags & UbFrameHeader::kFlagAckRequest) || executed != UbAckHeader::kNoMessage ||
         (h.flags & UbFrameHeader::kFlagLast))
     {
         SendAck(rc, executed);
@@ -808,11 +833,15 @@ UbNic::AcceptPsn(RxChannel& rc, uint32_t offset)
 }
 
 bool
-UbNic::NoteCongestion(RxChannel& rc, const FrameInfo& info, const UbFrameHeader& h)
+UbNic::NoteCongestion(RxChannel& rc,
+                      const FrameInfo& info,
+                      const UbFrameHeader& h,
+                      bool* markChanged)
 {
     UbCci cci = UbCci::Decode(h.cci);
     bool congested = info.ecn == 3 || cci.congested;
     rc.lastEntropy = h.entropy;
+    *markChanged = congested != rc.lastCongested;
     rc.lastCongested = congested;
     if (cci.enabled)
     {
@@ -910,10 +939,17 @@ UbNic::SendAck(RxChannel& rc, uint32_t executed, uint32_t trimmedPsn)
     ack.congestedCount = static_cast<uint8_t>(std::min<uint32_t>(rc.congested, 255));
     ack.increase = rc.increase;
     ack.hintSum = static_cast<uint16_t>(std::min<uint32_t>(rc.hintSum, 0xFFFF));
-    ack.bitmap = SackBitmap::Encode(rc.cumulative, m_sackBits / 8 * 8, [&rc](uint32_t psn) {
-        uint32_t i = psn - rc.cumulative - 1;
-        return i < rc.beyond.size() && rc.beyond[i] != 0;
-    });
+    // SackBitmap::Encode's bitmap, built from the arrivals beyond the cumulative point only
+    // (bit i: PSN cumulative + 1 + i), instead of asking about each of the SackBits PSNs.
+    ack.bitmap.assign(m_sackBits / 8, 0);
+    uint32_t known = static_cast<uint32_t>(std::min<size_t>(m_sackBits / 8 * 8, rc.beyond.size()));
+    for (uint32_t i = 0; i < known; ++i)
+    {
+        if (rc.beyond[i])
+        {
+            ack.bitmap[i / 8] |= static_cast<uint8_t>(0x80 >> (i % 8));
+        }
+    }
     rc.congested = 0;
     rc.increase = false;
     rc.hintSum = 0;

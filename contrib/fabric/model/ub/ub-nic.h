@@ -45,7 +45,10 @@ namespace ns3
  * drop duplicates.
  *
  * Receiver: tracks PSNs per channel (cumulative point + a window of out-of-order arrivals) and
- * ACKs every AckInterval packets (and at once on a gap or a message's last packet) with the
+ * ACKs every AckInterval packets (and at once on a gap opening or closing, a message's last
+ * packet, a change of the congestion mark or the sender's ACK request, which a sender with
+ * AckInterval > 1 sets when its window is full; default 1, as ns-3-UB:
+ * docs/models.md#ub-ack-frequency) with the
  * cumulative PSN, a SackBits-bit bitmap and the C-AQM echo. Data is delivered to the
  * application in order per request: packets that arrive ahead of a gap wait in the reorder
  * buffer (ReorderBufferSize bytes per NIC; beyond it they are discarded and resent), traced as
@@ -274,6 +277,9 @@ class UbNic : public NicTransport
     };
 
     void Post(uint32_t flowId) override;
+    /// Whether the channel's window or the receiver's out-of-order window keeps another full
+    /// packet from leaving now (the packet just sent then requests an ACK).
+    bool WindowBlockedAfterSend(TxChannel& ch) const;
     /// Whether a request waits at its initiator for predecessors sent to other targets.
     bool Fenced(const FlowRecord& f) const;
     /// Whether an ordering predecessor of \p f (after, strict or relaxed) has not finished.
@@ -323,7 +329,11 @@ class UbNic : public NicTransport
     static void AcceptPsn(RxChannel& rc, uint32_t offset);
     /// Notes the C-AQM / ECN marks of an arriving packet for the next ACK; returns whether it
     /// arrived congestion-marked.
-    static bool NoteCongestion(RxChannel& rc, const FrameInfo& info, const UbFrameHeader& h);
+    /// \p markChanged: whether the mark differs from the channel's previous packet.
+    static bool NoteCongestion(RxChannel& rc,
+                               const FrameInfo& info,
+                               const UbFrameHeader& h,
+                               bool* markChanged);
 
     // Memory transactions (ub-nic-memory.cc)
     /// Load, store, atomic: one request and one response per operation.
