@@ -104,6 +104,13 @@ CollectTotals(const FabricNetwork& net,
     net.ForEachLocalPort([&](uint32_t n, uint32_t p, const Ptr<FabricNetDevice>& dev) {
         t.packetHops += dev->GetTxFrames();
         t.pauses += dev->GetPfcFramesSent();
+        if (dev->GetCredits())
+        {
+            t.cbfc = true;
+            t.creditFrames += dev->GetCreditFramesSent();
+            t.creditBytes += dev->GetCreditBytesSent();
+            t.creditStalls += dev->GetCreditStalls();
+        }
         PortRef peer = net.PeerOf(n, p);
         std::ostringstream row;
         row << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ',' << peer.port

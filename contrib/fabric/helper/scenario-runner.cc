@@ -641,6 +641,13 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
                      {"ecn_marked_frames", totals.ecnMarked},
                      {"pfc_frames_sent", totals.pauses},
                      {"pfc_watchdog_triggers", totals.watchdogTriggers}};
+    if (totals.cbfc)
+    {
+        // Credit-based flow control: credit frames cost wire time and bytes like any frame.
+        s["counters"]["credit_frames_sent"] = totals.creditFrames;
+        s["counters"]["credit_bytes_sent"] = totals.creditBytes;
+        s["counters"]["credit_stalls"] = totals.creditStalls;
+    }
     if (totals.trimEnabled)
     {
         // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).
