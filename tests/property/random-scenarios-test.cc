@@ -253,6 +253,7 @@ const char* const kRequiredCoverage[] = {
     "workload=collective/direct",
     "workload=collective/hierarchical",
     "workload=collective/sharp",
+    "flow_control=cbfc",
 };
 
 TEST_F(RandomScenarios, InvariantsHoldOnRandomFabrics)
