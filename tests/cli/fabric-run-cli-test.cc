@@ -322,9 +322,9 @@ TEST_F(FabricRunTest, BadYamlSyntax)
 
 TEST_F(FabricRunTest, BadHeadroomDoesNotFitBuffer)
 {
-    // Auto headroom at 400 Gb/s over 30 m is 23500 B per port (see
-    // scenario-config-test.cc); 4 ports x 23500 B = 94000 B > the 32 KiB buffer of line 11.
-    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "94000");
+    // Auto headroom at 400 Gb/s over 30 m is 27654 B per port (see
+    // scenario-config-test.cc); 4 ports x 27654 B = 110616 B > the 32 KiB buffer of line 11.
+    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "110616");
 }
 
 TEST_F(FabricRunTest, BadTopologyFileNotFound)

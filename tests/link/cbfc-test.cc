@@ -157,9 +157,8 @@ TEST_F(Cbfc, NoFrameLeavesWithoutCreditAndCreditsAreConserved)
     {
         ledgers[i].self = links[i].first->GetMacAddress();
         ledgers[i].advertised = cells;
-        links[i].first->TraceConnectWithoutContext(
-            "Sniffer",
-            MakeCallback(&Ledger::Seen, &ledgers[i]));
+        links[i].first->TraceConnectWithoutContext("Sniffer",
+                                                   MakeCallback(&Ledger::Seen, &ledgers[i]));
     }
     // Conservation, every 10 ns: advertised = available at the sender + cells on the cable +
     // cells held in the receiver's buffer + freed cells not yet returned + cells in UPDATEs on

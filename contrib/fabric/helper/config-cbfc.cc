@@ -20,22 +20,26 @@ ReadFlowControl(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
     b.cfg.attributes.emplace_back(key.attribute, AttributeText(key, v));
 }
 
-/// switch.cbfc: read only under switch.flow_control: cbfc (its keys would do nothing else).
+/// switch.cbfc: given only under switch.flow_control: cbfc (its keys would do nothing else);
+/// absent, its attributes keep their defaults like every other key's.
 void
 ReadCbfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
 {
-    if (!b.cbfc)
+    if (!b.cbfc && sw.Has(key.Name()))
     {
-        if (sw.Has(key.Name()))
-        {
-            throw sw.Error(key.Name(), "credits are used only with switch.flow_control: cbfc");
-        }
-        return;
+        throw sw.Error(key.Name(), "credits are used only with switch.flow_control: cbfc");
     }
     YamlFields cbfc = sw.Child(key.Name());
     AttributeList& attributes = b.cfg.attributes;
     uint64_t cell = SetFromKey(cbfc, "cell", attributes).count;
     uint64_t credits = SetFromKey(cbfc, "credits", attributes).count;
+    SetFromKey(cbfc, "return_interval", attributes);
+    SetFromKey(cbfc, "sync_interval", attributes);
+    cbfc.RejectUnknownKeys();
+    if (!b.cbfc)
+    {
+        return;
+    }
     uint64_t largest = b.cfg.payloadMtu + kRoceFrameOverhead;
     // A lane must advertise at least one largest frame in whole cells, or that frame never
     // finds the credits it needs and the link stalls for good.
@@ -49,9 +53,6 @@ ReadCbfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
                              std::to_string(largest) + " B, host.mtu and RoCE headers)");
     }
     b.cbfcCreditBytes = credits / cell * cell;
-    SetFromKey(cbfc, "return_interval", attributes);
-    SetFromKey(cbfc, "sync_interval", attributes);
-    cbfc.RejectUnknownKeys();
 }
 
 } // namespace
