@@ -321,6 +321,47 @@ TEST_F(Cbfc, LostCreditFramesAreRecoveredBySync)
     EXPECT_FALSE(leaking.second);
 }
 
+TEST_F(Cbfc, SharedModePoolsTheCreditsOfAllLanes)
+{
+    // Two flows h1 → h0 on credited lanes 3 and 4, 2 frames (34 cells) of credit. Exclusive:
+    // each lane has its own 34 cells, so at the busiest 2 + 2 frames (68 cells) are out; shared:
+    // both lanes draw from one 34-cell pool, never more than 2 frames out. Sampled every 10 ns
+    // from the sender's cumulative counts.
+    auto maxOut = [&](bool shared) {
+        Configure(2 * kCellsPerFrame, Time(0), Seconds(1));
+        Set("ns3::FabricNetDevice::CreditLanes", "24");
+        Set("ns3::SharedBufferMmu::LosslessPriorities", "24");
+        Set("ns3::FabricNetDevice::CreditShared", shared ? "true" : "false");
+        FabricNetwork net = FabricNetwork::Build(MakeStar(2, kRate, kDelay), 0, 0);
+        AddFlow(net, 1, 0, 32 * kPayload, Time(0), 3);
+        AddFlow(net, 1, 0, 32 * kPayload, Time(0), 4);
+        const CreditFlowControl* c = net.GetHost(1)->GetPort(0)->GetCredits();
+        uint64_t most = 0;
+        std::function<void()> sample = [&]() {
+            uint64_t out = 0;
+            for (uint8_t vl : {3, 4})
+            {
+                out += c->GetSent(vl) - c->GetReturned(vl);
+            }
+            most = std::max(most, out);
+            Simulator::Schedule(NanoSeconds(10), sample);
+        };
+        Simulator::Schedule(Time(0), sample);
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        for (const FlowRecord& f : net.GetFlowTable()->All())
+        {
+            EXPECT_TRUE(f.finished);
+            EXPECT_EQ(f.deliveredBytes, 32u * kPayload);
+        }
+        Simulator::Destroy();
+        Config::Reset();
+        return most;
+    };
+    EXPECT_EQ(maxOut(false), 4u * kCellsPerFrame);
+    EXPECT_EQ(maxOut(true), 2u * kCellsPerFrame);
+}
+
 } // namespace
 } // namespace test
 } // namespace ns3

@@ -187,7 +187,7 @@ DrawAnyFabric(uint32_t seed)
         const char* returns[] = {"0ns", "0ns", "1us"};
         y << "  flow_control: cbfc\n  cbfc: {cell: " << cells[fcRng() % 2]
           << ", credits: " << credits[fcRng() % 3] << ", return_interval: " << returns[fcRng() % 3]
-          << ", sync_interval: 10us}\n";
+          << ", sync_interval: 10us, mode: " << (fcRng() % 2 ? "shared" : "exclusive") << "}\n";
     }
     y << "  ecn: {enabled: " << pick({"true", "false"}) << ", kmin: " << uniform(10, 50)
       << "KiB, kmax: " << uniform(60, 400) << "KiB}\n";

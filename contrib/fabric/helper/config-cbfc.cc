@@ -33,6 +33,7 @@ ReadCbfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
     AttributeList& attributes = b.cfg.attributes;
     uint64_t cell = SetFromKey(cbfc, "cell", attributes).count;
     uint64_t credits = SetFromKey(cbfc, "credits", attributes).count;
+    SetFromKey(cbfc, "mode", attributes);
     SetFromKey(cbfc, "return_interval", attributes);
     SetFromKey(cbfc, "sync_interval", attributes);
     cbfc.RejectUnknownKeys();
@@ -85,6 +86,12 @@ CbfcKeys()
                     "least the largest frame); every switch reserves it per (port, lane)")
             .Attribute(kDevice + "CreditBuffer")
             .Check(Positive("must be positive")),
+        ScenarioKey("switch.cbfc.mode",
+                    KeyKind::Choice,
+                    "exclusive: every credited lane has switch.cbfc.credits of its own; shared: "
+                    "the lanes of a port draw from one pool of that size")
+            .MappedChoices({{"exclusive", "false"}, {"shared", "true"}})
+            .Attribute(kDevice + "CreditShared"),
         ScenarioKey("switch.cbfc.return_interval",
                     KeyKind::Duration,
                     "0: return credits as soon as frames leave the buffer; otherwise one credit "

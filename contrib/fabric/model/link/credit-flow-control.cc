@@ -7,10 +7,14 @@
 namespace ns3
 {
 
-CreditFlowControl::CreditFlowControl(uint32_t cellBytes, uint32_t cells, uint8_t laneMask)
+CreditFlowControl::CreditFlowControl(uint32_t cellBytes,
+                                     uint32_t cells,
+                                     uint8_t laneMask,
+                                     bool shared)
     : m_cellBytes(cellBytes),
       m_cells(cells),
-      m_laneMask(laneMask)
+      m_laneMask(laneMask),
+      m_shared(shared)
 {
     NS_ABORT_MSG_IF(cellBytes == 0, "a credit cell must hold at least one byte");
 }

@@ -27,12 +27,20 @@ class CreditUpdateHeader;
  * (pending). Its owner frees a frame's cells when the frame leaves the buffer (a switch: when it
  * leaves the egress queue; a host: on arrival); a frame lost on arrival frees them at once.
  *
- * Both ends of a link advertise the same buffer (the port's CreditBuffer attribute).
+ * Both ends of a link advertise the same buffer (the port's CreditBuffer attribute). Exclusive
+ * mode gives every credited lane its own `cells`; shared mode (as the public ns-3 Unified Bus
+ * simulator also offers) lets all credited lanes of the port draw from one pool of `cells`: a
+ * lane may send while the credits all lanes have out leave room for its frame.
  */
 class CreditFlowControl
 {
   public:
-    CreditFlowControl(uint32_t cellBytes, uint32_t cells, uint8_t laneMask);
+    CreditFlowControl(uint32_t cellBytes, uint32_t cells, uint8_t laneMask, bool shared = false);
+
+    bool IsShared() const
+    {
+        return m_shared;
+    }
 
     bool IsCredited(uint8_t lane) const
     {
@@ -58,8 +66,18 @@ class CreditFlowControl
     /// Credits (cells) this port may still spend on \p lane.
     uint64_t Available(uint8_t lane) const
     {
-        const Lane& l = m_lanes[lane];
-        uint64_t inUse = l.sent - l.returned;
+        uint64_t inUse = 0;
+        if (m_shared)
+        {
+            for (const Lane& l : m_lanes)
+            {
+                inUse += l.sent - l.returned;
+            }
+        }
+        else
+        {
+            inUse = m_lanes[lane].sent - m_lanes[lane].returned;
+        }
         return inUse >= m_cells ? 0 : m_cells - inUse;
     }
 
@@ -127,6 +145,7 @@ class CreditFlowControl
     uint32_t m_cellBytes;
     uint32_t m_cells;
     uint8_t m_laneMask;
+    bool m_shared;
     std::array<Lane, kFabricPriorities> m_lanes{};
 };
 

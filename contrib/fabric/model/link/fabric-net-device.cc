@@ -5,6 +5,7 @@
 #include "wire/pfc-pause-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -80,6 +81,12 @@ FabricNetDevice::GetTypeId()
                           QueueSizeValue(QueueSize("128KiB")),
                           MakeQueueSizeAccessor(&FabricNetDevice::m_creditBuffer),
                           MakeQueueSizeChecker())
+            .AddAttribute("CreditShared",
+                          "CBFC: false gives every credited lane its own CreditBuffer; true "
+                          "lets all credited lanes of the port share one CreditBuffer.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricNetDevice::m_creditShared),
+                          MakeBooleanChecker())
             .AddAttribute("CreditLanes",
                           "CBFC: bit mask of the priorities under credit (bit i = priority i); "
                           "the scenario sets the lossless priorities.",
@@ -171,7 +178,8 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
         NS_ABORT_MSG_IF(cell == 0, "FabricNetDevice::CreditCell must be at least 1 byte");
         m_credits = std::make_unique<CreditFlowControl>(cell,
                                                         m_creditBuffer.GetValue() / cell,
-                                                        m_creditLanes);
+                                                        m_creditLanes,
+                                                        m_creditShared);
     }
 }
 

@@ -422,6 +422,7 @@ class FabricNetDevice : public NetDevice
     QueueSize m_creditCell;
     QueueSize m_creditBuffer;
     uint8_t m_creditLanes = 0x08;
+    bool m_creditShared = false;
     Time m_creditReturnInterval;
     Time m_creditSyncInterval;
     std::unique_ptr<CreditFlowControl> m_credits;
