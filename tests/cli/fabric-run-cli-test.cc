@@ -183,6 +183,22 @@ TEST_F(FabricRunTest, BadBufferUnit)
     ExpectBadScenario("scenario-bad-unit-buffer.yaml", 8, "switch.buffer", "4MiBB");
 }
 
+TEST_F(FabricRunTest, BadCreditFlowControl)
+{
+    // 1 KiB of credit is 4 cells of 256 B; the largest frame (4154 B) needs 17.
+    ExpectBadScenario("scenario-cbfc-credits-below-frame.yaml",
+                      11,
+                      "switch.cbfc.credits",
+                      "17 cells");
+    ExpectBadScenario("scenario-cbfc-without-cbfc.yaml", 7, "switch.cbfc", "flow_control: cbfc");
+    // 17 ports × 64 KiB = 1 114 112 B > 1 MiB.
+    ExpectBadScenario("scenario-cbfc-reserve.yaml", 6, "switch.buffer", "1114112 B");
+    ExpectBadScenario("scenario-cbfc-negative-sync.yaml", 7, "switch.cbfc.sync_interval", "-1us");
+    ExpectBadInput({"examples/cbfc-incast.yaml", "--set", "switch.flow_control=credits"},
+                   "switch.flow_control",
+                   "pfc or cbfc");
+}
+
 TEST_F(FabricRunTest, BadRateUnit)
 {
     // "400Gbs" is on line 7 of the inline topology mapping.
@@ -306,9 +322,9 @@ TEST_F(FabricRunTest, BadYamlSyntax)
 
 TEST_F(FabricRunTest, BadHeadroomDoesNotFitBuffer)
 {
-    // Auto headroom at 400 Gb/s over 30 m is 23500 B per port (see
-    // scenario-config-test.cc); 4 ports x 23500 B = 94000 B > the 32 KiB buffer of line 11.
-    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "94000");
+    // Auto headroom at 400 Gb/s over 30 m is 27654 B per port (see
+    // scenario-config-test.cc); 4 ports x 27654 B = 110616 B > the 32 KiB buffer of line 11.
+    ExpectBadScenario("scenario-headroom-too-big.yaml", 11, "switch.buffer", "110616");
 }
 
 TEST_F(FabricRunTest, BadTopologyFileNotFound)

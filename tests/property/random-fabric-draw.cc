@@ -179,6 +179,19 @@ DrawAnyFabric(uint32_t seed)
     y << "switch:\n  buffer: " << bufferKiB << "KiB\n  pfc: {enabled: " << (pfc ? "true" : "false")
       << ", xoff: " << uniform(16, 128) << "KiB, xon: " << uniform(4, 16)
       << "KiB, headroom: auto, dynamic_alpha: " << pick({"0", "0", "0.5"}) << "}\n";
+    // Credit-based flow control instead of PFC on a quarter of the PFC draws. Its own generator,
+    // so that every seed draws the rest of its scenario as before CBFC existed.
+    std::mt19937 fcRng(seed * 2246822519u + 7u);
+    bool cbfc = pfc && fcRng() % 4 == 0;
+    if (cbfc)
+    {
+        const char* cells[] = {"64B", "256B"};
+        const char* credits[] = {"8KiB", "16KiB", "32KiB"};
+        const char* returns[] = {"0ns", "0ns", "1us"};
+        y << "  flow_control: cbfc\n  cbfc: {cell: " << cells[fcRng() % 2]
+          << ", credits: " << credits[fcRng() % 3] << ", return_interval: " << returns[fcRng() % 3]
+          << ", sync_interval: 10us, mode: " << (fcRng() % 2 ? "shared" : "exclusive") << "}\n";
+    }
     y << "  ecn: {enabled: " << pick({"true", "false"}) << ", kmin: " << uniform(10, 50)
       << "KiB, kmax: " << uniform(60, 400) << "KiB}\n";
     // Per-packet strategies need selective repeat with RoCE (otherwise a config error).
@@ -307,8 +320,9 @@ DrawAnyFabric(uint32_t seed)
     r.bufferBytes = uint64_t(bufferKiB) * 1024;
     std::ostringstream c;
     c << "topology=" << topo.name << " transport=" << transport << "/" << cc
-      << " pfc=" << (pfc ? "on" : "off") << " cable_loss=" << (cableLoss ? "yes" : "no")
-      << " link_failure=" << failure << " link_fault=" << fault << " lb=" << lb
+      << " pfc=" << (pfc ? "on" : "off") << " flow_control=" << (cbfc ? "cbfc" : "pfc")
+      << " cable_loss=" << (cableLoss ? "yes" : "no") << " link_failure=" << failure
+      << " link_fault=" << fault << " lb=" << lb
       << " trim=" << (trim ? "on" : "off");
     if (!spray.empty())
     {

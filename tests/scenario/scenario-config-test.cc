@@ -47,7 +47,9 @@ Attr(const ScenarioConfig& cfg, const std::string& name)
 
 // The bound: after the frame that crosses XOFF, the pause waits behind at most one frame and
 // one other PFC frame, serializes and crosses the cable while data keeps coming down it:
-// window W = T_frame + 2 * T_pause + 2 * d; headroom = ceil(W * B / 8) + one full frame.
+// window W = T_frame + 2 * T_pause + 2 * d; headroom = ceil(W * B / 8) + two full frames: the
+// last one the upstream started, and the pausing frame itself, which lands in headroom when the
+// shared pool is full.
 
 TEST(OneHopHeadroom, FourHundredGigThirtyMetres)
 {
@@ -55,43 +57,44 @@ TEST(OneHopHeadroom, FourHundredGigThirtyMetres)
     // IPv4, UDP, BTH and ICRC), 24 B of preamble/SFD/FCS/IFG per frame on the wire:
     //   frame time  = (4154 + 24) * 8 / 400e9 = 83.56 ns
     //   pause frame = (60 + 24) * 8 / 400e9   =  1.68 ns
-    //   window      = 83.56 + 2 * 1.68 + 2 * 150 = 386.92 ns -> 19346 B, + 4154 = 23500 B
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(150), 4154, 24), 23500u);
+    //   window      = 83.56 + 2 * 1.68 + 2 * 150 = 386.92 ns -> 19346 B, + 2 * 4154 = 27654 B
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(150), 4154, 24), 27654u);
 }
 
 TEST(OneHopHeadroom, HundredGigTenMetres)
 {
     // 100 Gb/s (12.5 B/ns), 50 ns: frame 334.24 ns, pause 6.72 ns, window 447.68 ns -> 5596 B,
-    // + 4154 = 9750 B.
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("100Gbps"), NanoSeconds(50), 4154, 24), 9750u);
+    // + 2 * 4154 = 13904 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("100Gbps"), NanoSeconds(50), 4154, 24), 13904u);
 }
 
 TEST(OneHopHeadroom, HundredMetres)
 {
-    // 400 Gb/s, 500 ns: window 83.56 + 3.36 + 1000 = 1086.92 ns -> 54346 B, + 4154 = 58500 B.
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(500), 4154, 24), 58500u);
+    // 400 Gb/s, 500 ns: window 83.56 + 3.36 + 1000 = 1086.92 ns -> 54346 B, + 2 * 4154 =
+    // 62654 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), NanoSeconds(500), 4154, 24), 62654u);
 }
 
-TEST(OneHopHeadroom, ZeroLengthCableStillHoldsAboutTwoFrames)
+TEST(OneHopHeadroom, ZeroLengthCableStillHoldsAboutThreeFrames)
 {
-    // Back to back: window 86.92 ns -> 4346 B, + 4154 = 8500 B.
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), Time(0), 4154, 24), 8500u);
+    // Back to back: window 86.92 ns -> 4346 B, + 2 * 4154 = 12654 B.
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("400Gbps"), Time(0), 4154, 24), 12654u);
 }
 
 TEST(OneHopHeadroom, WholeNumberOfBytesIsNotRoundedUp)
 {
     // 8 Gb/s is one byte per ns. 1000-byte frames, no wire overhead: frame 1000 ns, pause 60 ns.
-    // A 970 ns cable: window exactly 3060 ns = 3060 B (+1000): floating point must not turn
-    // 3060.0 into 3061. A 971 ns cable: 3062 B (+1000).
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(970), 1000, 0), 4060u);
-    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(971), 1000, 0), 4062u);
+    // A 970 ns cable: window exactly 3060 ns = 3060 B (+2 * 1000): floating point must not
+    // turn 3060.0 into 3061. A 971 ns cable: 3062 B (+2 * 1000).
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(970), 1000, 0), 5060u);
+    EXPECT_EQ(OneHopHeadroomBytes(DataRate("8Gbps"), NanoSeconds(971), 1000, 0), 5062u);
 }
 
 TEST(OneHopHeadroom, AutoHeadroomOfTheIncastExample)
 {
-    // examples/incast.yaml: 400 Gbps, 30 m, mtu 4096 B, wire_overhead 24 B -> the 23500 B above.
+    // examples/incast.yaml: 400 Gbps, 30 m, mtu 4096 B, wire_overhead 24 B -> the 27654 B above.
     ScenarioConfig cfg = Load("examples/incast.yaml");
-    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "23500B");
+    EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "27654B");
     // An explicit --set value replaces the bound.
     cfg = Load("examples/incast.yaml", {"switch.pfc.headroom=12345B"});
     EXPECT_EQ(Attr(cfg, "ns3::SharedBufferMmu::Headroom"), "12345B");

@@ -314,11 +314,11 @@ TEST_F(ScenarioKeys, DefaultsFollowConfigSetDefault)
 TEST_F(ScenarioKeys, HeadroomAndXonOffsetAreComputedNotTheAttributeDefaults)
 {
     // The two defaults the scenario computes: the one-hop headroom bound (400 Gb/s star with
-    // 150 ns cables and 4154-byte frames: 23500 B, see scenario-config-test.cc) and two such
+    // 150 ns cables and 4154-byte frames: 27654 B, see scenario-config-test.cc) and two such
     // frames of XON offset; the attributes' own defaults (32 KiB, 8 KiB) apply only outside
     // scenarios.
     ScenarioConfig cfg = LoadText("minimal.yaml", kMinimal);
-    EXPECT_EQ(LastValue(cfg, "ns3::SharedBufferMmu::Headroom"), "23500B");
+    EXPECT_EQ(LastValue(cfg, "ns3::SharedBufferMmu::Headroom"), "27654B");
     EXPECT_EQ(LastValue(cfg, "ns3::SharedBufferMmu::XonOffset"), std::to_string(2 * 4154) + "B");
     // xon: half of xoff, which agrees with the attributes' own defaults when neither is given.
     EXPECT_EQ(LastValue(cfg, "ns3::SharedBufferMmu::XonThreshold"), "131072B");

@@ -7,9 +7,9 @@
 // preamble, FCS and gap: T_f = 4178·8/400e9 = 83.56 ns; a PFC frame T_p = 84·8/400e9 = 1.68 ns.
 //
 // Static headroom per (port, lossless priority), the one-hop bound (docs/models.md#pfc-headroom):
-//   H_auto = ceil(50e9 B/s · (T_f + 2·T_p + 2d)) + F = ceil(50e9 · 246.92e-9) + 4154
-//          = 12346 + 4154 = 16500 B,
-// and the star's switch has 65 ports: 65 · 16500 = 1 072 500 B > 1 MiB (1 048 576 B): refused.
+//   H_auto = ceil(50e9 B/s · (T_f + 2·T_p + 2d)) + 2F = ceil(50e9 · 246.92e-9) + 2 · 4154
+//          = 12346 + 8308 = 20654 B,
+// and the star's switch has 65 ports: 65 · 20654 = 1 342 510 B > 1 MiB (1 048 576 B): refused.
 //
 // The pool, by hand. A port pauses on the arrival of frame k (XOFF, or the shared pool full); the
 // pause reaches the sender 2d + T_p = 161.68 ns after that frame left it, so the sender also
@@ -44,7 +44,7 @@ constexpr uint32_t kPayload = 4096;
 constexpr uint32_t kFrame = kPayload + kRoceFrameOverhead; // 4154
 constexpr uint32_t kOverhead = 24;
 constexpr uint64_t kBuffer = 1 << 20;
-constexpr uint64_t kHeadroomAuto = 16500;            // H_auto above
+constexpr uint64_t kHeadroomAuto = 20654;            // H_auto above
 constexpr uint64_t kPool = kSenders * 3ULL * kFrame; // 797 568 B
 constexpr uint64_t kBytesPerSender = 256 * 1024;
 

@@ -25,6 +25,8 @@ ScenarioKeys SwitchKeys();   ///< switch.*, switch.pfc.*, switch.ecn.* (config-s
 ScenarioKeys LoadBalancerKeys();
 /// switch.trim.*, within SwitchKeys (config-trim.cc)
 ScenarioKeys TrimKeys();
+/// switch.flow_control and switch.cbfc.*, within SwitchKeys (config-cbfc.cc)
+ScenarioKeys CbfcKeys();
 ScenarioKeys TransportKeys();  ///< transport, cc, roce.*, dcqcn.* (config-transport.cc)
 ScenarioKeys UbKeys();         ///< ub.*, caqm.*, caqm_switch.*, nscc.*, ub_dctcp.*
 ScenarioKeys WorkloadKeys();   ///< workload.* (config-workload.cc)

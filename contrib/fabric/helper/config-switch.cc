@@ -201,6 +201,35 @@ CheckHeadroomReserve(YamlFields& sw,
     }
 }
 
+/// The switch with the most ports reserves switch.cbfc.credits per (port, credited lane): the
+/// buffer must hold that and keep a shared pool.
+void
+CheckCreditReserve(YamlFields& sw, const ScenarioBuild& b, uint32_t lanes)
+{
+    const TopologySpec& topo = b.cfg.topology;
+    std::vector<uint32_t> degree(topo.nodes.size(), 0);
+    for (const auto& l : topo.links)
+    {
+        degree[l.a]++;
+        degree[l.b]++;
+    }
+    uint32_t maxPorts = 0;
+    for (uint32_t s : topo.Switches())
+    {
+        maxPorts = std::max(maxPorts, degree[s]);
+    }
+    uint64_t reserve = b.cbfcCreditBytes * maxPorts * __builtin_popcount(lanes);
+    if (reserve >= b.bufferBytes)
+    {
+        throw sw.Error("buffer",
+                       std::to_string(b.bufferBytes) + " B cannot hold the credit reserve of " +
+                           std::to_string(reserve) + " B (" + std::to_string(maxPorts) +
+                           " ports x " + std::to_string(__builtin_popcount(lanes)) +
+                           " credited lanes x " + std::to_string(b.cbfcCreditBytes) +
+                           " B of switch.cbfc.credits); enlarge the buffer or lower the credits");
+    }
+}
+
 void
 ReadPfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
 {
@@ -218,6 +247,14 @@ ReadPfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
     SetFromKey(pfc, "hop_class_increment", attributes);
     ReadSection(pfc, FindKey(pfc.KeyPath("watchdog")), b);
     pfc.RejectUnknownKeys();
+    if (b.cbfc)
+    {
+        // The credited lanes are the lossless priorities; every switch reserves the advertised
+        // credits per (port, lane) instead of headroom.
+        attributes.emplace_back("ns3::FabricNetDevice::CreditLanes", std::to_string(lossless));
+        CheckCreditReserve(sw, b, lossless);
+        return;
+    }
     if (enabled)
     {
         CheckHeadroomReserve(sw, pfc, b, headroom, headroomPool, lossless);
@@ -264,6 +301,7 @@ SwitchKeys()
         ScenarioKey("switch.dwrr_quantum", KeyKind::Bytes, "DWRR bytes per priority and round")
             .Attribute("ns3::FabricNetDevice::DwrrQuantum"),
 
+        // switch.flow_control and switch.cbfc (CbfcKeys) are inserted here: switch.pfc reads them.
         ScenarioKey("switch.pfc", KeyKind::Mapping, "priority flow control").Reader(ReadPfc),
         ScenarioKey("switch.pfc.enabled",
                     KeyKind::Flag,
@@ -372,6 +410,11 @@ SwitchKeys()
             .Choices({"enqueue", "dequeue"})
             .Attribute(sw + "EcnMarkPoint"),
     };
+    ScenarioKeys cbfc = CbfcKeys();
+    auto pfcRow = std::find_if(rows.begin(), rows.end(), [](const ScenarioKey& k) {
+        return k.path == "switch.pfc";
+    });
+    rows.insert(pfcRow, cbfc.begin(), cbfc.end());
     for (const ScenarioKeys& more : {TrimKeys(), LoadBalancerKeys()})
     {
         rows.insert(rows.end(), more.begin(), more.end());

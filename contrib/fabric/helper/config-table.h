@@ -35,6 +35,8 @@ struct ScenarioBuild
     std::string ubCc;                 ///< transport ub: its cc (ub.window is for none only)
     std::string switchLb;             ///< switch.lb as written: for roce.recovery
     std::shared_ptr<ConfigError> switchLbWhere; ///< where switch.lb is: for roce.recovery's error
+    bool cbfc = false;                          ///< switch.flow_control: cbfc (switch.pfc reads it)
+    uint64_t cbfcCreditBytes = 0; ///< switch.cbfc.credits in whole cells: the switch reserve
 };
 
 using AttributeList = std::vector<std::pair<std::string, std::string>>;

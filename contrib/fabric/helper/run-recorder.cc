@@ -108,6 +108,10 @@ RunRecorder::Start()
         for (uint32_t p = 0; p < m_net->GetNPorts(n); ++p)
         {
             Ptr<FabricNetDevice> dev = m_net->GetDevice(n, p);
+            if (dev->GetCredits())
+            {
+                m_creditPorts.push_back(CreditPort{n, p, {}});
+            }
             if (sampled && Traced(p))
             {
                 if (m_config.queueOnChange)
@@ -139,6 +143,12 @@ RunRecorder::Start()
         }
     }
     m_lastDelivered.assign(m_net->GetFlowTable()->GetN(), 0);
+    if (!m_creditPorts.empty())
+    {
+        m_credits.Open(m_outDir + "/credits.csv",
+                       "time_ns,node,port,vl,available,in_use,held,pending");
+        m_creditEvent = Simulator::ScheduleNow(&RunRecorder::SampleCredits, this);
+    }
     if (!m_sampled.empty())
     {
         m_queueEvent = Simulator::ScheduleNow(&RunRecorder::SampleQueues, this);
@@ -172,6 +182,36 @@ RunRecorder::SampleQueues()
         }
     }
     m_queueEvent = ScheduleTick(m_config.queueInterval, &RunRecorder::SampleQueues);
+}
+
+void
+RunRecorder::SampleCredits()
+{
+    uint64_t now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    auto& out = m_credits.Row();
+    for (CreditPort& cp : m_creditPorts)
+    {
+        const CreditFlowControl& c = *m_net->GetDevice(cp.node, cp.port)->GetCredits();
+        for (uint8_t vl = 0; vl < kFabricPriorities; ++vl)
+        {
+            if (!c.IsCredited(vl))
+            {
+                continue;
+            }
+            uint64_t inUse = c.GetSent(vl) - c.GetReturned(vl);
+            bool busy = inUse > 0 || c.GetHeld(vl) > 0 || c.GetPending(vl) > 0;
+            // Like queues.csv: rows only while credits are out (and the sample after), so the
+            // file follows the traffic rather than ports × samples.
+            if (busy || cp.lastBusy[vl])
+            {
+                out << now << ',' << m_net->NodeName(cp.node) << ',' << cp.port << ','
+                    << unsigned(vl) << ',' << c.Available(vl) << ',' << inUse << ','
+                    << c.GetHeld(vl) << ',' << c.GetPending(vl) << '\n';
+            }
+            cp.lastBusy[vl] = busy;
+        }
+    }
+    m_creditEvent = ScheduleTick(m_config.queueInterval, &RunRecorder::SampleCredits);
 }
 
 bool
@@ -303,6 +343,11 @@ RunRecorder::Finish()
 {
     m_queueEvent.Cancel();
     m_rateEvent.Cancel();
+    m_creditEvent.Cancel();
+    if (m_credits.IsOpen())
+    {
+        m_credits.Commit(m_config.gzipAbove);
+    }
     m_queues.Commit(m_config.gzipAbove);
     m_pfc.Commit(m_config.gzipAbove);
     m_rates.Commit(m_config.gzipAbove);

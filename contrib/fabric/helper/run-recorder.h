@@ -19,7 +19,8 @@ namespace ns3
  * \brief Writes a run's time-series traces while it runs: queues.csv (sampled egress queue
  * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate),
  * trims.csv (every payload a switch trimmed; only when some switch has trimming enabled, so runs
- * without trimming keep their set of files) and optional pcaps. Files are committed (renamed into
+ * without trimming keep their set of files), credits.csv (sampled credit state of every port
+ * under credit-based flow control; only then) and optional pcaps. Files are committed (renamed into
  * place) by Finish().
  */
 class RunRecorder
@@ -46,6 +47,8 @@ class RunRecorder
     };
 
     void SampleQueues();
+    /// credits.csv: per (port, credited lane), rows while credits are in use, held or pending.
+    void SampleCredits();
     /// Schedules \p sampler's next tick after one at now: the next of its grid, or the first
     /// after an idle stretch (never when nothing changes again).
     EventId ScheduleTick(Time interval, void (RunRecorder::*sampler)());
@@ -63,7 +66,18 @@ class RunRecorder
     CsvWriter m_pfc;
     CsvWriter m_rates;
     CsvWriter m_cc;
-    CsvWriter m_trims; ///< open only when a local switch trims
+    CsvWriter m_trims;   ///< open only when a local switch trims
+    CsvWriter m_credits; ///< open only when ports use credit-based flow control
+
+    struct CreditPort
+    {
+        uint32_t node;
+        uint32_t port;
+        std::array<bool, kFabricPriorities> lastBusy{};
+    };
+
+    std::vector<CreditPort> m_creditPorts;
+    EventId m_creditEvent;
     std::vector<SampledPort> m_sampled;
     std::vector<uint64_t> m_lastDelivered;
     std::vector<Ptr<PcapFileWrapper>> m_pcaps;

@@ -105,6 +105,13 @@ CollectTotals(const FabricNetwork& net,
         t.packetHops += dev->GetTxFrames();
         t.pauses += dev->GetPfcFramesSent();
         t.linkErrorFrames += dev->GetLostFrames();
+        if (dev->GetCredits())
+        {
+            t.cbfc = true;
+            t.creditFrames += dev->GetCreditFramesSent();
+            t.creditBytes += dev->GetCreditBytesSent();
+            t.creditStalls += dev->GetCreditStalls();
+        }
         PortRef peer = net.PeerOf(n, p);
         std::ostringstream row;
         row << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ',' << peer.port

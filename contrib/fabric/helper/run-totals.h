@@ -27,7 +27,11 @@ struct RunTotals
     uint64_t watchdogTriggers = 0;
     uint64_t linkErrorFrames = 0; ///< frames lost on working cables (FabricNetDevice::LossRate)
     uint64_t ecnMarked = 0;
-    bool trimEnabled = false; ///< some switch trims packets (then the counters are reported)
+    bool cbfc = false;         ///< some port uses credits (then their counters are reported)
+    uint64_t creditFrames = 0; ///< credit frames sent (UPDATE, SYNC, REQUEST)
+    uint64_t creditBytes = 0;  ///< their bytes as stored (wire overhead not counted)
+    uint64_t creditStalls = 0; ///< a credited lane's head frame found too few credits
+    bool trimEnabled = false;  ///< some switch trims packets (then the counters are reported)
     uint64_t trimmedFrames = 0;
     uint64_t trimmedBytes = 0; ///< payload bytes packet trimming cut
     /// (node, port, max queue bytes) of every switch port that ever queued, in node/port order.

@@ -188,16 +188,19 @@ ApplyOverride(YAML::Node& document, const std::string& assignment)
 uint64_t
 OneHopHeadroomBytes(DataRate rate, Time cableDelay, uint32_t frameBytes, uint32_t wireOverhead)
 {
-    // After the frame that crosses XOFF has arrived, the pause may wait behind one frame in
-    // transmission and one other PFC frame on our port, serializes, and propagates up the cable;
-    // everything the upstream starts before it arrives lands here: the bytes it can send in
-    // W = T_frame + 2·T_pause + 2·d, plus the last frame it started (in full). Counting bytes
-    // rather than frames keeps the bound safe when small frames (ACKs) mix with full ones.
+    // The frame that pauses an (ingress port, priority) lands in headroom itself when the
+    // shared pool has no room for it (SharedBufferMmu::Admit): that is one frame F. After it
+    // has arrived, the pause may wait behind one frame in transmission and one other PFC frame
+    // on our port, serializes, and propagates up the cable; everything the upstream starts
+    // before it arrives lands here too: the bytes it can send in
+    // W = T_frame + 2·T_pause + 2·d, plus the last frame it started (in full), another F.
+    // Counting bytes rather than frames keeps the bound safe when small frames (ACKs) mix with
+    // full ones. docs/models.md#pfc-headroom derives it.
     double bitsPerSecond = static_cast<double>(rate.GetBitRate());
     double frameTime = (frameBytes + wireOverhead) * 8.0 / bitsPerSecond;
     double pauseTime = (kMinFrameBytes + wireOverhead) * 8.0 / bitsPerSecond;
     double window = frameTime + 2 * pauseTime + 2 * cableDelay.GetSeconds();
-    return static_cast<uint64_t>(std::ceil(window * bitsPerSecond / 8 - 1e-6)) + frameBytes;
+    return static_cast<uint64_t>(std::ceil(window * bitsPerSecond / 8 - 1e-6)) + 2 * frameBytes;
 }
 
 ScenarioConfig

@@ -145,7 +145,8 @@ ScenarioConfig LoadScenario(const std::string& path,
 /// The headroom one (port, priority) needs so that nothing is lost while a PFC pause travels
 /// one hop: the bytes the upstream can start sending before the pause reaches it — the pause
 /// waits behind at most one frame and one other PFC frame, serializes, and crosses the cable,
-/// while data already on the cable keeps coming — plus the last frame it started.
+/// while data already on the cable keeps coming — plus the last frame it started, plus the
+/// frame that triggered the pause, which itself lands in headroom when the shared pool is full.
 /// \p frameBytes is the largest frame stored, \p wireOverhead the per-frame preamble/FCS/IFG.
 uint64_t OneHopHeadroomBytes(DataRate rate,
                              Time cableDelay,

@@ -657,6 +657,13 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
         // dropped_bytes, reason 6 of the Drop trace where a switch received them.
         s["counters"]["link_error_frames"] = totals.linkErrorFrames;
     }
+    if (totals.cbfc)
+    {
+        // Credit-based flow control: credit frames cost wire time and bytes like any frame.
+        s["counters"]["credit_frames_sent"] = totals.creditFrames;
+        s["counters"]["credit_bytes_sent"] = totals.creditBytes;
+        s["counters"]["credit_stalls"] = totals.creditStalls;
+    }
     if (totals.trimEnabled)
     {
         // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).

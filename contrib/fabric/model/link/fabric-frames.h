@@ -47,6 +47,9 @@ struct QueuedFrame
     /// queued frame (ECN, priority, C-AQM) updates \p info with it, so that no later hop has to
     /// read the headers out of the packet again (that read is a cache miss per hop).
     bool hasInfo = false;
+    /// Credit-based flow control: the frame holds the credits of its ingress (port, lane)
+    /// (ingressPriority) until it leaves the switch, which then frees them.
+    bool holdsCredit = false;
     FrameInfo info;
 };
 

@@ -1,14 +1,19 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
+#include "wire/credit-update-header.h"
 #include "wire/pfc-pause-header.h"
 
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
+
+#include <limits>
 
 namespace ns3
 {
@@ -57,6 +62,51 @@ FabricNetDevice::GetTypeId()
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&FabricNetDevice::m_lossRate),
                           MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("FlowControl",
+                          "Link-level flow control of the lossless priorities: pfc (pauses from "
+                          "the switch) or cbfc (credits: a frame of a credited lane leaves only "
+                          "with the credits its cells need).",
+                          EnumValue(FLOW_CONTROL_PFC),
+                          MakeEnumAccessor(&FabricNetDevice::m_flowControl),
+                          MakeEnumChecker(FLOW_CONTROL_PFC, "pfc", FLOW_CONTROL_CBFC, "cbfc"))
+            .AddAttribute("CreditCell",
+                          "CBFC: bytes of buffer one credit stands for; a frame of b bytes "
+                          "needs ceil(b / cell) credits.",
+                          QueueSizeValue(QueueSize("256B")),
+                          MakeQueueSizeAccessor(&FabricNetDevice::m_creditCell),
+                          MakeQueueSizeChecker())
+            .AddAttribute("CreditBuffer",
+                          "CBFC: receive buffer each credited lane of a port advertises to its "
+                          "peer (rounded down to whole cells): the credits of that lane.",
+                          QueueSizeValue(QueueSize("128KiB")),
+                          MakeQueueSizeAccessor(&FabricNetDevice::m_creditBuffer),
+                          MakeQueueSizeChecker())
+            .AddAttribute("CreditShared",
+                          "CBFC: false gives every credited lane its own CreditBuffer; true "
+                          "lets all credited lanes of the port share one CreditBuffer.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricNetDevice::m_creditShared),
+                          MakeBooleanChecker())
+            .AddAttribute("CreditLanes",
+                          "CBFC: bit mask of the priorities under credit (bit i = priority i); "
+                          "the scenario sets the lossless priorities.",
+                          UintegerValue(0x08),
+                          MakeUintegerAccessor(&FabricNetDevice::m_creditLanes),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("CreditReturnInterval",
+                          "CBFC: 0 returns freed credits at once (one credit frame per freeing, "
+                          "merged while one waits to be sent); otherwise at most one credit "
+                          "frame per interval carries everything freed.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricNetDevice::m_creditReturnInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CreditSyncInterval",
+                          "CBFC credit-loss recovery: this long after a credit UPDATE the "
+                          "receiver sends a SYNC with its cumulative returns; a sender stalled "
+                          "this long without a credit asks for one. 0 turns recovery off.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&FabricNetDevice::m_creditSyncInterval),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("PfcReceived",
                             "A PFC frame arrived: priority and pause quanta (0 = resume).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcReceivedTrace),
@@ -108,6 +158,9 @@ FabricNetDevice::DoDispose()
     m_completeEvent.Cancel();
     m_completePending = false;
     m_resumeEvent.Cancel();
+    m_creditReturnEvent.Cancel();
+    m_creditSyncEvent.Cancel();
+    m_creditRequestEvent.Cancel();
     m_stormEvent.Cancel();
     m_owner = nullptr;
     m_ownerPulls = false;
@@ -119,6 +172,21 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 {
     m_channel = channel;
     channel->Attach(this);
+    if (m_flowControl == FLOW_CONTROL_CBFC && !m_credits)
+    {
+        uint32_t cell = m_creditCell.GetValue();
+        NS_ABORT_MSG_IF(cell == 0, "FabricNetDevice::CreditCell must be at least 1 byte");
+        m_credits = std::make_unique<CreditFlowControl>(cell,
+                                                        m_creditBuffer.GetValue() / cell,
+                                                        m_creditLanes,
+                                                        m_creditShared);
+    }
+}
+
+uint64_t
+FabricNetDevice::GetCreditReserveBytes() const
+{
+    return m_credits ? uint64_t(m_credits->GetAdvertisedCells()) * m_credits->GetCellBytes() : 0;
 }
 
 Ptr<FabricNetDevice>
@@ -222,7 +290,7 @@ FabricNetDevice::SelectPriority(Time now)
         for (uint32_t waiting = m_nonEmpty; waiting != 0;)
         {
             int p = 31 - __builtin_clz(waiting); // the highest priority with frames
-            if (m_pausedUntil[p] <= now)
+            if (m_pausedUntil[p] <= now && (!m_credits || HasCreditsFor(p)))
             {
                 return p;
             }
@@ -235,7 +303,7 @@ FabricNetDevice::SelectPriority(Time now)
     bool anyEligible = false;
     for (uint8_t p = 0; p < kFabricPriorities; ++p)
     {
-        if (!m_queues[p].empty() && m_pausedUntil[p] <= now)
+        if (!m_queues[p].empty() && m_pausedUntil[p] <= now && (!m_credits || HasCreditsFor(p)))
         {
             anyEligible = true;
         }
@@ -247,7 +315,7 @@ FabricNetDevice::SelectPriority(Time now)
     for (;;)
     {
         uint8_t p = m_dwrrNext;
-        if (!m_queues[p].empty() && m_pausedUntil[p] <= now)
+        if (!m_queues[p].empty() && m_pausedUntil[p] <= now && (!m_credits || HasCreditsFor(p)))
         {
             if (!m_dwrrTurnStarted)
             {
@@ -403,6 +471,17 @@ FabricNetDevice::TryTransmit()
         StartTransmission(std::move(wire), bytes, now);
         return;
     }
+    Ptr<Packet> creditFrame = m_credits && CreditFrameWanted() ? BuildCreditFrame() : nullptr;
+    if (creditFrame)
+    {
+        WireFrame wire;
+        wire.frame = std::move(creditFrame);
+        uint32_t bytes = wire.frame->GetSize();
+        ++m_creditFramesSent;
+        m_creditBytesSent += bytes;
+        StartTransmission(std::move(wire), bytes, now);
+        return;
+    }
     int prio = SelectPriority(now);
     if (prio < 0)
     {
@@ -418,6 +497,11 @@ FabricNetDevice::TryTransmit()
     }
     QueuedFrame item = TakeHead(static_cast<uint8_t>(prio));
     m_txBytesPerPriority[prio] += item.bytes;
+    if (m_credits && item.hasInfo && item.info.IsIpv4() &&
+        m_credits->IsCredited(item.info.priority))
+    {
+        m_credits->Consume(item.info.priority, item.bytes);
+    }
     if (m_owner)
     {
         m_owner->FrameDequeued(this, item);
@@ -459,7 +543,7 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
         m_onWire.push_back(std::move(wire));
         m_channel->Transmit(this, arrival - now);
     }
-    if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls)
+    if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls || CreditFrameWanted())
     {
         ScheduleComplete(txTime);
     }
@@ -534,6 +618,10 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (!m_linkUp || lost)
     {
+        if (m_credits)
+        {
+            DiscardCredited(wire);
+        }
         ReportLost(wire);
         return;
     }
@@ -548,6 +636,10 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (lost)
     {
+        if (m_credits)
+        {
+            DiscardCredited(wire);
+        }
         ReportLost(wire);
         return;
     }
@@ -569,12 +661,220 @@ FabricNetDevice::Deliver(WireFrame& wire)
         HandlePfcFrame(frame.Get());
         return;
     }
+    if (m_credits)
+    {
+        if (wire.info.etherType == CreditUpdateHeader::kEtherType)
+        {
+            HandleCreditFrame(frame.Get());
+            return;
+        }
+        int lane = CreditLaneOf(wire.info);
+        if (lane >= 0)
+        {
+            // The frame takes its cells now; a switch frees them when the frame leaves its
+            // buffer, anything else (a host NIC consumes what arrives) right away.
+            uint32_t bytes = wire.info.frameBytes;
+            m_credits->Hold(static_cast<uint8_t>(lane), bytes);
+            bool buffered = m_owner && m_owner->BuffersReceivedFrames();
+            if (m_owner)
+            {
+                m_owner->FrameReceived(this, wire);
+            }
+            else
+            {
+                DeliverUp(wire);
+            }
+            if (!buffered)
+            {
+                FreeCredits(static_cast<uint8_t>(lane), bytes);
+            }
+            return;
+        }
+    }
     if (m_owner)
     {
         m_owner->FrameReceived(this, wire);
         return;
     }
     DeliverUp(wire);
+}
+
+void
+FabricNetDevice::DiscardCredited(WireFrame& wire)
+{
+    if (!wire.hasInfo)
+    {
+        wire.info = FrameInfo();
+        wire.hasInfo = ParseFrame(wire.frame.Get(), &wire.info);
+    }
+    int lane = wire.hasInfo ? CreditLaneOf(wire.info) : -1;
+    if (lane < 0)
+    {
+        return;
+    }
+    m_credits->Free(static_cast<uint8_t>(lane), wire.info.frameBytes, false);
+    ScheduleCreditReturn();
+}
+
+void
+FabricNetDevice::FreeCredits(uint8_t lane, uint32_t bytes)
+{
+    m_credits->Free(lane, bytes, true);
+    ScheduleCreditReturn();
+}
+
+void
+FabricNetDevice::ScheduleCreditReturn()
+{
+    if (m_creditReturnInterval.IsZero())
+    {
+        m_creditUpdateWanted = true;
+        TryTransmit();
+        return;
+    }
+    if (!m_creditReturnEvent.IsRunning())
+    {
+        m_creditReturnEvent =
+            Simulator::Schedule(m_creditReturnInterval, &FabricNetDevice::CreditReturnDue, this);
+    }
+}
+
+void
+FabricNetDevice::CreditReturnDue()
+{
+    m_creditUpdateWanted = true;
+    TryTransmit();
+}
+
+void
+FabricNetDevice::CreditSyncDue()
+{
+    m_creditSyncWanted = true;
+    TryTransmit();
+}
+
+Ptr<Packet>
+FabricNetDevice::BuildCreditFrame()
+{
+    CreditUpdateHeader credit;
+    if (m_creditSyncWanted)
+    {
+        // A SYNC carries everything freed so far: pending returns are in it too.
+        m_credits->FillSync(&credit);
+        m_creditSyncWanted = false;
+        m_creditUpdateWanted = false;
+    }
+    else if (m_creditUpdateWanted && m_credits->HasPending())
+    {
+        m_credits->FillUpdate(&credit);
+        m_creditUpdateWanted = false;
+        // Recovery: a SYNC follows the last UPDATE by at most one interval, so an UPDATE lost
+        // on the cable costs its credits for that long, not for ever.
+        if (!m_creditSyncInterval.IsZero() && !m_creditSyncEvent.IsRunning())
+        {
+            m_creditSyncEvent =
+                Simulator::Schedule(m_creditSyncInterval, &FabricNetDevice::CreditSyncDue, this);
+        }
+    }
+    else if (m_creditRequestWanted)
+    {
+        m_creditUpdateWanted = false; // nothing pending: an earlier frame returned it
+        credit.SetKind(CreditUpdateHeader::REQUEST);
+        m_creditRequestWanted = false;
+    }
+    else
+    {
+        m_creditUpdateWanted = false; // an earlier frame returned what this one would have
+        return nullptr;
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(credit);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(CreditUpdateHeader::DestinationAddress());
+    eth.SetLengthType(CreditUpdateHeader::kEtherType);
+    frame->AddHeader(eth);
+    return frame;
+}
+
+void
+FabricNetDevice::HandleCreditFrame(Ptr<Packet> frame)
+{
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    CreditUpdateHeader credit;
+    frame->RemoveHeader(credit);
+    if (!credit.IsValid())
+    {
+        return;
+    }
+    if (credit.GetKind() == CreditUpdateHeader::REQUEST)
+    {
+        m_creditSyncWanted = true;
+        TryTransmit();
+        return;
+    }
+    m_credits->Apply(credit);
+    m_lastCreditArrival = Simulator::Now();
+    m_creditStalledMask = 0; // a stall that continues counts again from here
+    TryTransmit();
+}
+
+bool
+FabricNetDevice::HasCreditsFor(uint8_t p)
+{
+    const QueuedFrame& head = m_queues[p].front();
+    if (!head.hasInfo || !head.info.IsIpv4() || !m_credits->IsCredited(head.info.priority))
+    {
+        return true;
+    }
+    if (m_credits->CanSend(head.info.priority, head.bytes))
+    {
+        return true;
+    }
+    uint8_t bit = static_cast<uint8_t>(1u << p);
+    if ((m_creditStalledMask & bit) == 0)
+    {
+        m_creditStalledMask |= bit;
+        ++m_creditStalls;
+        if (!m_creditSyncInterval.IsZero() && !m_creditRequestEvent.IsRunning())
+        {
+            m_creditRequestEvent = Simulator::Schedule(m_creditSyncInterval,
+                                                       &FabricNetDevice::CreditRequestCheck,
+                                                       this);
+        }
+    }
+    return false;
+}
+
+void
+FabricNetDevice::CreditRequestCheck()
+{
+    bool stalled = false;
+    for (uint8_t p = 0; p < kFabricPriorities; ++p)
+    {
+        if (m_queues[p].empty())
+        {
+            continue;
+        }
+        const QueuedFrame& head = m_queues[p].front();
+        stalled |= head.hasInfo && head.info.IsIpv4() &&
+                   m_credits->IsCredited(head.info.priority) &&
+                   !m_credits->CanSend(head.info.priority, head.bytes);
+    }
+    if (!stalled)
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    if (now - m_lastCreditArrival >= m_creditSyncInterval)
+    {
+        // Stalled for a whole interval without a credit: credit frames may have been lost.
+        m_creditRequestWanted = true;
+        TryTransmit();
+    }
+    m_creditRequestEvent =
+        Simulator::Schedule(m_creditSyncInterval, &FabricNetDevice::CreditRequestCheck, this);
 }
 
 void

@@ -1,6 +1,7 @@
 #ifndef FABRIC_NET_DEVICE_H
 #define FABRIC_NET_DEVICE_H
 
+#include "credit-flow-control.h"
 #include "fabric-channel.h"
 #include "fabric-frames.h"
 #include "fabric-port-owner.h"
@@ -14,6 +15,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/queue-size.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
@@ -21,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 
 namespace ns3
@@ -30,11 +33,12 @@ namespace ns3
  * \ingroup fabric
  * \brief A full-duplex Ethernet port with 8 priority queues and IEEE 802.1Qbb PFC.
  *
- * Transmission: PFC control frames first, then data by strict priority (7 highest) or DWRR over
- * the priorities that are not paused. A received PFC frame pauses the named priorities for
- * quanta × 512 bit times at this port's rate (0 quanta resumes); the frame in transmission
- * always finishes. Serialization time counts preamble, SFD, FCS and inter-frame gap
- * (WireOverhead) so link utilization matches a real port.
+ * Transmission: PFC control frames first, then credit frames, then data by strict priority (7
+ * highest) or DWRR over the priorities that are not paused and (under credit-based flow control,
+ * FlowControl = cbfc) hold the credits their head frame needs (CreditFlowControl). A received PFC
+ * frame pauses the named priorities for quanta × 512 bit times at this port's rate (0 quanta
+ * resumes); the frame in transmission always finishes. Serialization time counts preamble, SFD, FCS
+ * and inter-frame gap (WireOverhead) so link utilization matches a real port.
  *
  * The owner (a switch or host NIC, FabricPortOwner) is told of frames received, a frame leaving
  * an egress queue (for buffer accounting), frames lost, and the port going idle with nothing to
@@ -49,6 +53,14 @@ class FabricNetDevice : public NetDevice
     {
         STRICT_PRIORITY,
         DWRR
+    };
+
+    /// Link-level flow control of the lossless priorities: PFC pauses (the switch's MMU sends
+    /// them) or credits (CreditFlowControl, credit frames of wire/credit-update-header.h).
+    enum FlowControl
+    {
+        FLOW_CONTROL_PFC,
+        FLOW_CONTROL_CBFC
     };
 
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
@@ -84,6 +96,47 @@ class FabricNetDevice : public NetDevice
     void Enqueue(QueuedFrame&& item);
     /// Sends a PFC frame for one priority ahead of all data (quanta 0 = resume).
     void SendPause(uint8_t priority, uint16_t quanta);
+
+    /// The port's credit state under FlowControl = cbfc (created by Attach); null under PFC.
+    const CreditFlowControl* GetCredits() const
+    {
+        return m_credits.get();
+    }
+
+    /// The credit lane of a received frame (its priority when IPv4 and credited), or -1.
+    int CreditLaneOf(const FrameInfo& info) const
+    {
+        return m_credits && info.IsIpv4() && m_credits->IsCredited(info.priority) ? info.priority
+                                                                                  : -1;
+    }
+
+    /// The owner frees the buffer cells of a received frame (counted on arrival) when it leaves
+    /// its buffer; the credits go back to the peer at the return interval.
+    void FreeCredits(uint8_t lane, uint32_t bytes);
+
+    /// Bytes of buffer one credited lane of this port advertises (cells × cell size).
+    uint64_t GetCreditReserveBytes() const;
+
+    uint8_t GetCreditLanes() const
+    {
+        return m_creditLanes;
+    }
+
+    uint64_t GetCreditFramesSent() const
+    {
+        return m_creditFramesSent;
+    }
+
+    uint64_t GetCreditBytesSent() const
+    {
+        return m_creditBytesSent;
+    }
+
+    /// Times a credited lane's head frame found too few credits (a stall starts).
+    uint64_t GetCreditStalls() const
+    {
+        return m_creditStalls;
+    }
 
     bool IsPaused(uint8_t priority) const
     {
@@ -288,8 +341,29 @@ class FabricNetDevice : public NetDevice
     void TransmitComplete(uint32_t generation);
     /// Schedules TransmitComplete after \p delay as the current completion event.
     void ScheduleComplete(Time delay);
-    /// Picks the next data priority to serve, or -1 when every non-empty queue is paused.
+    /// Picks the next data priority to serve, or -1 when every non-empty queue is paused or
+    /// waits for credits.
     int SelectPriority(Time now);
+    /// Whether priority \p p's head frame may go as far as credits are concerned (counts the
+    /// start of a stall when not).
+    bool HasCreditsFor(uint8_t p);
+
+    /// Credit frames: the next one wanted (SYNC, UPDATE, REQUEST), built as it starts.
+    bool CreditFrameWanted() const
+    {
+        return m_creditSyncWanted || m_creditUpdateWanted || m_creditRequestWanted;
+    }
+
+    Ptr<Packet> BuildCreditFrame();
+    void HandleCreditFrame(Ptr<Packet> frame);
+    /// A credit came free: return it now (ReturnInterval 0) or at the end of the interval.
+    void ScheduleCreditReturn();
+    void CreditReturnDue();
+    void CreditSyncDue();
+    /// Sender side: still stalled with no credit for a whole SyncInterval: ask for a SYNC.
+    void CreditRequestCheck();
+    /// A frame lost on arrival: its credits come free at once (the buffer never held it).
+    void DiscardCredited(WireFrame& wire);
     void HandlePfcFrame(Ptr<Packet> frame);
     /// Everything after the cable: loss, link state, storm drops, PFC, then the owner.
     void Deliver(WireFrame& wire);
@@ -343,6 +417,26 @@ class FabricNetDevice : public NetDevice
     std::array<Time, kFabricPriorities> m_lastPause;
     std::array<Time, kFabricPriorities> m_pausedSince;
     EventId m_resumeEvent;
+
+    FlowControl m_flowControl = FLOW_CONTROL_PFC;
+    QueueSize m_creditCell;
+    QueueSize m_creditBuffer;
+    uint8_t m_creditLanes = 0x08;
+    bool m_creditShared = false;
+    Time m_creditReturnInterval;
+    Time m_creditSyncInterval;
+    std::unique_ptr<CreditFlowControl> m_credits;
+    bool m_creditUpdateWanted = false;
+    bool m_creditSyncWanted = false;
+    bool m_creditRequestWanted = false;
+    uint8_t m_creditStalledMask = 0; ///< lanes whose head frame waits for credits
+    Time m_lastCreditArrival;
+    EventId m_creditReturnEvent;
+    EventId m_creditSyncEvent;
+    EventId m_creditRequestEvent;
+    uint64_t m_creditFramesSent = 0;
+    uint64_t m_creditBytesSent = 0;
+    uint64_t m_creditStalls = 0;
 
     bool m_peerRemote = false;
     std::deque<RemoteWireFrame> m_remoteOnWire;

@@ -39,6 +39,14 @@ class FabricPortOwner
     {
     }
 
+    /// Whether the owner keeps received frames in a buffer and frees them later (a switch:
+    /// FabricNetDevice::FreeCredits when a frame leaves its egress queue), or consumes them on
+    /// arrival (a host NIC). Credit-based flow control returns credits accordingly.
+    virtual bool BuffersReceivedFrames() const
+    {
+        return false;
+    }
+
     /// Whether the owner feeds the port one frame at a time from PortIdle (a host NIC pacing
     /// its queue pairs) rather than queueing everything at once (a switch).
     virtual bool PullsWhenIdle() const

@@ -286,6 +286,12 @@ FabricSwitch::DoInitialize()
     NS_LOG_FUNCTION(this);
     BuildPipeline();
     uint32_t n = GetNPorts();
+    if (n > 0 && m_ports[0]->GetCredits())
+    {
+        // Credits guarantee each (port, credited lane) the buffer it advertised: the MMU keeps
+        // that much in reserve per (port, lane) instead of PFC headroom, and never pauses.
+        m_mmu->UseCredits(m_ports[0]->GetCreditReserveBytes(), m_ports[0]->GetCreditLanes());
+    }
     m_mmu->Configure(n);
     m_pauseRefresh.assign(static_cast<size_t>(n) * kFabricPriorities, EventId());
     m_watchdog.assign(static_cast<size_t>(n) * kFabricPriorities, WatchdogState());
@@ -418,21 +424,39 @@ FabricSwitch::Trim(WireFrame& frame, uint32_t outPort)
 void
 FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
 {
+    int lane = frame.hasInfo ? device->CreditLaneOf(frame.info) : -1;
+    if (lane < 0)
+    {
+        Forward(device, frame, false);
+        return;
+    }
+    // Under credits the frame's cells stay taken while it is queued here; anything else that
+    // becomes of it (dropped, trimmed, taken by an in-network service) frees them now.
+    uint32_t bytes = frame.info.frameBytes;
+    if (!Forward(device, frame, true))
+    {
+        device->FreeCredits(static_cast<uint8_t>(lane), bytes);
+    }
+}
+
+bool
+FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
+{
     if (!frame.hasInfo)
     {
-        return;
+        return false;
     }
     const FrameInfo& info = frame.info;
     if (!info.IsIpv4())
     {
-        return; // not IP: nothing a fabric switch forwards
+        return false; // not IP: nothing a fabric switch forwards
     }
     for (SwitchReceiveHook* hook : m_receiveHooks)
     {
         if (hook->Claims(info))
         {
             hook->Receive(device, frame); // an in-network service: not forwarded
-            return;
+            return false;
         }
     }
     uint32_t inPort = device->GetIfIndex();
@@ -440,7 +464,7 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
     if (outPort == UINT32_MAX)
     {
         Drop(frame, DROP_NO_ROUTE);
-        return;
+        return false;
     }
     uint8_t prio = info.priority;
     bool sendXoff = false;
@@ -458,6 +482,7 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
     }
     if (trim)
     {
+        credited = false;     // the buffer holds a header, not the frame the credits paid for
         Trim(frame, outPort); // info now describes the header that is left
         prio = info.priority;
         v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
@@ -471,12 +496,12 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
         ++m_headroomViolationFrames;
         m_headroomViolationBytes += info.frameBytes;
         Drop(frame, DROP_HEADROOM_VIOLATION);
-        return;
+        return false;
     }
     if (v == SharedBufferMmu::DROP_LOSSY)
     {
         Drop(frame, DROP_BUFFER_FULL);
-        return;
+        return false;
     }
     uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsed();
     if (used > m_maxBufferUsed)
@@ -495,6 +520,7 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
     item.flowId = frame.flowId;
     item.inPort = static_cast<uint16_t>(inPort);
     item.ingressPriority = prio;
+    item.holdsCredit = credited;
     uint8_t outPrio = prio;
     if (m_hopClassIncrement && !info.trimmed && prio < kFabricPriorities - 1 &&
         m_mmu->IsLossless(prio) && m_mmu->IsLossless(prio + 1))
@@ -515,6 +541,7 @@ FabricSwitch::FrameReceived(FabricNetDevice* device, WireFrame& frame)
         m_maxQueueBytes[outPort] = total;
     }
     out.Enqueue(std::move(item));
+    return credited;
 }
 
 void
@@ -529,6 +556,10 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
         stage->OnDequeue(*device, item);
     }
     ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
+    if (item.holdsCredit)
+    {
+        m_ports[item.inPort]->FreeCredits(item.ingressPriority, item.bytes);
+    }
 }
 
 void
@@ -550,6 +581,10 @@ FabricSwitch::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
     if (item.inPort != kNoIngressPort)
     {
         ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
+    }
+    if (item.holdsCredit)
+    {
+        m_ports[item.inPort]->FreeCredits(item.ingressPriority, item.bytes);
     }
     ++m_droppedFrames;
     m_droppedBytes += item.bytes;

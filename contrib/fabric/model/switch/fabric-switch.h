@@ -241,6 +241,15 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint32_t Route(const FrameInfo& info);
     // FabricPortOwner
     void FrameReceived(FabricNetDevice* device, WireFrame& frame) override;
+    /// Admits and queues a received frame; true when it is queued still holding the credits of
+    /// its ingress lane (\p credited: it arrived holding them).
+    bool Forward(FabricNetDevice* device, WireFrame& frame, bool credited);
+
+    bool BuffersReceivedFrames() const override
+    {
+        return true;
+    }
+
     void FrameDequeued(FabricNetDevice* device, QueuedFrame& item) override;
     /// A frame lost to a failed link: release its buffer (if it was queued here) and count it.
     void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;

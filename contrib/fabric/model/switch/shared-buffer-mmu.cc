@@ -96,6 +96,16 @@ SharedBufferMmu::GetTypeId()
 SharedBufferMmu::SharedBufferMmu() = default;
 
 void
+SharedBufferMmu::UseCredits(uint64_t reservePerLane, uint8_t lanes)
+{
+    m_credits = true;
+    m_pfcEnabled = false;
+    m_losslessMask = lanes;
+    m_headroomAttr = QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(reservePerLane));
+    m_headroomPoolAttr = QueueSize("0B");
+}
+
+void
 SharedBufferMmu::Configure(uint32_t nPorts)
 {
     m_bufferSize = m_bufferSizeAttr.GetValue();
@@ -110,7 +120,7 @@ SharedBufferMmu::Configure(uint32_t nPorts)
     m_headroomUsed = 0;
     m_maxHeadroomUsed = 0;
     uint64_t reserved = 0;
-    if (m_pfcEnabled)
+    if (m_pfcEnabled || m_credits)
     {
         uint32_t lossless = 0;
         for (uint8_t p = 0; p < kFabricPriorities; ++p)
@@ -148,7 +158,7 @@ SharedBufferMmu::Configure(uint32_t nPorts)
 bool
 SharedBufferMmu::IsLossless(uint8_t priority) const
 {
-    return m_pfcEnabled && ((m_losslessMask >> priority) & 1) != 0;
+    return (m_pfcEnabled || m_credits) && ((m_losslessMask >> priority) & 1) != 0;
 }
 
 bool
@@ -201,7 +211,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* se
     {
         c.shared += bytes;
         m_sharedUsed += bytes;
-        if (c.shared >= XoffThreshold())
+        if (!m_credits && c.shared >= XoffThreshold())
         {
             c.paused = true;
             m_pausedList.push_back(port * kFabricPriorities + priority);
@@ -211,7 +221,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* se
     }
     // Paused, or the shared pool is exhausted: the frame is one the upstream sent before our
     // pause reached it. It lands in headroom or, if the headroom was sized too small, is lost.
-    if (!c.paused)
+    if (!c.paused && !m_credits)
     {
         c.paused = true;
         m_pausedList.push_back(port * kFabricPriorities + priority);

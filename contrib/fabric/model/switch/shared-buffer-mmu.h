@@ -34,6 +34,12 @@ namespace ns3
  *  - departures release headroom first, then shared; once headroom is empty and shared bytes are
  *    at or below XON (static, or XOFF threshold − XonOffset in dynamic mode), ask for XON.
  * Lossy priority (or PFC disabled): tail drop when the pool is full.
+ *
+ * Credit-based flow control (UseCredits): the credited lanes are the lossless priorities. The
+ * sender's credits bound what a (port, lane) can hold to what that lane advertised, so the MMU
+ * reserves that much per (port, lane) in place of headroom: a frame takes the shared pool while
+ * it has room, otherwise the reserve; nothing pauses. A frame that fits neither broke the credit
+ * contract and is dropped as a headroom violation.
  */
 class SharedBufferMmu : public Object
 {
@@ -52,6 +58,15 @@ class SharedBufferMmu : public Object
     /// std::invalid_argument when the headroom reserve does not fit in the buffer, or when a
     /// headroom pool cannot hold even one (port, priority)'s Headroom.
     void Configure(uint32_t nPorts);
+
+    /// Credit mode, before Configure: \p reservePerLane bytes per (port, credited lane) in
+    /// \p lanes (a priority mask, replacing LosslessPriorities), no PFC.
+    void UseCredits(uint64_t reservePerLane, uint8_t lanes);
+
+    bool UsesCredits() const
+    {
+        return m_credits;
+    }
 
     /// Charges a frame to (port, priority). \p sendXoff is set when this arrival pauses the
     /// (port, priority) — also when the frame itself is dropped.
@@ -139,6 +154,7 @@ class SharedBufferMmu : public Object
     bool m_dynamic;
     double m_alpha;
     uint16_t m_pauseQuanta;
+    bool m_credits = false;
 
     uint64_t m_bufferSize = 0;
     uint64_t m_headroom = 0;

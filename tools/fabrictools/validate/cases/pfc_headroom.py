@@ -55,11 +55,12 @@ def predict(params, where):
     bound = B_s * window_ps * 1e-12 + F
     # The simulator's auto headroom (scenario-config.cc OneHopHeadroomBytes), recomputed: the
     # bytes the upstream can send in W = T_frame + 2·T_pause + 2d (the pause may wait behind a
-    # frame and another PFC frame on the switch's port), plus one whole frame.
+    # frame and another PFC frame on the switch's port), plus two whole frames: the last one the
+    # sender started, and the pausing frame, which lands in headroom when the shared pool is full.
     frame_t = (F + link.wo) * 8.0 / link.rate_bps
     pause_t = (PFC_FRAME_BYTES + link.wo) * 8.0 / link.rate_bps
     w = frame_t + 2 * pause_t + 2 * link.delay_s
-    auto = math.ceil(w * link.rate_bps / 8 - 1e-6) + F
+    auto = math.ceil(w * link.rate_bps / 8 - 1e-6) + 2 * F
     return dict(link=link, F=F, mtu=mtu, n_after=n_after, bytes_after=n_after * F, bound=bound,
                 auto=auto, pause_latency=(tp_ps + d_ps) * 1e-12, window=window_ps * 1e-12,
                 t_frame=tf_ps * 1e-12)
@@ -89,8 +90,9 @@ def run(ctx):
         "T_pause = (60 + 24)·8/R — the frames the sender starts between d before XOFF (when the "
         "XOFF-triggering frame's last bit left it) and the pause's arrival d + T_pause after XOFF",
         "one-hop bound (docs/models.md#pfc-headroom): B_s·(2d + T_pause) + F, B_s = F/T_f",
-        "auto headroom (simulator, OneHopHeadroomBytes): R/8·(T_f + 2·T_pause + 2d) + F — "
-        "also allows for the pause waiting behind one frame and one PFC frame on the switch's port",
+        "auto headroom (simulator, OneHopHeadroomBytes): R/8·(T_f + 2·T_pause + 2d) + 2F — "
+        "also allows for the pause waiting behind one frame and one PFC frame on the switch's "
+        "port, and for the pausing frame itself, which lands in headroom when the pool is full",
     ]
     case.method = [
         "bytes after XOFF: summary.json counters.headroom_violation_bytes of the 0 B-headroom run "
