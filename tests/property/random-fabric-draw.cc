@@ -322,8 +322,7 @@ DrawAnyFabric(uint32_t seed)
     c << "topology=" << topo.name << " transport=" << transport << "/" << cc
       << " pfc=" << (pfc ? "on" : "off") << " flow_control=" << (cbfc ? "cbfc" : "pfc")
       << " cable_loss=" << (cableLoss ? "yes" : "no") << " link_failure=" << failure
-      << " link_fault=" << fault << " lb=" << lb
-      << " trim=" << (trim ? "on" : "off");
+      << " link_fault=" << fault << " lb=" << lb << " trim=" << (trim ? "on" : "off");
     if (!spray.empty())
     {
         c << " ub_spray=" << spray;
