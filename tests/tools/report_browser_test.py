@@ -291,10 +291,10 @@ def main():
         with tempfile.TemporaryDirectory(prefix="report-browser-") as tmp:
             demo = os.path.join(tmp, "demo")
             fabric_run = os.path.join(build, "fabric-run")
-            # With the DCQCN paper constants two switch ports queue (the receiver's and the
-            # ACK port), so the port picker has another port to choose.
+            # A row per queue change records every port a frame waits in, not only the
+            # receiver's, so the port picker has other ports to choose.
             run([fabric_run, os.path.join(REPO, "examples", "incast.yaml"), "--out", demo,
-                 "--quiet", "--set", "dcqcn.preset=paper"])
+                 "--quiet", "--set", "dcqcn.preset=paper", "--set", "trace.queue_mode=change"])
             plotted = run(["/usr/bin/python3", os.path.join(REPO, "tools", "plot"), demo])
             check(os.path.join(demo, "report.html") in plotted.split(),
                   f"tools/plot did not write report.html:\n{plotted}")

@@ -272,6 +272,21 @@ MakeIntAckFrame()
     return BuildRoceFrame(spec, inner);
 }
 
+/// Writes \p frames to \p pcap as Ethernet captures, one microsecond apart.
+void
+WritePcap(const std::string& pcap, const std::vector<Ptr<Packet>>& frames)
+{
+    Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
+    file->Open(pcap, std::ios::out | std::ios::binary);
+    ASSERT_FALSE(file->Fail()) << "cannot create " << pcap;
+    file->Init(PcapHelper::DLT_EN10MB);
+    for (size_t i = 0; i < frames.size(); ++i)
+    {
+        file->Write(MicroSeconds(i), frames[i]);
+    }
+    file->Close();
+}
+
 /// Run tshark over the file and return one field map per frame.
 std::vector<Frame>
 Decode(const std::string& pcap)
@@ -382,17 +397,7 @@ TEST_F(WireTshark, WiresharkDecodesEveryFrame)
         MakeAckFrame(AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR), 0xFFFFFF),
         MakeCnpFrame(),
     };
-    {
-        Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
-        file->Open(m_pcap, std::ios::out | std::ios::binary);
-        ASSERT_FALSE(file->Fail()) << "cannot create " << m_pcap;
-        file->Init(PcapHelper::DLT_EN10MB);
-        for (size_t i = 0; i < written.size(); ++i)
-        {
-            file->Write(MicroSeconds(i), written[i]);
-        }
-        file->Close();
-    }
+    ASSERT_NO_FATAL_FAILURE(WritePcap(m_pcap, written));
 
     std::vector<Frame> frames = Decode(m_pcap);
     ASSERT_EQ(frames.size(), written.size());
@@ -489,17 +494,7 @@ TEST_F(WireTshark, WiresharkDecodesCreditFrames)
     sync.SetKind(CreditUpdateHeader::SYNC);
     sync.SetCount(3, 0x01020304);
     std::vector<Ptr<Packet>> written = {MakeCreditFrame(update), MakeCreditFrame(sync)};
-    {
-        Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
-        file->Open(m_pcap, std::ios::out | std::ios::binary);
-        ASSERT_FALSE(file->Fail()) << "cannot create " << m_pcap;
-        file->Init(PcapHelper::DLT_EN10MB);
-        for (size_t i = 0; i < written.size(); ++i)
-        {
-            file->Write(MicroSeconds(i), written[i]);
-        }
-        file->Close();
-    }
+    ASSERT_NO_FATAL_FAILURE(WritePcap(m_pcap, written));
     std::vector<Frame> frames = Decode(m_pcap);
     ASSERT_EQ(frames.size(), 2u);
     // The layout of credit-update-header.h, written out by hand: kind, lane mask, two reserved
@@ -542,17 +537,7 @@ TEST_F(WireTshark, WiresharkDecodesCreditFrames)
 TEST_F(WireTshark, WiresharkDecodesFramesWithInt)
 {
     std::vector<Ptr<Packet>> written = {MakeIntWriteFirstFrame(), MakeIntAckFrame()};
-    {
-        Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
-        file->Open(m_pcap, std::ios::out | std::ios::binary);
-        ASSERT_FALSE(file->Fail()) << "cannot create " << m_pcap;
-        file->Init(PcapHelper::DLT_EN10MB);
-        for (size_t i = 0; i < written.size(); ++i)
-        {
-            file->Write(MicroSeconds(i), written[i]);
-        }
-        file->Close();
-    }
+    ASSERT_NO_FATAL_FAILURE(WritePcap(m_pcap, written));
     std::vector<Frame> frames = Decode(m_pcap);
     ASSERT_EQ(frames.size(), written.size());
     for (size_t i = 0; i < frames.size(); ++i)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -34,7 +35,14 @@ Integers(YamlFields& f, const std::string& key)
         {
             throw f.Error(key, "expected non-negative integers, got '" + s + "'");
         }
-        out.push_back(std::stoull(s));
+        try
+        {
+            out.push_back(std::stoull(s));
+        }
+        catch (const std::out_of_range&)
+        {
+            throw f.Error(key, "'" + s + "' is larger than 2^64 - 1");
+        }
     }
     return out;
 }

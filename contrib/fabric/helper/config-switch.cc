@@ -144,6 +144,24 @@ ReadHeadroom(YamlFields& pfc, ScenarioBuild& b)
     return headroom.count;
 }
 
+/// The port count of the switch with the most ports: it reserves the most per-port buffer.
+uint32_t
+MostSwitchPorts(const TopologySpec& topo)
+{
+    std::vector<uint32_t> degree(topo.nodes.size(), 0);
+    for (const auto& l : topo.links)
+    {
+        degree[l.a]++;
+        degree[l.b]++;
+    }
+    uint32_t maxPorts = 0;
+    for (uint32_t s : topo.Switches())
+    {
+        maxPorts = std::max(maxPorts, degree[s]);
+    }
+    return maxPorts;
+}
+
 /// Every switch reserves headroom per (port, lossless priority), or one headroom pool; the
 /// switch with the most ports must still have a shared pool left.
 void
@@ -176,18 +194,7 @@ CheckHeadroomReserve(YamlFields& sw,
         }
         return;
     }
-    const TopologySpec& topo = b.cfg.topology;
-    std::vector<uint32_t> degree(topo.nodes.size(), 0);
-    for (const auto& l : topo.links)
-    {
-        degree[l.a]++;
-        degree[l.b]++;
-    }
-    uint32_t maxPorts = 0;
-    for (uint32_t s : topo.Switches())
-    {
-        maxPorts = std::max(maxPorts, degree[s]);
-    }
+    uint32_t maxPorts = MostSwitchPorts(b.cfg.topology);
     uint64_t reserve = headroom * maxPorts * classes;
     if (reserve >= b.bufferBytes)
     {
@@ -206,18 +213,7 @@ CheckHeadroomReserve(YamlFields& sw,
 void
 CheckCreditReserve(YamlFields& sw, const ScenarioBuild& b, uint32_t lanes)
 {
-    const TopologySpec& topo = b.cfg.topology;
-    std::vector<uint32_t> degree(topo.nodes.size(), 0);
-    for (const auto& l : topo.links)
-    {
-        degree[l.a]++;
-        degree[l.b]++;
-    }
-    uint32_t maxPorts = 0;
-    for (uint32_t s : topo.Switches())
-    {
-        maxPorts = std::max(maxPorts, degree[s]);
-    }
+    uint32_t maxPorts = MostSwitchPorts(b.cfg.topology);
     uint64_t reserve = b.cbfcCreditBytes * maxPorts * __builtin_popcount(lanes);
     if (reserve >= b.bufferBytes)
     {

@@ -158,16 +158,9 @@ void
 UbNic::CommitOperations(uint32_t flowId)
 {
     RxMessage& m = m_rxMessages[flowId];
-    for (uint32_t pred : m.waitFor)
+    if (WaitForPredecessors(flowId, m))
     {
-        if (!m_executed.count(pred))
-        {
-            if (std::find(m_waiting.begin(), m_waiting.end(), flowId) == m_waiting.end())
-            {
-                m_waiting.push_back(flowId);
-            }
-            return;
-        }
+        return;
     }
     const FlowRecord& f = m_flows->Get(flowId);
     std::vector<uint32_t> commit;

@@ -864,6 +864,23 @@ UbNic::TraceReorder(uint32_t flowId, const RxMessage& m)
     m_reorderTrace(flowId, m.heldPackets, m.heldBytes);
 }
 
+bool
+UbNic::WaitForPredecessors(uint32_t flowId, const RxMessage& m)
+{
+    for (uint32_t pred : m.waitFor)
+    {
+        if (!m_executed.count(pred))
+        {
+            if (std::find(m_waiting.begin(), m_waiting.end(), flowId) == m_waiting.end())
+            {
+                m_waiting.push_back(flowId); // Execute of a predecessor looks at it again
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
 void
 UbNic::TryExecute(uint32_t flowId)
 {
@@ -873,16 +890,9 @@ UbNic::TryExecute(uint32_t flowId)
         return;
     }
     RxMessage& m = m_rxMessages[flowId];
-    for (uint32_t pred : m.waitFor)
+    if (WaitForPredecessors(flowId, m))
     {
-        if (!m_executed.count(pred))
-        {
-            if (std::find(m_waiting.begin(), m_waiting.end(), flowId) == m_waiting.end())
-            {
-                m_waiting.push_back(flowId);
-            }
-            return;
-        }
+        return;
     }
     Execute(flowId);
 }

@@ -319,6 +319,9 @@ class UbNic : public NicTransport
     /// responder repeats its execution notice.
     void SendProbe(TxChannel& ch, uint32_t flowId);
     void RtoExpired(uint32_t channel);
+    /// Whether request \p flowId still waits for a predecessor it is ordered behind (it is then
+    /// on the waiting list).
+    bool WaitForPredecessors(uint32_t flowId, const RxMessage& m);
     void TryExecute(uint32_t flowId);
     void Execute(uint32_t flowId);
     void Complete(uint32_t flowId);
