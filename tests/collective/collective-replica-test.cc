@@ -30,7 +30,8 @@ class RecordingSharp : public CollectiveSharpService
               uint32_t rank,
               uint64_t,
               const std::vector<float>& values,
-              DoneCallback done) override
+              DoneCallback done,
+              FailedCallback) override
     {
         sends.emplace_back(rank, Simulator::Now());
         Simulator::Schedule(MicroSeconds(1), [done, values]() { done(values); });

@@ -21,6 +21,7 @@
 #include "ns3/object-factory.h"
 
 #include <algorithm>
+#include <functional>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -47,7 +48,10 @@ class CollectiveTest : public test::SimTest
 {
   protected:
     /// Runs the collective section \p yaml (without the "collective:" key) on a rail fabric.
-    CollectiveRun Run(const RailParams& rail, const std::string& yaml)
+    /// \p before runs on the built network before the simulation starts (e.g. a link failure).
+    CollectiveRun Run(const RailParams& rail,
+                      const std::string& yaml,
+                      std::function<void(FabricNetwork&)> before = {})
     {
         Set("ns3::RdmaNic::Mtu", std::to_string(kMtu));
         Set("ns3::FabricHost::Mtu", std::to_string(kMtu));
@@ -74,6 +78,10 @@ class CollectiveTest : public test::SimTest
         run.engine = SetupCollective(run.cfg, net, nics, 1);
         net.GetFlowTable()->SetAllFinishedCallback(
             MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        if (before)
+        {
+            before(net);
+        }
         Simulator::Stop(Seconds(1));
         Simulator::Run();
         run.bytes = CountCollectiveBytes(*run.engine, net);
@@ -367,6 +375,49 @@ TEST_F(CollectiveTest, SharpRecoversLostFramesByMemberRetransmission)
     {
         EXPECT_EQ(run.sharp->GetContribPayloadSent(r), 160u * 1024); // first transmissions
     }
+}
+
+// A member's NIC link is down from the start: its leaf never completes a packet, so no member
+// ever gets a RESULT. Each member paces its 10 contributions (10 frame times tx), then every
+// round waits RetransmitTimeout T after its last frame and resends all 10: after RetryLimit = 7
+// rounds the 8th timeout gives up, at start + 8 (T + 10 tx). Every member fails (nothing is
+// left to simulate after that) and the collective says why.
+TEST_F(CollectiveTest, SharpGivesUpAfterRetryLimitRoundsWhenTheTreeLostAMember)
+{
+    const Time T = MicroSeconds(20);
+    Set("ns3::SharpHostAgent::RetransmitTimeout", "20us");
+    const uint32_t packets = 10;
+    CollectiveRun run = Run(Rail(2, 4),
+                            "{algorithm: sharp, message: " + std::to_string(packets * 4096) + "B}",
+                            [](FabricNetwork& net) {
+                                for (uint32_t l = 0; l < net.Spec().links.size(); ++l)
+                                {
+                                    const TopologyLink& link = net.Spec().links[l];
+                                    if (net.Spec().nodes[link.a].name == "gpu0_1" &&
+                                        net.Spec().nodes[link.b].name.rfind("g0-rail", 0) == 0)
+                                    {
+                                        net.SetLinkUp(l, false);
+                                    }
+                                }
+                            });
+    ASSERT_TRUE(run.sharp);
+    EXPECT_FALSE(run.engine->IsComplete());
+    EXPECT_EQ(run.sharp->GetFailedReductions(), 8u);
+    EXPECT_EQ(run.sharp->GetRetransmittedFrames(), 8u * 7 * packets);
+    EXPECT_NE(run.engine->CheckValues().find("still missed 10 of 10 results after 7 "
+                                             "retransmission rounds"),
+              std::string::npos)
+        << run.engine->CheckValues();
+    const Time tx = DataRate("400Gbps").CalculateBytesTxTime(SharpHeader::FrameBytes(4096) + 24);
+    Time start = Time::Max();
+    for (const auto& s : run.engine->States())
+    {
+        if (s.start >= Time(0)) // started; the reductions all start together
+        {
+            start = std::min(start, s.start);
+        }
+    }
+    EXPECT_EQ(run.sharp->GetLastFailureTime(), start + 8 * (T + packets * tx));
 }
 
 TEST_F(CollectiveTest, SharpFullBufferHoldsContributionsAndTheSwitchCanBeTheBottleneck)

@@ -329,6 +329,7 @@ CollectiveNetworkCounters(const CollectiveEngine& engine, const FabricNetwork& n
         sj["contrib_frames_per_rank"] = frames;
         sj["contrib_payload_bytes_per_rank"] = payload;
         sj["retransmitted_frames"] = sharp->GetRetransmittedFrames();
+        sj["failed_reductions"] = sharp->GetFailedReductions();
         // Keyed by node index (zero-padded: key order is node order) so that the ranks, each
         // with its own switches' aggregators, add up key by key.
         nlohmann::json aggs = nlohmann::json::object();

@@ -326,6 +326,10 @@ CollectiveKeys()
             .Attribute("ns3::SharpHostAgent::PacketPayload"),
         ScenarioKey(sharp + "timeout", KeyKind::Native, "member retransmission timeout")
             .Attribute("ns3::SharpHostAgent::RetransmitTimeout"),
+        ScenarioKey(sharp + "retry_limit",
+                    KeyKind::Native,
+                    "timeout rounds without progress before the reduction fails (0: never)")
+            .Attribute("ns3::SharpHostAgent::RetryLimit"),
     };
 }
 

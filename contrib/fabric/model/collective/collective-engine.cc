@@ -296,7 +296,8 @@ CollectiveEngine::Launch(uint32_t id)
                       t.src,
                       t.Bytes(),
                       s.payload,
-                      MakeCallback(&CollectiveEngine::SharpDone, this).Bind(id));
+                      MakeCallback(&CollectiveEngine::SharpDone, this).Bind(id),
+                      MakeCallback(&CollectiveEngine::SharpFailed, this).Bind(id));
         return;
     }
     if (s.flow < 0)
@@ -314,6 +315,16 @@ CollectiveEngine::SharpDone(uint32_t id, const std::vector<float>& values)
 {
     m_state[id].payload = values;
     Complete(id, Simulator::Now(), true);
+}
+
+void
+CollectiveEngine::SharpFailed(uint32_t id, const std::string& reason)
+{
+    // The first failure names the cause; the transfer stays incomplete, so does the collective.
+    if (m_failure.empty())
+    {
+        m_failure = "transfer " + std::to_string(id) + ": " + reason;
+    }
 }
 
 void
@@ -387,7 +398,8 @@ CollectiveEngine::CheckValues() const
     if (!IsComplete())
     {
         return "the collective did not complete (" + std::to_string(m_completed) + " of " +
-               std::to_string(m_plan.Transfers().size()) + " transfers)";
+               std::to_string(m_plan.Transfers().size()) + " transfers)" +
+               (m_failure.empty() ? "" : "; " + m_failure);
     }
     const uint32_t p = m_plan.Job().ranks;
     for (uint32_t e = 0; e < m_elements; ++e)

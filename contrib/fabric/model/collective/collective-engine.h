@@ -28,12 +28,15 @@ class CollectiveSharpService : public Object
   public:
     static TypeId GetTypeId();
     typedef Callback<void, const std::vector<float>&> DoneCallback;
+    /// Called instead of DoneCallback when the reduction is given up, with the reason.
+    typedef Callback<void, const std::string&> FailedCallback;
     virtual void Send(uint16_t group,
                       uint32_t reductionId,
                       uint32_t rank,
                       uint64_t bytes,
                       const std::vector<float>& values,
-                      DoneCallback done) = 0;
+                      DoneCallback done,
+                      FailedCallback failed) = 0;
 };
 
 /**
@@ -133,6 +136,12 @@ class CollectiveEngine : public Object
     /// "" when every rank holds the exact sum of all ranks' initial values.
     std::string CheckValues() const;
 
+    /// Why an in-network reduction was given up (the first one), or "" if none was.
+    const std::string& GetFailure() const
+    {
+        return m_failure;
+    }
+
     bool ValuesChecked() const
     {
         return m_checkValues && m_elements > 0;
@@ -225,6 +234,7 @@ class CollectiveEngine : public Object
     /// Ends transfer \p id at \p end; \p announce when it was seen on this process's network.
     void Complete(uint32_t id, Time end, bool announce);
     void SharpDone(uint32_t id, const std::vector<float>& values);
+    void SharpFailed(uint32_t id, const std::string& reason);
     std::pair<uint32_t, uint32_t> Elements(const CollectiveTransfer& t) const;
 
     Time m_launchCost;
@@ -244,6 +254,7 @@ class CollectiveEngine : public Object
     std::vector<Time> m_ready;
     std::vector<std::vector<float>> m_values;
     size_t m_completed = 0;
+    std::string m_failure; ///< why an in-network reduction was given up (first one), or empty
     Time m_completion;
     Ptr<CollectiveSharpService> m_sharp;
     Callback<void> m_onComplete;

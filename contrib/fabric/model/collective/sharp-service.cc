@@ -7,6 +7,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <string>
 
 namespace ns3
 {
@@ -33,6 +34,12 @@ SharpService::GetTypeId()
                           TimeValue(MicroSeconds(500)),
                           MakeTimeAccessor(&SharpService::m_timeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RetryLimit",
+                          "Timeout rounds in a row without a new result after which a member "
+                          "gives the reduction up and the collective fails (0: never).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&SharpService::m_retryLimit),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Priority",
                           "Traffic class of the members' SHARP frames.",
                           UintegerValue(3),
@@ -101,7 +108,8 @@ SharpService::Send(uint16_t group,
                    uint32_t rank,
                    uint64_t bytes,
                    const std::vector<float>& values,
-                   DoneCallback done)
+                   DoneCallback done,
+                   FailedCallback failed)
 {
     Key key{group, reductionId, rank};
     Op& op = m_ops[key];
@@ -112,6 +120,7 @@ SharpService::Send(uint16_t group,
     op.got.assign(op.packets, 0);
     op.remaining = op.packets;
     op.done = done;
+    op.failed = failed;
     for (uint32_t i = 0; i < op.packets; ++i)
     {
         SendContrib(key, i, false);
@@ -206,6 +215,7 @@ SharpService::Sniff(uint32_t rank, Ptr<const Packet> frame)
         return;
     }
     op.got[h.packet] = 1;
+    op.retries = 0;
     auto [vb, ve] = PacketValues(op, h.packet);
     for (uint32_t i = vb; i < ve && i - vb < h.values.size(); ++i)
     {
@@ -235,6 +245,27 @@ SharpService::Timeout(Key key)
         return;
     }
     Op& op = it->second;
+    if (m_retryLimit > 0 && op.retries == m_retryLimit)
+    {
+        const uint32_t rank = std::get<2>(key);
+        std::string reason = "SHARP reduction " + std::to_string(std::get<1>(key)) + " of group " +
+                             std::to_string(std::get<0>(key)) + ": rank " + std::to_string(rank) +
+                             " still missed " + std::to_string(op.remaining) + " of " +
+                             std::to_string(op.packets) + " results after " +
+                             std::to_string(m_retryLimit) + " retransmission rounds (at " +
+                             std::to_string(Simulator::Now().GetNanoSeconds()) +
+                             " ns); the aggregation tree lost a member or a link";
+        FailedCallback failed = op.failed;
+        m_ops.erase(it);
+        ++m_failed;
+        m_lastFailure = Simulator::Now();
+        if (!failed.IsNull())
+        {
+            failed(reason);
+        }
+        return;
+    }
+    ++op.retries;
     for (uint32_t i = 0; i < op.packets; ++i)
     {
         if (!op.got[i])

@@ -25,8 +25,12 @@ namespace ns3
  * so the switches can release the slot. When every packet's RESULT is in, the engine's callback
  * gets the reduced values. Reliability: RetransmitTimeout after the last progress, the member
  * resends the CONTRIB of every packet whose RESULT is missing (the switches answer duplicates,
- * see SharpAggregator). Values are split over packets by the same floor map as byte ranges; when
- * a packet's values need more than its payload the frame grows (keep ValueElements <= M/4).
+ * see SharpAggregator). After RetryLimit such rounds in a row without a single new RESULT the
+ * member gives the reduction up and reports it failed, as a reliable transport's retry counter
+ * does (an InfiniBand RC QP errors out after retry_cnt, at most 7): an aggregation tree that lost
+ * a member or a tree link cannot finish, and is not rebuilt while the operation runs. Values are
+ * split over packets by the same floor map as byte ranges; when a packet's values need more than
+ * its payload the frame grows (keep ValueElements <= M/4).
  */
 class SharpService : public CollectiveSharpService
 {
@@ -40,7 +44,8 @@ class SharpService : public CollectiveSharpService
               uint32_t rank,
               uint64_t bytes,
               const std::vector<float>& values,
-              DoneCallback done) override;
+              DoneCallback done,
+              FailedCallback failed) override;
 
     uint64_t GetContribFramesSent(uint32_t rank) const;
     uint64_t GetContribPayloadSent(uint32_t rank) const;
@@ -48,6 +53,18 @@ class SharpService : public CollectiveSharpService
     uint64_t GetRetransmittedFrames() const
     {
         return m_retransmitted;
+    }
+
+    /// Reductions given up by a member after RetryLimit rounds without progress.
+    uint64_t GetFailedReductions() const
+    {
+        return m_failed;
+    }
+
+    /// When the last reduction was given up (zero if none was).
+    Time GetLastFailureTime() const
+    {
+        return m_lastFailure;
     }
 
   protected:
@@ -65,6 +82,8 @@ class SharpService : public CollectiveSharpService
         std::vector<uint8_t> got;
         uint32_t remaining = 0;
         DoneCallback done;
+        FailedCallback failed;
+        uint32_t retries = 0; ///< timeout rounds since the last new RESULT
         EventId timer;
     };
 
@@ -86,10 +105,13 @@ class SharpService : public CollectiveSharpService
 
     uint32_t m_payload = 4096;
     Time m_timeout;
+    uint32_t m_retryLimit = 7;
     uint8_t m_priority = 3;
     std::map<uint32_t, Member> m_members;
     std::map<Key, Op> m_ops;
     uint64_t m_retransmitted = 0;
+    uint64_t m_failed = 0;
+    Time m_lastFailure;
 };
 
 } // namespace ns3
