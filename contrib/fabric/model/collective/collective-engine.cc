@@ -386,9 +386,15 @@ CollectiveEngine::Complete(uint32_t id, Time end, bool announce)
             Eligible(d);
         }
     }
-    if (IsComplete() && !m_onComplete.IsNull())
+    // A JOIN completes from inside its last input's Complete(): only the innermost call that
+    // finishes the collective reports it.
+    if (IsComplete() && !m_completeReported)
     {
-        m_onComplete();
+        m_completeReported = true;
+        if (!m_onComplete.IsNull())
+        {
+            m_onComplete();
+        }
     }
 }
 

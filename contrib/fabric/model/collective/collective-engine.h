@@ -258,6 +258,7 @@ class CollectiveEngine : public Object
     Time m_completion;
     Ptr<CollectiveSharpService> m_sharp;
     Callback<void> m_onComplete;
+    bool m_completeReported = false; ///< m_onComplete has run (it runs once)
     Time m_startTime;
     std::vector<bool> m_local; ///< by rank; empty: every rank is simulated here
     std::vector<bool> m_known; ///< by transfer; empty: all

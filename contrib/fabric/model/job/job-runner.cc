@@ -437,12 +437,6 @@ void
 JobRunner::InstanceDone(uint32_t i)
 {
     Instance& inst = m_instances[i];
-    if (inst.end >= Time(0))
-    {
-        // The engine reports completion again when its last transfer completes a JOIN (a
-        // relayed transfer's) from inside its own completion: the members are done already.
-        return;
-    }
     inst.end = inst.engine->CompletionTime();
     if (inst.engine->ValuesChecked())
     {
