@@ -18,10 +18,13 @@
 
 #include "../fabric-sim-util.h"
 #include "collective/collective-engine.h"
+#include "config-collective.h"
 #include "host/host-transport.h"
+#include "yaml-fields.h"
 
 #include "ns3/object-factory.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -71,8 +74,8 @@ class CollectiveRequestsTest : public test::SimTest
         job.ranks = 2;
         job.gpusPerServer = servers[0] == servers[1] ? 2 : 1;
         job.serverOfRank = servers;
-        job.localOfRank = servers[0] == servers[1] ? std::vector<uint32_t>{0, 1}
-                                                   : std::vector<uint32_t>{0, 0};
+        job.localOfRank =
+            servers[0] == servers[1] ? std::vector<uint32_t>{0, 1} : std::vector<uint32_t>{0, 0};
         job.messageBytes = kM;
         CollectivePlan plan(job);
         CollectiveTransfer t;
@@ -151,6 +154,22 @@ TEST_F(CollectiveRequestsTest, ALastShorterRequestCarriesTheRemainder)
     EXPECT_EQ(run.finished, 66u);
     EXPECT_EQ(run.bytes.front(), 1000u);
     EXPECT_EQ(run.bytes.back(), 536u);
+}
+
+TEST_F(CollectiveRequestsTest, CollectiveRequestSizeKeySetsTheEngineAttribute)
+{
+    RailParams rail;
+    rail.servers = 2;
+    rail.gpusPerServer = 1;
+    YAML::Node node = YAML::Load("{algorithm: ring, message: 64KiB, request_size: 256B}");
+    YamlFields fields(node, "test.yaml", "collective");
+    std::vector<std::pair<std::string, std::string>> attrs;
+    ParseCollective(fields, MakeRail(rail), "roce", attrs);
+    auto it = std::find_if(attrs.begin(), attrs.end(), [](const auto& a) {
+        return a.first == "ns3::CollectiveEngine::RequestSize";
+    });
+    ASSERT_NE(it, attrs.end());
+    EXPECT_EQ(it->second, "256B");
 }
 
 } // namespace

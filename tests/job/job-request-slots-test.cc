@@ -42,7 +42,8 @@ WithP2p(const std::string& requestSize)
 TEST_F(JobRequestSlotsTest, P2pOfSmallRequestsTurnsTheSlotsAroundAtEachPoll)
 {
     ASSERT_EQ(Run("job-star4.yaml", "slots", WithP2p("256B")), 0) << m_log;
-    const double took = Ns(Row("j", 0, "send", 0), "end_ns") - Ns(Row("j", 0, "send", 0), "start_ns");
+    const double took =
+        Ns(Row("j", 0, "send", 0), "end_ns") - Ns(Row("j", 0, "send", 0), "start_ns");
     const double T1 = 2 * 354 * 8 / kRate * 1e9 + 2 * 86 * 8 / kRate * 1e9 + 4 * kCable;
     EXPECT_NEAR(T1, 110.4, 1e-9);
     EXPECT_NEAR(took, (256 / 16 - 1) * 2000 + 15 * 40 + T1, 1.0); // job.csv: whole ns
@@ -54,7 +55,8 @@ TEST_F(JobRequestSlotsTest, WholeMessageWithoutRequestSize)
     // 0B: one message of 16 frames, one slot, no poll in its way: 17 frames' serialization
     // (the switch stores the last), 4 cables, two ACKs.
     ASSERT_EQ(Run("job-star4.yaml", "whole", WithP2p("0B")), 0) << m_log;
-    const double took = Ns(Row("j", 0, "send", 0), "end_ns") - Ns(Row("j", 0, "send", 0), "start_ns");
+    const double took =
+        Ns(Row("j", 0, "send", 0), "end_ns") - Ns(Row("j", 0, "send", 0), "start_ns");
     EXPECT_NEAR(took, 17 * kD + 4 * kCable + 2 * kA, 1.0 + 16 * 8 / kRate * 1e9);
     EXPECT_EQ(Summary()["flows_total"], 1);
 }
