@@ -75,7 +75,34 @@ def main():
     near(t900[128][1][0][1], 1.709, 0.0005, "900 GB/s throughput")
     _, t3 = rows("--sizes", "128", "--oversubscription", "3")
     near(t3[128][1][0][2] - g128, 52.5 - 17.5, 0.05, "3:1 adds 35 ms")
-    for bad in (["--sizes", "12"], ["--oversubscription", "0"], ["--local-bandwidth", "-1"]):
+    # The TP-degree sweep at 128 accelerators, exit scaled: TP 8/16/32/64 with DP 128/64/32/16,
+    # the chapter's 0.672, 0.753, 0.942 and 1.333 s.
+    out, _ = rows("--sizes", "128", "--tp-sweep")
+    sweep = {}
+    for line in out.splitlines():
+        m = re.match(r"\| 128 \| (\d+) \| (\d+) \| (\d+) \| ([\d.]+) s \| ([\d.]+) ms, (.*) \| "
+                     r"([\d.]+) s / ([\d.]+) M tokens/s \|$", line)
+        if m:
+            sweep[int(m.group(1))] = (int(m.group(2)), int(m.group(3)), float(m.group(4)),
+                                      float(m.group(5)), float(m.group(7)))
+    check(sorted(sweep) == [8, 16, 32, 64], f"four TP rows:\n{out}")
+    for tp, (dp, step) in {8: (128, 0.672), 16: (64, 0.753), 32: (32, 0.942),
+                           64: (16, 1.333)}.items():
+        if tp in sweep:
+            check(sweep[tp][0] == dp, f"TP{tp}: DP {sweep[tp][0]}, expected {dp}")
+            near(sweep[tp][4], step, 0.0005, f"TP{tp} step")
+    # By hand at TP16: a replica computes 2^20 * 16/1024 = 16384 tokens, so each of the 4 * 64
+    # TP AllReduces carries 2 * 5120 * 16384 B = 160 MiB over a ring of 16:
+    # 256 * (30 * 0.83 us + 2 * 15/16 * 167772160 B / 450 GB/s) = 185.33 ms. The shard is
+    # G = 2P/16 = 4 GB among q = 8 inside the superpod: 2*7*4/(8*450) s = 15.56 ms local,
+    # max(2*7*4/(8*8*50), 56/6400) s = 17.5 ms out, plus 14 + 14 rounds of a: 33.08 ms.
+    if 16 in sweep:
+        check(sweep[16][1] == 16384, "TP16: 16384 tokens per replica")
+        near(sweep[16][2], 256 * (30 * 0.83e-6 + 2 * 15 / 16 * 167772160 / 450e9), 0.0005,
+             "TP16 TP AllReduces")
+        near(sweep[16][3], 15.556 + 17.5 + 28 * 0.83e-3, 0.05, "TP16 T_grad")
+    for bad in (["--sizes", "12"], ["--oversubscription", "0"], ["--local-bandwidth", "-1"],
+                ["--tp-sweep", "3"]):
         r = subprocess.run([TOOL, *bad], capture_output=True, text=True)
         check(r.returncode != 0 and "superpod-size" in r.stderr, f"{bad} is an error")
     print("superpod_size_test:", "FAILED" if FAILURES else "ok")

@@ -16,6 +16,12 @@ and the faster one is taken. The step is sequential:
     T_step = 6 P T_tok / (N F) + 4 L T_AR,TP + T_grad + T_update,
 with T_AR,TP the ring AllReduce of the 8192-token hidden tensor in the TP group of eight over
 NVLink: 14 a_L + 1.75 M / B_L.
+
+The TP-degree sweep (§7.6.4, "revisiting the degrees of parallelism"): TP t with DP 1024/t at
+the same 2^20 tokens and the same effective FLOP/s. A replica then computes 2^20 t/1024 tokens
+(t/8 sequences of 8192), so each TP AllReduce carries M = 2 * 5120 * 2^20 t/1024 bytes over a
+ring of t: 2(t-1) a_L + 2(t-1)/t M / B_L; the gradient shard is G = 2P/t, synchronised among
+q = S/t members inside the superpod and across the H superpods as above.
 """
 
 from dataclasses import dataclass
@@ -46,9 +52,15 @@ class Superpod:
     def compute(self):
         return 6 * self.parameters * self.tokens / (self.accelerators * self.flops)
 
+    def replica_tokens(self):
+        """Tokens one data-parallel replica (a TP group) computes per update: 8192 at TP8
+        (one microbatch); a larger TP group, with fewer replicas, takes more sequences."""
+        return self.tokens * self.tp // self.accelerators
+
     def tp_time(self):
-        """Four TP AllReduces per layer (forward and backward) of the hidden tensor."""
-        m = 2 * self.microbatch_tokens * self.hidden  # BF16, bytes (80 MiB)
+        """Four TP AllReduces per layer (forward and backward) of the hidden tensor of the
+        replica's tokens (BF16: 80 MiB at TP8; TP16 carries twice as many rows, ...)."""
+        m = 2 * self.replica_tokens() * self.hidden  # bytes
         n = self.tp
         one = 2 * (n - 1) * self.alpha_local + 2 * (n - 1) / n * m / self.local_bw
         return 4 * self.layers * one

@@ -150,7 +150,8 @@ ParseCollective(YamlFields& c,
     cfg.interServerOnly = SetFromKey(c, "inter_server_only", attributes).flag;
     attributes.emplace_back("ns3::RingAllReduce::Order",
                             cfg.algorithm == "interleaved-ring" ? "interleaved" : "flat");
-    for (const char* key : {"launch_cost", "update_time", "value_elements", "priority"})
+    for (const char* key :
+         {"launch_cost", "request_size", "update_time", "value_elements", "priority"})
     {
         SetFromKey(c, key, attributes);
     }
@@ -281,6 +282,11 @@ CollectiveKeys()
             .Attribute("ns3::HierarchicalAllReduce::InterServerOnly"),
         ScenarioKey("collective.launch_cost", KeyKind::Native, "per-round launch cost")
             .Attribute(engine + "LaunchCost"),
+        ScenarioKey("collective.request_size",
+                    KeyKind::Native,
+                    "a transfer between servers goes as requests of this size, one NIC request "
+                    "slot each (0B = one message)")
+            .Attribute(engine + "RequestSize"),
         ScenarioKey("collective.update_time",
                     KeyKind::Native,
                     "optimizer update after the collective (step timeline)")

@@ -6,6 +6,8 @@
 #include "config-sections.h"
 #include "job/job-runner.h"
 
+#include "ns3/queue-size.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -286,6 +288,15 @@ ReadCommunication(YamlFields& f, const JobSpec& job, JobPhaseSpec& ph, const std
     if (ph.launchCost < Time(0))
     {
         throw f.Error("launch_cost", "must not be negative");
+    }
+    const QueueSize requestDefault =
+        DynamicCast<const QueueSizeValue>(
+            AttributeDefault("ns3::CollectiveEngine::RequestSize").initialValue)
+            ->Get();
+    ph.requestSize = f.Bytes("request_size", requestDefault.GetValue());
+    if (ph.requestSize > UINT32_MAX)
+    {
+        throw f.Error("request_size", "must be below 4 GiB");
     }
     (void)job;
 }
@@ -623,6 +634,11 @@ JobKeys()
                     "receiver); buckets: per bucket"),
         ScenarioKey(p + "launch_cost", KeyKind::Duration, "per round of the communication")
             .Rule("ns3::CollectiveEngine::LaunchCost"),
+        ScenarioKey(p + "request_size",
+                    KeyKind::Bytes,
+                    "a transfer between servers goes as requests of this size, one NIC request "
+                    "slot each (0B = one message)")
+            .Rule("ns3::CollectiveEngine::RequestSize"),
         ScenarioKey(p + "from", KeyKind::Count, "p2p: the sender's position in its group")
             .Default("0"),
         ScenarioKey(p + "to", KeyKind::Count, "p2p: the receiver's position in its group")

@@ -3,6 +3,7 @@
 #include "trace/csv-writer.h"
 
 #include "ns3/log.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -38,6 +39,14 @@ CollectiveEngine::GetTypeId()
                           TimeValue(NanoSeconds(830)),
                           MakeTimeAccessor(&CollectiveEngine::m_launchCost),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("RequestSize",
+                          "A transfer between servers is carried as requests of this many "
+                          "bytes, each taking one of its NIC's request slots "
+                          "(MaxInflightRequests; docs/models.md#job-timelines); 0B: each "
+                          "transfer is one message. Transfers within a server stay one message.",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&CollectiveEngine::m_requestSize),
+                          MakeQueueSizeChecker())
             .AddAttribute("UpdateTime",
                           "Optimizer update after a rank's collective has finished (step "
                           "timeline).",
@@ -117,6 +126,11 @@ CollectiveEngine::Start()
     {
         throw std::invalid_argument("CollectiveEngine: collectives need a reliable transport");
     }
+    if (m_requestSize.GetUnit() != QueueSizeUnit::BYTES)
+    {
+        throw std::invalid_argument("CollectiveEngine: RequestSize must be in bytes (B, KiB, "
+                                    "...), not packets");
+    }
     m_ready.resize(job.ranks, Time(0));
     m_values.assign(job.ranks, std::vector<float>(m_elements));
     for (uint32_t r = 0; r < job.ranks; ++r)
@@ -155,23 +169,34 @@ CollectiveEngine::Start()
             throw std::invalid_argument("CollectiveEngine: transfer " + std::to_string(t.id) +
                                         " has the same source and destination host");
         }
-        FlowRecord rec;
-        rec.src = m_hostOfRank[t.src];
-        rec.dst = m_hostOfRank[t.dst];
-        rec.priority = m_priority;
-        rec.bytes = t.Bytes();
-        rec.start = Time::Max(); // posted when eligible
-        rec.verb = RdmaVerb::WRITE;
-        // Set before posting so that every rank's copy agrees: the receiver must not end the
-        // flow on delivery (the sender's last ACK does).
-        rec.reliable = true;
-        uint64_t h = (uint64_t(m_table->GetN()) << 32) ^ (m_seed * 0x9E3779B97F4A7C15ULL);
-        h ^= h >> 33;
-        h *= 0xff51afd7ed558ccdULL;
-        h ^= h >> 33;
-        rec.entropy = static_cast<uint16_t>(49152 + h % 16384);
-        m_state[t.id].flow = m_table->Add(rec);
-        m_transferOfFlow.push_back(t.id);
+        const uint32_t requests = RequestsOf(t);
+        m_state[t.id].requests = requests;
+        for (uint32_t q = 0; q < requests; ++q)
+        {
+            FlowRecord rec;
+            rec.src = m_hostOfRank[t.src];
+            rec.dst = m_hostOfRank[t.dst];
+            rec.priority = m_priority;
+            rec.bytes = requests == 1 ? t.Bytes()
+                                      : std::min<uint64_t>(GetRequestSize(),
+                                                           t.Bytes() - q * GetRequestSize());
+            rec.start = Time::Max(); // posted when eligible
+            rec.verb = RdmaVerb::WRITE;
+            // Set before posting so that every rank's copy agrees: the receiver must not end
+            // the flow on delivery (the sender's last ACK does).
+            rec.reliable = true;
+            uint64_t h = (uint64_t(m_table->GetN()) << 32) ^ (m_seed * 0x9E3779B97F4A7C15ULL);
+            h ^= h >> 33;
+            h *= 0xff51afd7ed558ccdULL;
+            h ^= h >> 33;
+            rec.entropy = static_cast<uint16_t>(49152 + h % 16384);
+            uint32_t flow = m_table->Add(rec);
+            if (q == 0)
+            {
+                m_state[t.id].flow = flow;
+            }
+            m_transferOfFlow.push_back(t.id);
+        }
     }
     m_table->AddFlowFinishedCallback(MakeCallback(&CollectiveEngine::FlowFinished, this));
     m_completed = 0;
@@ -305,9 +330,36 @@ CollectiveEngine::Launch(uint32_t id)
         Complete(id, Simulator::Now(), false); // nothing to move
         return;
     }
-    FlowRecord& f = m_table->Get(static_cast<uint32_t>(s.flow));
-    f.start = Simulator::Now();
-    m_nics[f.src]->StartFlowAt(static_cast<uint32_t>(s.flow));
+    // Every request is posted now; the NIC's launcher takes them through its slots in order.
+    s.unfinished = s.requests;
+    for (uint32_t q = 0; q < s.requests; ++q)
+    {
+        const uint32_t flow = static_cast<uint32_t>(s.flow) + q;
+        FlowRecord& f = m_table->Get(flow);
+        f.start = Simulator::Now();
+        m_nics[f.src]->StartFlowAt(flow);
+    }
+}
+
+uint32_t
+CollectiveEngine::RequestsOf(const CollectiveTransfer& t) const
+{
+    const uint64_t m = GetRequestSize();
+    const std::vector<uint32_t>& server = m_plan.Job().serverOfRank;
+    const bool betweenServers =
+        t.src < server.size() && t.dst < server.size() && server[t.src] != server[t.dst];
+    if (m == 0 || !betweenServers || t.Bytes() <= m)
+    {
+        return 1;
+    }
+    const uint64_t n = (t.Bytes() + m - 1) / m;
+    if (n > UINT32_MAX)
+    {
+        throw std::invalid_argument("CollectiveEngine: transfer " + std::to_string(t.id) +
+                                    " would need more than 2^32 requests of " + std::to_string(m) +
+                                    " B");
+    }
+    return static_cast<uint32_t>(n);
 }
 
 void
@@ -334,7 +386,15 @@ CollectiveEngine::FlowFinished(uint32_t flowId)
     {
         return;
     }
-    Complete(m_transferOfFlow[flowId - m_firstFlow], Simulator::Now(), true);
+    const uint32_t id = m_transferOfFlow[flowId - m_firstFlow];
+    TransferState& s = m_state[id];
+    if (s.unfinished > 1)
+    {
+        --s.unfinished; // its other requests are still on their way
+        return;
+    }
+    s.unfinished = 0;
+    Complete(id, Simulator::Now(), true);
 }
 
 void

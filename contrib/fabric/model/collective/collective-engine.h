@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/queue-size.h"
 
 #include <cstdint>
 #include <map>
@@ -50,6 +51,13 @@ class CollectiveSharpService : public Object
  * A transfer completes when its flow finishes (the sender has the last ACK: an RDMA WRITE's
  * completion), and then applies its data operation to the destination's values.
  *
+ * With RequestSize m > 0, a transfer between two servers (it leaves through the NICs) is
+ * carried as ceil(bytes / m) requests of m bytes (the last one shorter), one FlowRecord each,
+ * all posted when the transfer launches: each takes one of its NIC's request slots
+ * (MaxInflightRequests) in turn, so the slots' N·m/T binds (docs/models.md#job-timelines,
+ * Datacenter networks, chapter 7, §7.6.2 with §7.3.4). The transfer completes when its last
+ * request has. Transfers within a server (NVLink) stay one message. 0B: one message each.
+ *
  * Values: every rank holds ValueElements float32, rank r element e = (r+1)*((e % 61)+1), small
  * integers whose sums are exact in float32, so the result must equal the exact sum.
  */
@@ -90,7 +98,9 @@ class CollectiveEngine : public Object
     {
         Time start = Time(-1);
         Time end = Time(-1);
-        int64_t flow = -1;
+        int64_t flow = -1;       ///< its first request's flow (the others follow it)
+        uint32_t requests = 0;   ///< flows that carry it (RequestSize)
+        uint32_t unfinished = 0; ///< of those, not finished yet
         uint32_t pending = 0;
         bool done = false;
         int64_t binding = INT64_MIN; ///< dependency that ended last (-1 - rank: readiness)
@@ -155,6 +165,12 @@ class CollectiveEngine : public Object
     Time GetLaunchCost() const
     {
         return m_launchCost;
+    }
+
+    /// Bytes per request of a transfer between servers (0: the whole transfer).
+    uint64_t GetRequestSize() const
+    {
+        return m_requestSize.GetValue();
     }
 
     /// Initial value of element \p e at rank \p r.
@@ -237,7 +253,11 @@ class CollectiveEngine : public Object
     void SharpFailed(uint32_t id, const std::string& reason);
     std::pair<uint32_t, uint32_t> Elements(const CollectiveTransfer& t) const;
 
+    /// How many requests carry transfer \p t (RequestSize; 1 within a server).
+    uint32_t RequestsOf(const CollectiveTransfer& t) const;
+
     Time m_launchCost;
+    QueueSize m_requestSize;
     Time m_updateTime;
     uint8_t m_priority = 3;
     uint32_t m_elements = 1024;

@@ -5,6 +5,7 @@
 
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -410,6 +411,9 @@ JobRunner::MakeEngine(const Instance& inst) const
     }
     Ptr<CollectiveEngine> engine = CreateObject<CollectiveEngine>();
     engine->SetAttribute("LaunchCost", TimeValue(ph.launchCost));
+    engine->SetAttribute(
+        "RequestSize",
+        QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(ph.requestSize))));
     engine->Configure(m_table, m_nics, hosts, m_seed);
     engine->SetPlan(JobPlanOf(job, inst.phase, ranks));
     engine->SetCheckValues(ph.kind == JobPhaseKind::COLLECTIVE);

@@ -56,7 +56,9 @@ struct JobPhaseSpec
     std::string ringOrder = "flat"; ///< collective: ns3::RingAllReduce::Order
     /// collective: gradient per rank; p2p: the message; all_to_all: per (sender, receiver)
     uint64_t bytes = 0;
-    Time launchCost;   ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
+    Time launchCost; ///< collective, p2p: per round (CollectiveEngine::LaunchCost)
+    /// collective, p2p: bytes per request between servers (CollectiveEngine::RequestSize)
+    uint64_t requestSize = 0;
     uint32_t from = 0; ///< p2p: position in the group of the sender
     uint32_t to = 1;   ///< p2p: position in the group of the receiver
     /// all_to_all: the group positions that send and that receive (empty: every position). A

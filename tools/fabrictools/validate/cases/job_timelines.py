@@ -14,9 +14,22 @@ over two links takes
   - tails (§7.6.3, examples/job-tails.yaml): 100 ring exchanges of four, one rank 2 ms late
     once, one link down for 10 ms: p99 = the late one = 2 ms + 6 (α + n (D + A)/R + D/R + 4d);
     the recovered one at least 10 ms + the exchange, at most that + RtoHigh + the exchange.
+  - request slots (§7.6.2 with §7.3.4, examples/job-example-7-6.yaml sequential and
+    hierarchical; not with --quick: about a minute): each NIC's 24 MiB between the servers as
+    K = 2 × 49152 requests of m = 256 B through N slots, a slot free only when software, polling
+    completions every P = 2 µs, has handled its completion. With N = 128 each poll launches
+    exactly N requests (every batch starts on the poll grid, P after the one before): the NIC
+    carries N·m/P = 16.384 GB/s, 24 MiB in 768 turnarounds = 1.536 ms; the step is the
+    whole-message run's with its two inter-server rounds of 3072 frames, 3072 (D + A)/R each,
+    replaced by 384 P each. With N = 391 the slots no longer bind; 256 B requests leave every
+    (D₂₅₆ + A)/R = (256 + 74 + 24 + 86) B / 400 Gb/s = 8.8 ns (the link, headers and the peer's
+    ACKs), so each round is 49152 × 8.8 ns instead.
 """
 
+import csv
 import os
+
+import yaml
 
 from .. import scenario
 from ..common import Link, mtu_frame, star_link, wire_overhead
@@ -29,6 +42,136 @@ TITLE = "Job phases: pipeline, expert dispatch, tails"
 ACK = 62          # bytes of an ACK frame before the wire overhead
 RETH = 16         # the first frame of a WRITE carries a RETH
 RTO_HIGH = 320e-6  # s: ns3::RdmaNic::RtoHigh
+
+
+EX76 = "job-example-7-6.yaml"
+SLOT_P_NS = 2000    # completion poll interval: the slot turnaround
+REQUEST = 256       # bytes per request
+REQUESTS = 49152    # per NIC and inter-server round: 12 MiB / 256 B
+FRAMES = 3072       # per NIC and round with whole messages: 12 MiB / 4096 B
+RETH_HEADERS = 74   # bytes of headers of a WRITE-only frame (58 B + the 16 B RETH)
+
+
+def example_7_6_jobs(root, request_size=None):
+    """Example 7.6's job, sequential (compute 20 + 0 ms) and hierarchical, as workload.jobs."""
+    with open(os.path.join(root, "examples", EX76)) as f:
+        jobs = yaml.safe_load(f)["workload"]["jobs"]
+    phases = jobs[0]["phases"]
+    phases[0]["duration"], phases[1]["duration"] = "20ms", "0ms"
+    phases[2]["algorithm"] = "hierarchical"
+    if request_size:
+        phases[2]["request_size"] = request_size
+    return jobs
+
+
+def request_batches(run_dir, src):
+    """The 256 B requests host src launched, per inter-server round (by post time): lists of
+    (launch_ns, finish_ns) per batch, a batch being the launches after a gap of over 1 µs."""
+    rounds = {}
+    with open(os.path.join(run_dir, "flows.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["src"] == src and r["bytes"] == str(REQUEST):
+                rounds.setdefault(int(r["start_ns"]), []).append(
+                    (int(r["launch_ns"]), int(r["finish_ns"])))
+    out = []
+    for _, reqs in sorted(rounds.items()):
+        reqs.sort()
+        batches = [[reqs[0]]]
+        for q in reqs[1:]:
+            if q[0] - batches[-1][-1][0] > 1000:
+                batches.append([q])
+            else:
+                batches[-1].append(q)
+        out.append(batches)
+    return out
+
+
+def request_slots(ctx, case):
+    """Example 7.6 with 128 and 391 request slots per NIC (§7.6.2)."""
+    nic = "roce."
+    path = os.path.join(ctx.root, "examples", EX76)
+    run_dir, params = ctx.run(case, "example-7.6-whole-messages", path,
+                              {"workload.jobs": example_7_6_jobs(ctx.root)})
+    whole = step_times(run_dir)[0]
+    _, frame = mtu_frame(params)
+    # The scenario names its topology file (topologies/rail-2servers.yaml): the NIC's rate.
+    with open(os.path.join(ctx.root, "topologies", "rail-2servers.yaml")) as f:
+        nic_rate = parse_rate_bps(yaml.safe_load(f)["nic_rate"])
+    rail = Link(nic_rate, 0.0, wire_overhead(params))
+    # Each direction of a NIC's link carries its frames and the ACKs of the peer's frames.
+    whole_round = FRAMES * (rail.tx_s(frame) + rail.tx_s(ACK))
+    small_round = REQUESTS * (rail.tx_s(REQUEST + RETH_HEADERS) + rail.tx_s(ACK))
+    for n in (128, 391):
+        label = f"example-7.6-slots-{n}"
+        run_dir, params = ctx.run(case, label, path, {
+            "workload.jobs": example_7_6_jobs(ctx.root, f"{REQUEST}B"),
+            nic + "request_interval": "5.12ns",
+            nic + "completion_poll_interval": f"{SLOT_P_NS}ns",
+            nic + "completion_poll_batch": 391,
+            nic + "max_inflight_requests": n})
+        step = step_times(run_dir)[0]
+        if n == 128:
+            batches = request_batches(run_dir, "gpu0_0")
+            if len(batches) != 2:
+                raise ValidationError(f"{label}: {len(batches)} inter-server rounds, expected 2")
+            sizes, gaps, off_grid = [], [], []
+            for rnd in batches:
+                # The first batch launches with the round (off the grid; the first poll's batch
+                # merges into it when it comes within 1 µs of its last launch); the others at
+                # the polls.
+                sizes += [len(b) for b in rnd[1:-1]]
+                gaps += [b[0][0] - a[0][0] for a, b in zip(rnd[1:], rnd[2:])]
+                off_grid += [b[0][0] % SLOT_P_NS for b in rnd[1:]]
+            case.checks.append(Check(
+                label, "time between a slot's launches (turnaround)", "ns", SLOT_P_NS,
+                max(gaps, key=lambda g: abs(g - SLOT_P_NS)), "P: the completion poll interval",
+                base_rel=0.0, method="flows.csv launch_ns of host gpu0_0's 256 B requests: "
+                "the batch after a poll against the batch before (the worst)"))
+            case.checks.append(Check(
+                label, "batch start off the poll grid", "ns", 0,
+                max(off_grid), "a batch launches at a poll: a multiple of P", base_rel=0.0,
+                method="flows.csv launch_ns mod P, the worst"))
+            case.checks.append(Check(
+                label, "requests per turnaround", "", n, min(sizes),
+                "N: every slot is used each turnaround", base_rel=0.0,
+                method="flows.csv: the smallest full batch"))
+            case.checks.append(Check(
+                label, "requests per turnaround", "", n, max(sizes), "N: no more than the slots",
+                base_rel=0.0, method="flows.csv: the largest batch"))
+            case.checks.append(Check(
+                label, "remote bandwidth per NIC", "GB/s", n * REQUEST / (SLOT_P_NS * 1e-9) / 1e9,
+                n * REQUEST / (min(gaps) * 1e-9) / 1e9, "N·m/T = 128 × 256 B / 2 µs",
+                base_rel=0.0, method="N·m over the measured turnaround"))
+            remote = 2 * (REQUESTS // n) * SLOT_P_NS * 1e-9  # 24 MiB at N·m/T: 1.536 ms
+            derived = whole - 2 * whole_round + remote
+            case.checks.append(Check(
+                label, "step time", "s", derived, step,
+                "the whole-message step, its two rounds of 3072 (D + A)/R replaced by 24 MiB at "
+                "N·m/T = 768 turnarounds of P = 1.536 ms", base_rel=0.0,
+                allowances=[("each round waits for the first poll after its first batch and "
+                             "ends with its last batch's drain (within one P per round)",
+                             2 * SLOT_P_NS * 1e-9)],
+                method=f"summary.json step_time_ns; the whole-message step {whole * 1e3:.6f} ms"))
+            case.checks.append(Check(
+                label, "step time, the chapter", "s", 24.3e-3, step,
+                "20 + 2.3 + 2 ms (1.5 ms of the 2.3 the remote transfer)", info=True,
+                note="the chapter prints ≈; 24 MiB at 16.4 GB/s plus its 0.8 ms of local "
+                     "exchange and launch is 24.34 ms"))
+        else:
+            derived = whole - 2 * whole_round + 2 * small_round
+            case.checks.append(Check(
+                label, "step time", "s", derived, step,
+                "the whole-message step, its two rounds replaced by 49152 (D₂₅₆ + A)/R: the "
+                "link binds, not the slots", base_rel=0.0,
+                allowances=[("the rounds' last frame and ACK, 256 B instead of 4 KiB, per "
+                             "round", 2 * rail.tx_s(frame))],
+                method="summary.json step_time_ns"))
+            case.checks.append(Check(
+                label, "step time, the chapter", "s", 23.3e-3, step,
+                "391 slots restore ≈ 23.3 ms", info=True,
+                note="the chapter's 50 GB/s is payload; here a 256 B request takes 354 B on the "
+                     "wire and its ACK 86 B the other way: 29.1 GB/s, so 23.69 ms. With 4 KiB "
+                     "requests (one frame each) the step is 23.355 ms (results/job-timelines)"))
 
 
 def step_times(run_dir):
@@ -163,4 +306,6 @@ def run(ctx):
             "grad-sync-128", "T_grad, the chapter's formula", "s", formula,
             step_times(run_dir)[0], "2(H−1)α_R + 2(H−1)G/(H·q·B_NIC), q = 1", info=True,
             note="the packet level adds the headers and ACKs (4264 B per 4096 B of payload)"))
+        # §7.6.2's request-slot variant (about a minute: 1.6 million requests).
+        request_slots(ctx, case)
     return case
