@@ -45,6 +45,9 @@ TRACE_FILES = ["flows.csv", "links.csv", "queues.csv", "pfc.csv", "rates.csv", "
 SUMMARY_KEYS = ["sim_time_ns", "last_finish_ns", "packet_hops", "flows_total", "flows_finished",
                 "counters", "conservation_ok", "transport_state_ok", "unbalanced_flows",
                 "max_queue_bytes", "bottleneck", "deadlock"]
+# Sections only some runs have, compared when the single-process run has them: UB transport
+# counters (resent packets, context misses, reorder peaks), transport state, slowdowns, jobs.
+OPTIONAL_SUMMARY_KEYS = ["ub", "transport_state_bytes_max_per_nic", "slowdown", "job"]
 
 
 def run(cmd, out_dir, expect_exit=0):
@@ -180,7 +183,8 @@ def main():
                     failures += 1
                 else:
                     print(f"ok   np {k}: {name} identical ({len(a) - 1} rows)")
-            keys = SUMMARY_KEYS + (["collective"] if "collective" in ref_summary else [])
+            keys = SUMMARY_KEYS + [k for k in ["collective"] + OPTIONAL_SUMMARY_KEYS
+                                   if k in ref_summary]
             for key in keys:
                 if summary.get(key) != ref_summary.get(key):
                     print(f"FAIL np {k}: summary {key}: {summary.get(key)} != "
