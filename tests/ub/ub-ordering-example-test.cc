@@ -39,9 +39,9 @@ class UbOrderingExample : public SimTest
   protected:
     Csv Run(const std::vector<std::string>& sets)
     {
-        fs::path dir = fs::temp_directory_path() /
-                       ("fabric-ordering-7-4-" + std::to_string(getpid()) + "-" +
-                        std::to_string(sets.size()));
+        fs::path dir =
+            fs::temp_directory_path() /
+            ("fabric-ordering-7-4-" + std::to_string(getpid()) + "-" + std::to_string(sets.size()));
         fs::create_directories(dir);
         ScenarioConfig cfg = LoadScenario(std::string(FABRIC_SOURCE_DIR) +
                                               "/examples/validation/ordering-example-7-4.yaml",
