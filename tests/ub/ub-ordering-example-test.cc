@@ -83,6 +83,20 @@ TEST_F(UbOrderingExample, StrictOrderPutsTheIndependentTransferAfterThePublicati
     EXPECT_EQ(f.U(2, "executed_ns"), 112656u);
 }
 
+TEST_F(UbOrderingExample, LongerRecoveryDelaysOnlyWhatIsOrderedAfterA)
+{
+    // The chapter's second question: a recovery of 200 us (Rto 219.9 us) moves A, B and a
+    // strictly ordered C by 120 us (C: 112 656.48 + 120 000 ns; chapter 232 us), and leaves an
+    // unordered C at 10 250 ns (chapter 10 us).
+    Csv strict = Run({"ub.rto=219900ns", "workload.flows.2.after=[1]"});
+    EXPECT_EQ(strict.U(0, "executed_ns"), 220150u);
+    EXPECT_EQ(strict.U(1, "executed_ns"), 222403u);
+    EXPECT_EQ(strict.U(2, "executed_ns"), 232656u);
+    Csv relaxed = Run({"ub.rto=219900ns"});
+    EXPECT_EQ(relaxed.U(1, "executed_ns"), 222403u);
+    EXPECT_EQ(relaxed.U(2, "executed_ns"), 10250u);
+}
+
 TEST_F(UbOrderingExample, NoticeToTheSameTargetIsHeldThereAndSentDuringTheRecovery)
 {
     // B to h1 too: ordered by the target's transport (ROL), so its 20 frames follow A's on the

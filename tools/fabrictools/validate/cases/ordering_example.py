@@ -128,7 +128,8 @@ def run(ctx):
         "fabric": "star: h0 at 800 Gb/s, targets h1 (A), h2 (B), h3 (C) at 400 Gb/s, 50 ns "
                   "cables, wire_overhead 0 B, infinite buffer, UB, cc none",
         "writes": "MTU 4934 B (5000 B frames: 100 ns at 400 Gb/s); A 200, B 20, C 100 frames",
-        "recovery": "A's packet 0 lost; ub.reorder_window 0, ub.rto 99.9 µs",
+        "recovery": "A's packet 0 lost; ub.reorder_window 0, ub.rto 99.9 µs (80 µs of "
+                    "recovery) and 219.9 µs (200 µs)",
         "order": "B after: [A] (another target: held at the initiator until A completes); "
                  "strict variant: C after: [B]; relaxed: C order none, another Jetty",
     }
@@ -136,21 +137,34 @@ def run(ctx):
         "V_A = rto + T8 + T4 + 2D; recovery = V_A − (T8 + 2D + 200·T4) = rto + T4 − 20 µs",
         "V_B = V_A + R + T8 + 2D + 20·T4 (R = ACK return Ta4 + Ta8 + 2D)",
         "strict: V_C = V_B + R + T8 + 2D + 100·T4; only A → B: V_C = 3·T8 + 2D + 100·T4",
-        "chapter: 20 + 80 + 2 = 102 µs; C at 102 + 10 = 112 µs (strict), 10 µs (only A → B)",
+        "chapter: 20 + 80 + 2 = 102 µs; C at 102 + 10 = 112 µs (strict), 10 µs (only A → B); "
+        "with a recovery of 200 µs: C at 232 µs (strict), still 10 µs (only A → B)",
     ]
     case.method = ["flows.csv executed_ns: when the target executed the write (data visible)"]
-    chapter = {False: {"A": 100, "B": 102, "C": 10}, True: {"A": 100, "B": 102, "C": 112}}
+    def chapter_of(strict, recovery_us):
+        a = 20 + recovery_us
+        return {"A": a, "B": a + 2, "C": a + 2 + 10 if strict else 10}
+
     names = {"A": "write A visible (D)", "B": "notification B visible",
              "C": "independent transfer C visible"}
     base = scenario.load(path)
-    for strict in (False, True):
-        sub = "strict A, B, C" if strict else "only A → B"
+    # The chapter's second question: a recovery of 200 µs (ub.rto 219.9 µs).
+    for strict, recovery_us in ((False, 80), (True, 80), (False, 200), (True, 200)):
+        sub = ("strict A, B, C" if strict else "only A → B") + \
+            ("" if recovery_us == 80 else f", recovery {recovery_us} µs")
         flows = [dict(f) for f in base["workload"]["flows"]]
+        overrides = {}
         if strict:
             flows[2]["after"] = [1]
-        run_dir, params = ctx.run(case, "strict" if strict else "a-before-b", path,
-                                  {"workload.flows": flows} if strict else {})
+            overrides["workload.flows"] = flows
+        if recovery_us != 80:
+            overrides["ub.rto"] = f"{recovery_us * 1000 + 19900}ns"
+        label = ("strict" if strict else "a-before-b") + f"-recovery{recovery_us}us"
+        run_dir, params = ctx.run(case, label, path, overrides)
         p = predict(params, sub)
+        chapter = chapter_of(strict, recovery_us)
+        if p["recovery"] != recovery_us * US:
+            raise ValidationError(f"{sub}: ub.rto gives a recovery of {p['recovery']} ps")
         if p["strict"] != strict:
             raise ValidationError(f"{sub}: the scenario's C ordering is not the variant's")
         rows = rundir.read_rows(run_dir, "flows.csv",
@@ -168,10 +182,10 @@ def run(ctx):
         for i, key in enumerate("ABC"):
             sim = rows[i]["executed_ns"] * 1e-9
             case.checks.append(Check(
-                sub, f"{names[key]}, chapter", "s", chapter[strict][key] * 1e-6, sim,
+                sub, f"{names[key]}, chapter", "s", chapter[key] * 1e-6, sim,
                 "chapter's figure", info=True,
                 method="flows.csv executed_ns",
-                note=f"the fabric adds {(p[key] - chapter[strict][key] * US) / 1000:.2f} ns "
+                note=f"the fabric adds {(p[key] - chapter[key] * US) / 1000:.2f} ns "
                      "(first-frame latency T8 + 2D per transfer, ACK return R per fence"
                      + (", 2·T8 of h0's shared link" if key == "C" and not strict else "")
                      + ")"))
