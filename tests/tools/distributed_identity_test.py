@@ -20,6 +20,9 @@ can differ, and with it queue occupancy, ECN draws, DCQCN rates and completion t
 exact is the work done: every flow completes, exactly its bytes are sent and delivered (no
 drop, no retransmission in a lossless fabric), the data frames per flow, and conservation.
 
+Jobs (tests/data/scenarios/distributed-job.yaml): job.csv and the summary's jobs sections are
+compared too; with --invariants-only every job must also complete with exact collective sums.
+
 Collectives (examples/distributed-allreduce.yaml): collective.csv and the summary's
 "collective" section are compared too. A transfer that waits for a transfer completed on
 another rank starts when that rank's announcement arrives, which takes the notice delay (the
@@ -45,6 +48,10 @@ TRACE_FILES = ["flows.csv", "links.csv", "queues.csv", "pfc.csv", "rates.csv", "
 SUMMARY_KEYS = ["sim_time_ns", "last_finish_ns", "packet_hops", "flows_total", "flows_finished",
                 "counters", "conservation_ok", "transport_state_ok", "unbalanced_flows",
                 "max_queue_bytes", "bottleneck", "deadlock"]
+# Sections only some runs have, compared when the single-process run has them: UB transport
+# counters (resent packets, context misses, reorder peaks), transport state, slowdowns, jobs.
+OPTIONAL_SUMMARY_KEYS = ["ub", "transport_state_bytes_max_per_nic", "slowdown", "jobs", "jobs_complete",
+                         "job_collectives_checked", "job_collectives_correct"]
 
 
 def run(cmd, out_dir, expect_exit=0):
@@ -97,6 +104,10 @@ def check_invariants(ref, out, k):
         failures += 1
     if "collective" in s:
         failures += check_collective(s, k)
+    if "jobs_complete" in s and not (s["jobs_complete"] and s["job_collectives_correct"]):
+        print(f"FAIL np {k}: jobs complete {s['jobs_complete']}, collective sums exact "
+              f"{s['job_collectives_correct']}")
+        failures += 1
     if not failures:
         print(f"ok   np {k}: every flow moved exactly its bytes, lossless, conservation holds")
     return failures
@@ -180,7 +191,8 @@ def main():
                     failures += 1
                 else:
                     print(f"ok   np {k}: {name} identical ({len(a) - 1} rows)")
-            keys = SUMMARY_KEYS + (["collective"] if "collective" in ref_summary else [])
+            keys = SUMMARY_KEYS + [k for k in ["collective"] + OPTIONAL_SUMMARY_KEYS
+                                   if k in ref_summary]
             for key in keys:
                 if summary.get(key) != ref_summary.get(key):
                     print(f"FAIL np {k}: summary {key}: {summary.get(key)} != "

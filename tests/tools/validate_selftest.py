@@ -71,6 +71,8 @@ SABOTAGE = {
     "completion-backpressure": "ns3::UbNic::CompletionPollInterval=20200ns",
     # Every frame 42 B longer on the wire: the 64 MiB transfer 13.8 µs, the ring 3.9 µs slower.
     "job-timelines": f"{WIRE}=66",
+    # 1 B more per 5000 B frame (0.02 %): C's 100 frames 2 ns later, over the 1 ns allowance.
+    "ordering-example": f"{WIRE}=1",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -93,6 +95,8 @@ SABOTAGE_MORE = [
     ("request-path", "ns3::UbNic::RequestInterval=18.8ns"),
     # 5 completions handled per poll instead of 4: slots free sooner, 2.05 GB/s sustained.
     ("completion-backpressure", "ns3::UbNic::CompletionPollBatch=5"),
+    # C posted 60 ns after A instead of 6.2 ns: after A's second frame has left, one frame later.
+    ("ordering-example", "ns3::UbNic::RequestInterval=60ns"),
 ]
 
 

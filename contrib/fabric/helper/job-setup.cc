@@ -23,7 +23,8 @@ Ptr<JobRunner>
 SetupJobs(const std::vector<JobSpec>& jobs,
           FabricNetwork& net,
           const std::vector<Ptr<HostTransport>>& nics,
-          uint64_t seed)
+          uint64_t seed,
+          PartitionedRun* parts)
 {
     if (jobs.empty())
     {
@@ -35,7 +36,14 @@ SetupJobs(const std::vector<JobSpec>& jobs,
     {
         runner->AddJob(job);
     }
-    runner->SetDoneCallback(MakeBoundCallback(&StopWhenJobsDone, net.GetFlowTable()));
+    if (parts)
+    {
+        parts->ConnectJobs(runner);
+    }
+    else
+    {
+        runner->SetDoneCallback(MakeBoundCallback(&StopWhenJobsDone, net.GetFlowTable()));
+    }
     runner->Start();
     return runner;
 }

@@ -4,6 +4,7 @@
 #include "fabric-builder.h"
 #include "host/host-transport.h"
 #include "job/job-runner.h"
+#include "partitioned-run.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,11 +14,12 @@ namespace ns3
 {
 
 /// Creates the runner for \p jobs (none: nullptr) and starts it; it stops the simulation when
-/// every job has run every step.
+/// every job has run every step (distributed runs, \p parts: by the ranks' end-of-run rule).
 Ptr<JobRunner> SetupJobs(const std::vector<JobSpec>& jobs,
                          FabricNetwork& net,
                          const std::vector<Ptr<HostTransport>>& nics,
-                         uint64_t seed);
+                         uint64_t seed,
+                         PartitionedRun* parts = nullptr);
 
 /// summary.json "jobs" of a finished runner: per job and step the step time, the exposed
 /// communication and the critical path.

@@ -278,6 +278,15 @@ PartitionedRun::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> message)
         m_collective->ApplyRemoteCompletion(h.flowId, start, end, body.GetFloats());
         return;
     }
+    if (h.type == JOB_NOTICE)
+    {
+        BodyReader body(message);
+        uint32_t transfer = body.Get<uint32_t>();
+        Time start = PicoSeconds(body.Get<int64_t>());
+        Time end = PicoSeconds(body.Get<int64_t>());
+        m_jobs->ApplyRemoteCompletion(h.flowId, transfer, start, end, body.GetFloats());
+        return;
+    }
     if (h.type == DEADLOCK_SAMPLE)
     {
         ReceiveDeadlockSample(message);
@@ -409,6 +418,50 @@ PartitionedRun::ConnectCollective(Ptr<CollectiveEngine> engine)
                   << " ns is shorter than the " << m_maxNoticeDelay.GetNanoSeconds()
                   << " ns a completion takes to reach another rank: transfers that wait for "
                      "another rank start late (summary.json collective.late_launches)\n";
+    }
+}
+
+void
+PartitionedRun::ConnectJobs(Ptr<JobRunner> runner)
+{
+    m_jobs = runner;
+    std::vector<bool> local;
+    for (uint32_t h = 0; h < m_net->GetNHosts(); ++h)
+    {
+        local.push_back(m_net->IsHostLocal(h));
+    }
+    runner->SetDistributed(local, MakeCallback(&PartitionedRun::AnnounceJobTransfer, this));
+    // A job may end with computation after its last flow: its end counts as one more
+    // completion, which rank 0 counts when its replica has every record.
+    m_finishExpected = 1;
+    runner->SetDoneCallback(MakeCallback(&PartitionedRun::JobsDone, this));
+}
+
+void
+PartitionedRun::AnnounceJobTransfer(uint32_t instance,
+                                    uint32_t transfer,
+                                    Time start,
+                                    Time end,
+                                    const std::vector<float>& payload)
+{
+    // Every rank: each replica decides its members' readiness and its instances' ends itself.
+    BodyWriter body;
+    body.Put(transfer).Put(start.GetPicoSeconds()).Put(end.GetPicoSeconds()).Put(payload);
+    for (uint32_t r = 0; r < m_plan.size; ++r)
+    {
+        if (r != m_plan.rank)
+        {
+            SendNotice(r, JOB_NOTICE, instance, body.Bytes(), m_noticeDelay[r]);
+        }
+    }
+}
+
+void
+PartitionedRun::JobsDone()
+{
+    if (m_plan.rank == 0)
+    {
+        CountFinish(m_jobs->EndTime());
     }
 }
 

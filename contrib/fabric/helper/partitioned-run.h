@@ -4,6 +4,7 @@
 #include "collective/collective-engine.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
+#include "job/job-runner.h"
 #include "topology-partition.h"
 
 #include "ns3/nstime.h"
@@ -80,6 +81,10 @@ class PartitionedRun
     /// Connects this rank's replica of the collective engine to the other ranks' (call after
     /// InstallFinishRule and before the engine starts).
     void ConnectCollective(Ptr<CollectiveEngine> engine);
+    /// Connects this rank's replica of the job runner to the other ranks' (call before the
+    /// runner starts): every transfer completed here is announced to every other rank, and the
+    /// run ends two drains after the jobs' last record (rank 0's replica hears of everything).
+    void ConnectJobs(Ptr<JobRunner> runner);
     /// Runs \p detector across the ranks as described above (instead of its own Start).
     void ConnectDeadlockDetector(DeadlockDetector* detector);
 
@@ -105,7 +110,8 @@ class PartitionedRun
         COLLECTIVE_NOTICE = 2,
         DEADLOCK_SAMPLE = 3,
         DEADLOCK_STOP = 4,
-        RUN_STOP = 5
+        RUN_STOP = 5,
+        JOB_NOTICE = 6
     };
 
     void SendFrame(Ptr<Packet> frame,
@@ -125,6 +131,12 @@ class PartitionedRun
     /// The ranks other than this one that must hear of collective transfer \p id.
     std::vector<uint32_t> AnnouncementRanks(uint32_t id) const;
     void AnnounceTransfer(uint32_t id, Time start, Time end, const std::vector<float>& payload);
+    void AnnounceJobTransfer(uint32_t instance,
+                             uint32_t transfer,
+                             Time start,
+                             Time end,
+                             const std::vector<float>& payload);
+    void JobsDone();
     void SampleDeadlock();
     void EvaluateDeadlock(Time at);
     void ReceiveDeadlockSample(Ptr<Packet> message);
@@ -143,6 +155,7 @@ class PartitionedRun
     uint64_t m_noticesSent = 0;
     uint32_t m_finishExpected = 0; ///< flows + network transfers of a collective
     Ptr<CollectiveEngine> m_collective;
+    Ptr<JobRunner> m_jobs;
     std::vector<std::vector<uint32_t>> m_transferDependents; ///< by collective transfer
     std::vector<Time> m_noticeDelay; ///< from this rank, by destination rank
     Time m_maxNoticeDelay;

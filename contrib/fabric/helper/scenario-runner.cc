@@ -384,13 +384,9 @@ ScenarioRun::SetUpCompletion()
 {
     // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
     m_collective = SetupCollective(m_cfg.collective, m_net, m_nics, m_cfg.seed, m_parts.get());
-    if (!m_cfg.jobs.empty() && m_parts)
-    {
-        throw ConfigError(m_cfg.file, 0, "workload.type", "job workloads run in one process");
-    }
     // Jobs: the flow table is empty between communication phases, so the runner, not the
     // table, says when the run is over.
-    m_jobs = SetupJobs(m_cfg.jobs, m_net, m_nics, m_cfg.seed);
+    m_jobs = SetupJobs(m_cfg.jobs, m_net, m_nics, m_cfg.seed, m_parts.get());
     if (m_parts)
     {
         m_parts->InstallFinishRule();

@@ -33,6 +33,7 @@ CASES = [
     ("request-path", ".cases.request_path", True),
     ("completion-backpressure", ".cases.completion_backpressure", True),
     ("job-timelines", ".cases.job_timelines", True),
+    ("ordering-example", ".cases.ordering_example", True),
 ]
 
 UNAVAILABLE = {}

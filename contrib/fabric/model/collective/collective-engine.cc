@@ -117,6 +117,13 @@ CollectiveEngine::Elements(const CollectiveTransfer& t) const
 void
 CollectiveEngine::Start()
 {
+    Prepare();
+    Begin(Simulator::Now());
+}
+
+void
+CollectiveEngine::Prepare()
+{
     const CollectiveJob& job = m_plan.Job();
     if (m_hostOfRank.size() != job.ranks)
     {
@@ -199,8 +206,15 @@ CollectiveEngine::Start()
         }
     }
     m_table->AddFlowFinishedCallback(MakeCallback(&CollectiveEngine::FlowFinished, this));
+}
+
+void
+CollectiveEngine::Begin(Time start)
+{
+    const auto& transfers = m_plan.Transfers();
+    const CollectiveJob& job = m_plan.Job();
     m_completed = 0;
-    m_startTime = Simulator::Now();
+    m_startTime = start;
     if (m_local.empty())
     {
         m_local.assign(job.ranks, true);

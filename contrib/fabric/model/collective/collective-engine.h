@@ -93,6 +93,11 @@ class CollectiveEngine : public Object
     }
 
     void Start();
+    /// Start() in two halves, for a distributed job whose phases' flows must have the same ids
+    /// on every rank: Prepare() adds the transfers' flows to the table (now); Begin() starts the
+    /// collective as of \p start (<= now: launches already due are late, as announcements are).
+    void Prepare();
+    void Begin(Time start);
 
     struct TransferState
     {

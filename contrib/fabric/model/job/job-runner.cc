@@ -323,26 +323,85 @@ JobRunner::Start()
         }
     }
     m_completed = 0;
+    if (m_distributed)
+    {
+        // Every instance's flows now, in instance order: the same ids on every process.
+        for (uint32_t i = 0; i < m_instances.size(); ++i)
+        {
+            Instance& inst = m_instances[i];
+            inst.engine = MakeEngine(inst);
+            std::vector<bool> local;
+            for (uint32_t h = 0; h < inst.engine->Plan().Job().ranks; ++h)
+            {
+                local.push_back(m_localHosts.at(inst.engine->HostOfRank(h)));
+            }
+            inst.engine->SetLocalRanks(local);
+            inst.engine->SetAnnounceCallback(MakeCallback(&JobRunner::Announce, this).Bind(i));
+            inst.engine->Prepare();
+        }
+    }
     for (uint32_t id = 0; id < m_records.size(); ++id)
     {
         const Record& rec = m_records[id];
         if (rec.pending == 0)
         {
             const JobSpec& job = m_jobs[rec.job];
-            Time at = job.start + job.SkewOf(rec.rank, rec.step);
-            Simulator::Schedule(std::max(at - Simulator::Now(), Time(0)),
-                                &JobRunner::Ready,
-                                this,
-                                id);
+            Time at = std::max(job.start + job.SkewOf(rec.rank, rec.step), Simulator::Now());
+            Simulator::Schedule(at - Simulator::Now(), &JobRunner::Ready, this, id, at);
         }
     }
 }
 
 void
-JobRunner::Ready(uint32_t id)
+JobRunner::SetDistributed(std::vector<bool> localHosts, AnnounceCallback announce)
+{
+    m_distributed = true;
+    m_localHosts = std::move(localHosts);
+    m_announce = announce;
+}
+
+void
+JobRunner::Announce(uint32_t inst,
+                    uint32_t transfer,
+                    Time start,
+                    Time end,
+                    const std::vector<float>& payload)
+{
+    m_announce(inst, transfer, start, end, payload);
+}
+
+void
+JobRunner::ApplyRemoteCompletion(uint32_t instance,
+                                 uint32_t transfer,
+                                 Time start,
+                                 Time end,
+                                 std::vector<float> payload)
+{
+    Instance& inst = m_instances.at(instance);
+    if (inst.start < Time(0))
+    {
+        m_early[instance].push_back(RemoteCompletion{transfer, start, end, std::move(payload)});
+        return;
+    }
+    inst.engine->ApplyRemoteCompletion(transfer, start, end, std::move(payload));
+}
+
+Time
+JobRunner::EndTime() const
+{
+    Time end(0);
+    for (const Record& rec : m_records)
+    {
+        end = std::max(end, rec.end);
+    }
+    return end;
+}
+
+void
+JobRunner::Ready(uint32_t id, Time at)
 {
     Record& rec = m_records[id];
-    rec.ready = Simulator::Now();
+    rec.ready = at; // now, or earlier where a remote end was learnt late (distributed runs)
     const JobPhaseSpec& ph = m_jobs[rec.job].phases[rec.phase];
     if (!IsCommunication(ph.kind))
     {
@@ -354,7 +413,12 @@ JobRunner::Ready(uint32_t id)
             Complete(id, rec.ready); // another stage's work
             return;
         }
-        Simulator::Schedule(ph.duration, &JobRunner::Complete, this, id, rec.ready + ph.duration);
+        Time end = rec.ready + ph.duration;
+        Simulator::Schedule(std::max(end - Simulator::Now(), Time(0)),
+                            &JobRunner::Complete,
+                            this,
+                            id,
+                            end);
         return;
     }
     if (rec.instance < 0)
@@ -364,7 +428,13 @@ JobRunner::Ready(uint32_t id)
         return;
     }
     Instance& inst = m_instances[rec.instance];
-    inst.lastReady = id;
+    // The member ready last bounds the start; learnt in any order across processes, so there
+    // the latest ready time decides, and among equal ones the higher record.
+    if (!m_distributed || inst.lastReady < 0 || at > m_records[inst.lastReady].ready ||
+        (at == m_records[inst.lastReady].ready && int64_t(id) > inst.lastReady))
+    {
+        inst.lastReady = id;
+    }
     if (--inst.notReady == 0)
     {
         StartInstance(static_cast<uint32_t>(rec.instance));
@@ -380,12 +450,24 @@ JobRunner::Complete(uint32_t id, Time end)
     for (uint32_t d : rec.dependents)
     {
         Record& dep = m_records[d];
+        // In one process dependencies end in time order, so the last to end is the last one
+        // seen; across processes they are learnt in any order: the latest end decides, and
+        // among equal ends the higher record.
+        if (!m_distributed || end > dep.bindingEnd ||
+            (end == dep.bindingEnd && int64_t(id) > dep.binding))
+        {
+            dep.binding = id;
+            dep.bindingEnd = end;
+        }
         if (--dep.pending == 0)
         {
-            // Dependencies end in time order, so the last to end is this one.
-            dep.binding = id;
             Time delay = dep.skewed ? m_jobs[dep.job].SkewOf(dep.rank, dep.step) : Time(0);
-            Simulator::Schedule(delay, &JobRunner::Ready, this, d);
+            Time at = dep.bindingEnd + delay;
+            Simulator::Schedule(std::max(at - Simulator::Now(), Time(0)),
+                                &JobRunner::Ready,
+                                this,
+                                d,
+                                at);
         }
     }
     if (IsComplete() && !m_onDone.IsNull())
@@ -424,10 +506,26 @@ void
 JobRunner::StartInstance(uint32_t i)
 {
     Instance& inst = m_instances[i];
-    inst.start = Simulator::Now();
-    inst.engine = MakeEngine(inst);
+    inst.start = m_records[inst.lastReady].ready; // now in one process
+    if (!m_distributed)
+    {
+        inst.engine = MakeEngine(inst);
+        inst.engine->SetCompleteCallback(MakeCallback(&JobRunner::EngineComplete, this).Bind(i));
+        inst.engine->Start();
+        return;
+    }
     inst.engine->SetCompleteCallback(MakeCallback(&JobRunner::EngineComplete, this).Bind(i));
-    inst.engine->Start();
+    inst.engine->Begin(inst.start);
+    auto early = m_early.find(i);
+    if (early != m_early.end())
+    {
+        std::vector<RemoteCompletion> pending = std::move(early->second);
+        m_early.erase(early);
+        for (RemoteCompletion& c : pending)
+        {
+            inst.engine->ApplyRemoteCompletion(c.transfer, c.start, c.end, std::move(c.payload));
+        }
+    }
 }
 
 void

@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,29 @@ class JobRunner : public Object
 
     void Start();
 
+    /**
+     * Distributed runs: every process runs a replica of the whole runner. A transfer is
+     * launched only where its source host is simulated (\p localHosts, by host); when it
+     * completes there, \p announce gets the instance, the transfer, its start, end and values,
+     * and the other processes replay it with ApplyRemoteCompletion. Every time is then taken
+     * from the ends it follows from, not from when a process learnt of them: a record is ready
+     * at the end of its last dependency (+ skew), an instance starts when its last member is
+     * ready. Ties (equal ends, equal ready times) go to the higher record, whatever the order
+     * the process learnt of them. Every instance's flows are added to the table by Start(), in
+     * instance order, so that a flow has the same id on every process. Call before Start().
+     */
+    typedef Callback<void, uint32_t, uint32_t, Time, Time, const std::vector<float>&>
+        AnnounceCallback;
+    void SetDistributed(std::vector<bool> localHosts, AnnounceCallback announce);
+    void ApplyRemoteCompletion(uint32_t instance,
+                               uint32_t transfer,
+                               Time start,
+                               Time end,
+                               std::vector<float> payload);
+
+    /// When the last record of every job ended (once IsComplete()).
+    Time EndTime() const;
+
     struct Record
     {
         uint32_t job = 0;
@@ -73,6 +97,7 @@ class JobRunner : public Object
         Time end = Time(-1);
         /// The record whose end made this one ready (-1: the job's start).
         int64_t binding = -1;
+        Time bindingEnd = Time(-1); ///< the end of the binding record
         bool skewed = false; ///< a step's first phase: ready = binding's end + the rank's skew
         uint32_t pending = 0;
         std::vector<uint32_t> dependents;
@@ -135,7 +160,7 @@ class JobRunner : public Object
     void DoDispose() override;
 
   private:
-    void Ready(uint32_t rec);
+    void Ready(uint32_t rec, Time at);
     void Complete(uint32_t rec, Time end);
     void StartInstance(uint32_t inst);
     void EngineComplete(uint32_t inst);
@@ -151,6 +176,25 @@ class JobRunner : public Object
     std::vector<Instance> m_instances;
     size_t m_completed = 0;
     Callback<void> m_onDone;
+    bool m_distributed = false;
+    std::vector<bool> m_localHosts;
+    AnnounceCallback m_announce;
+
+    struct RemoteCompletion
+    {
+        uint32_t transfer;
+        Time start;
+        Time end;
+        std::vector<float> payload;
+    };
+
+    /// Distributed: announcements for instances not begun here yet.
+    std::map<uint32_t, std::vector<RemoteCompletion>> m_early;
+    void Announce(uint32_t inst,
+                  uint32_t transfer,
+                  Time start,
+                  Time end,
+                  const std::vector<float>& payload);
 };
 
 } // namespace ns3
