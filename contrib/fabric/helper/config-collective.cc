@@ -154,6 +154,15 @@ ParseCollective(YamlFields& c,
     {
         SetFromKey(c, key, attributes);
     }
+    if (c.Has("ports_per_nic"))
+    {
+        // Binding a flow to a NIC port names its frames by QP, which only RoCE frames carry.
+        std::string ports = SetFromKey(c, "ports_per_nic", attributes).text;
+        if (ports != "0" && transport != "roce")
+        {
+            throw c.Error("ports_per_nic", "needs transport roce (got " + transport + ")");
+        }
+    }
 
     cfg.readiness.assign(p, Time(0));
     if (c.Has("readiness"))
@@ -291,6 +300,11 @@ CollectiveKeys()
             .Attribute(engine + "ValueElements"),
         ScenarioKey("collective.priority", KeyKind::Native, "traffic class of the collective")
             .Attribute(engine + "Priority"),
+        ScenarioKey("collective.ports_per_nic",
+                    KeyKind::Native,
+                    "NIC ports each inter-server transfer is divided over, part j bound to port j "
+                    "(0: one flow, hashed to a port)")
+            .Attribute(engine + "PortsPerNic"),
         ScenarioKey("collective.readiness",
                     KeyKind::List,
                     "[{rank, at}]: ranks that finish computing late (others at 0)"),

@@ -6,6 +6,8 @@
 #include "config-sections.h"
 #include "job/job-runner.h"
 
+#include "ns3/uinteger.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -549,6 +551,15 @@ ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& tra
         job.start = j.Duration("start", Time(0));
         ReadSkew(j, job);
         ReadNicFailures(j, job);
+        job.portsPerNic = static_cast<uint32_t>(
+            j.Uint("ports_per_nic",
+                   DynamicCast<const UintegerValue>(
+                       AttributeDefault("ns3::CollectiveEngine::PortsPerNic").initialValue)
+                       ->Get()));
+        if (job.portsPerNic > 64)
+        {
+            throw j.Error("ports_per_nic", "at most 64");
+        }
         ReadPhases(j, job);
         j.RejectUnknownKeys();
         jobs.push_back(std::move(job));
@@ -595,6 +606,11 @@ JobKeys()
         ScenarioKey(j + "nic_failures[].helpers",
                     KeyKind::List,
                     "other ranks of its server that relay (they take part in every phase it does)"),
+        ScenarioKey(j + "ports_per_nic",
+                    KeyKind::Count,
+                    "NIC ports each inter-server transfer is divided over, part j bound to port j "
+                    "(0: one flow, hashed to a port)")
+            .Rule("ns3::CollectiveEngine::PortsPerNic"),
         ScenarioKey(j + "phases", KeyKind::List, "one step: the phases, each a mapping"),
         ScenarioKey(p + "name", KeyKind::Text, "the phase's name (unique in the job)"),
         ScenarioKey(p + "type", KeyKind::Text, "what the phase does")

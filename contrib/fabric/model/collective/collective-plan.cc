@@ -223,4 +223,45 @@ CollectivePlan::ApplyNicFailures(const std::vector<NicFailure>& failures)
     }
 }
 
+void
+CollectivePlan::SplitOverNicPorts(uint32_t ports)
+{
+    if (ports == 0)
+    {
+        return;
+    }
+    const size_t original = m_transfers.size();
+    for (size_t i = 0; i < original; ++i)
+    {
+        CollectiveTransfer t = m_transfers[i]; // copy: Add() may reallocate
+        if (t.join || t.sharp || t.Bytes() == 0 || t.stashFrom >= 0 ||
+            m_job.serverOfRank[t.src] == m_job.serverOfRank[t.dst])
+        {
+            continue;
+        }
+        if (ports == 1)
+        {
+            m_transfers[i].nicPort = 0;
+            continue;
+        }
+        std::vector<uint32_t> parts;
+        for (uint32_t j = 0; j < ports; ++j)
+        {
+            auto [begin, end] = Chunk(t.byteBegin, t.byteEnd, j, ports);
+            if (end <= begin)
+            {
+                continue;
+            }
+            CollectiveTransfer part = t;
+            part.byteBegin = begin;
+            part.byteEnd = end;
+            part.nicPort = static_cast<int32_t>(j);
+            parts.push_back(Add(std::move(part)));
+        }
+        CollectiveTransfer& orig = m_transfers[i];
+        orig.join = true;
+        orig.deps = parts;
+    }
+}
+
 } // namespace ns3

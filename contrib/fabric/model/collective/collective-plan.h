@@ -54,6 +54,7 @@ struct CollectiveTransfer
     int32_t stashFrom = -1;  ///< relay second hop: payload from this transfer's stash
     bool sharp = false;      ///< in-network: src sends to its aggregation tree, dst = src
     uint16_t sharpGroup = 0; ///< in-network: the aggregation tree (members: same group, step)
+    int32_t nicPort = -1;    ///< SplitOverNicPorts: the NIC port (index) it is bound to; -1: hash
 
     uint64_t Bytes() const
     {
@@ -142,6 +143,13 @@ class CollectivePlan
     /// Splits every inter-server transfer to or from a failed-NIC rank into relays through the
     /// helpers' NICs (NVLink hop + NIC hop), the original becoming a JOIN.
     void ApplyNicFailures(const std::vector<NicFailure>& failures);
+
+    /// Divides every inter-server transfer into \p ports equal byte ranges, range j bound to
+    /// port j of the NICs (nicPort = j), the original becoming a JOIN of them: the data of one
+    /// transfer goes out through several ports of a NIC at once (docs/models.md#shared-interface).
+    /// Relay hops whose payload is a stash are left whole. 0 or 1 port: nothing is divided; 1
+    /// binds every inter-server transfer to port 0.
+    void SplitOverNicPorts(uint32_t ports);
 
   private:
     CollectiveJob m_job;

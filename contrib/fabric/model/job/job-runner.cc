@@ -7,6 +7,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <map>
@@ -410,7 +411,9 @@ JobRunner::MakeEngine(const Instance& inst) const
     }
     Ptr<CollectiveEngine> engine = CreateObject<CollectiveEngine>();
     engine->SetAttribute("LaunchCost", TimeValue(ph.launchCost));
+    engine->SetAttribute("PortsPerNic", UintegerValue(job.portsPerNic));
     engine->Configure(m_table, m_nics, hosts, m_seed);
+    engine->SetPortBinder(m_portBinder);
     engine->SetPlan(JobPlanOf(job, inst.phase, ranks));
     engine->SetCheckValues(ph.kind == JobPhaseKind::COLLECTIVE);
     return engine;
