@@ -25,11 +25,11 @@ namespace
 {
 
 constexpr uint64_t kGbps = 1000000000ULL;
-constexpr uint64_t kSlot = 256 * kGbps; // 32 GB/s: GPU peer links and the NIC's slot
-constexpr uint64_t kPort = 200 * kGbps; // 25 GB/s per NIC port
-constexpr int64_t kDg = 10000;          // ps: GPU <-> PCIe switch cable (nvlink_delay)
-constexpr int64_t kDs = 5000;           // ps: slot cable (pcie_delay)
-constexpr int64_t kDp = 150000;         // ps: NIC port <-> rail leaf (nic_delay)
+constexpr uint64_t kSlot = 256 * kGbps;    // 32 GB/s: GPU peer links and the NIC's slot
+constexpr uint64_t kPort = 200 * kGbps;    // 25 GB/s per NIC port
+constexpr int64_t kDg = 10000;             // ps: GPU <-> PCIe switch cable (nvlink_delay)
+constexpr int64_t kDs = 5000;              // ps: slot cable (pcie_delay)
+constexpr int64_t kDp = 150000;            // ps: NIC port <-> rail leaf (nic_delay)
 constexpr uint64_t kData = 4096 + 58 + 24; // a full data frame on the wire
 constexpr uint64_t kFirst = kData + 16;    // the first frame of a WRITE carries a RETH
 constexpr uint64_t kAck = 62 + 24;
