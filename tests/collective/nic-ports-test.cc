@@ -253,3 +253,103 @@ TEST(CollectiveNicPortsPlan, SplitsOnlyInterServerTransfersIntoBoundParts)
 
 } // namespace
 } // namespace ns3
+
+namespace ns3
+{
+namespace
+{
+
+// A healthy rank spreading over its own NIC and a neighbour's (FuseLink-style relay, §7.2.4):
+// the share through its own NIC goes whole and direct; the relayed share moves in chunks whose
+// hops are chained, so one chunk's NIC hop can overlap the next chunk's NVLink hop.
+TEST(CollectiveNicRelayPlan, OwnNicShareIsDirectAndRelayedShareIsPipelined)
+{
+    CollectiveJob job;
+    job.ranks = 4;
+    job.gpusPerServer = 2;
+    job.serverOfRank = {0, 0, 1, 1};
+    job.localOfRank = {0, 1, 0, 1};
+    job.messageBytes = 1200;
+    CollectivePlan plan(job);
+    CollectiveTransfer t;
+    t.src = 0;
+    t.dst = 2;
+    t.byteEnd = 1200;
+    t.op = CollectiveOp::COPY;
+    plan.Add(t);
+    NicFailure relay;
+    relay.rank = 0;
+    relay.helpers = {0, 1}; // its own NIC, then rank 1's
+    relay.shares = {0.5, 0.5};
+    relay.chunks = 3;
+    plan.ApplyNicFailures({relay});
+    const auto& x = plan.Transfers();
+    // The original joins: one direct piece and 3 chunks x 2 hops.
+    ASSERT_EQ(x.size(), 1u + 1u + 6u);
+    EXPECT_TRUE(x[0].join);
+    EXPECT_EQ(x[0].deps, (std::vector<uint32_t>{1, 3, 5, 7}));
+    // Direct: bytes [0, 600) from 0 to 2 in one WRITE, applying the data.
+    EXPECT_EQ(x[1].src, 0u);
+    EXPECT_EQ(x[1].dst, 2u);
+    EXPECT_EQ(x[1].byteBegin, 0u);
+    EXPECT_EQ(x[1].byteEnd, 600u);
+    EXPECT_EQ(x[1].op, CollectiveOp::COPY);
+    // Relayed chunk c: [600 + 200c, 800 + 200c), NVLink hop 0 -> 1 (STASH), NIC hop 1 -> 2.
+    for (uint32_t c = 0; c < 3; ++c)
+    {
+        const CollectiveTransfer& nv = x[2 + 2 * c];
+        const CollectiveTransfer& nic = x[3 + 2 * c];
+        EXPECT_EQ(nv.src, 0u);
+        EXPECT_EQ(nv.dst, 1u);
+        EXPECT_EQ(nv.op, CollectiveOp::STASH);
+        EXPECT_EQ(nic.src, 1u);
+        EXPECT_EQ(nic.dst, 2u);
+        EXPECT_EQ(nic.op, CollectiveOp::COPY);
+        EXPECT_EQ(nic.stashFrom, static_cast<int32_t>(nv.id));
+        EXPECT_EQ(nv.byteBegin, 600u + 200u * c);
+        EXPECT_EQ(nv.byteEnd, 800u + 200u * c);
+        if (c == 0)
+        {
+            EXPECT_TRUE(nv.deps.empty());
+            EXPECT_EQ(nic.deps, (std::vector<uint32_t>{nv.id}));
+        }
+        else
+        {
+            // Each hop after the same hop of the previous chunk.
+            EXPECT_EQ(nv.deps, (std::vector<uint32_t>{nv.id - 2}));
+            EXPECT_EQ(nic.deps, (std::vector<uint32_t>{nv.id, nic.id - 2}));
+        }
+    }
+}
+
+// Both ends spread (the receiver's NICs set B_D): piece j goes sender helper j -> receiver
+// helper j; a piece whose helpers are both ends themselves is direct.
+TEST(CollectiveNicRelayPlan, ReceiverHelpersCarryTheSendersPieces)
+{
+    CollectiveJob job;
+    job.ranks = 4;
+    job.gpusPerServer = 2;
+    job.serverOfRank = {0, 0, 1, 1};
+    job.localOfRank = {0, 1, 0, 1};
+    job.messageBytes = 1000;
+    CollectivePlan plan(job);
+    CollectiveTransfer t;
+    t.src = 0;
+    t.dst = 2;
+    t.byteEnd = 1000;
+    plan.Add(t);
+    NicFailure send{0, {0, 1}, {0.5, 0.5}, 1};
+    NicFailure recv{2, {2, 3}, {0.5, 0.5}, 1};
+    plan.ApplyNicFailures({send, recv});
+    const auto& x = plan.Transfers();
+    ASSERT_EQ(x.size(), 1u + 1u + 3u);
+    EXPECT_EQ(std::make_pair(x[1].src, x[1].dst), std::make_pair(0u, 2u)); // direct
+    EXPECT_EQ(std::make_pair(x[2].src, x[2].dst), std::make_pair(0u, 1u)); // NVLink
+    EXPECT_EQ(std::make_pair(x[3].src, x[3].dst), std::make_pair(1u, 3u)); // rail 1
+    EXPECT_EQ(std::make_pair(x[4].src, x[4].dst), std::make_pair(3u, 2u)); // NVLink
+    EXPECT_EQ(x[4].op, CollectiveOp::REDUCE);
+    EXPECT_EQ(x[3].op, CollectiveOp::STASH);
+}
+
+} // namespace
+} // namespace ns3

@@ -83,12 +83,18 @@ struct CollectiveJob
 };
 
 /// A relay for a rank whose NIC failed: its inter-server traffic goes over NVLink to the NICs of
-/// the named neighbour ranks (same server), \p shares of the bytes each.
+/// the named neighbour ranks (same server), \p shares of the bytes each. A healthy rank may
+/// spread its traffic the same way (FuseLink-style, "Datacenter networks", chapter 7, §7.2.4):
+/// a helper equal to the rank itself is its own NIC (no NVLink hop on that side). \p chunks > 1
+/// pipelines each relayed share: it moves in that many pieces, each hop (NVLink, NIC, NVLink)
+/// taking the pieces one after another, so one piece's NIC hop overlaps the next piece's NVLink
+/// hop instead of waiting for the whole share.
 struct NicFailure
 {
     uint32_t rank = 0;
     std::vector<uint32_t> helpers;
     std::vector<double> shares;
+    uint32_t chunks = 1;
 };
 
 class CollectivePlan

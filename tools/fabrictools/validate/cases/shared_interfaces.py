@@ -21,12 +21,25 @@ inter-server transfer into k parts, part j bound to port j of both NICs (data an
     it is split over the ports; one port: 32 MiB / 25 GB/s.
 
         T = α + (N·D + F·RETH) / B_b + L      (N frames, F flows: pairs x parts)
+
+(c) Relay through neighbours' NICs (§7.2.4, figure 7-13, FuseLink), on the 8-GPU rail servers
+    (NICs 50 GB/s, NVLink 450 GB/s): rank 0 sends 1.125 GiB to rank 8 over its own NIC and
+    those of ranks 1 and 2 (a job's nic_relays; relayed shares pipelined in c chunks), into the
+    NICs the receiver lists — B_D. B_eff = min(B_D, 50 + min(450, 100)) GB/s:
+
+        T = Σα + wire(bytes of the busiest NIC) / 50 GB/s + fill + drain + c·tail
+
+    fill: the first chunks of the relayed shares on rank 0's NVLink port (they share it),
+    drain: the last chunks of the shares relayed at the receiver on rank 8's, tail: a NIC hop
+    waits for the previous chunk's last ACK. Direct (and B_D = 50): one transfer,
+    α + (n·D + RETH)/R + D/R + 4d + 2A/R.
 """
 
 from .. import scenario
 from ..common import Link, wire_overhead
 from ..core import FRAME_HEADERS, CaseResult, Check, ValidationError
 from ..units import parse_bytes, parse_rate_bps, parse_time_s
+from .collectives import rail_params
 from ... import rundir
 
 CASE_ID = "shared-interfaces"
@@ -40,6 +53,15 @@ RETH = 16
 # frame and an ACK meet on a link (the existing collectives case judges the same at 0.5 %).
 INTERLEAVE_REL = 0.005
 GIB = 2 ** 30
+RELAY = "shared-interfaces-relay.yaml"
+RELAYS = "workload.jobs.0.nic_relays"
+# (label, B_D GB/s, sender shares over NICs 0, 1, 2, receiver NICs)
+RELAY_CASES = [
+    ("relay-bd100", 100, [0.25, 0.5, 0.25], [8, 9]),
+    ("relay-bd150", 150, [1 / 3, 1 / 3, 1 / 3], [8, 9, 10]),
+    ("relay-bd50", 50, [1 / 3, 1 / 3, 1 / 3], [8]),
+]
+RELAY_CHUNKS = 16
 MIB = 2 ** 20
 
 
@@ -165,23 +187,108 @@ def dispatch_part(ctx, case, label, overrides, k):
     return took
 
 
+def step_time(run_dir):
+    summary = rundir.read_summary(run_dir)
+    return summary["jobs"][0]["steps"][0]["step_time_ns"] * 1e-9
+
+
+def relay_part(ctx, case):
+    scen = ctx.scenario_path(RELAY)
+    run_dir, params = ctx.run(case, "relay-direct", scen, {})
+    mtu = check_common(params, "relay-direct")
+    rail = rail_params(params, scen, "relay-direct")
+    nic, nv = rail["nic"], rail["nv"]
+    phase = scenario.require(params, "workload.jobs", "relay-direct")[0]["phases"][0]
+    G = parse_bytes(phase["bytes"])
+    alpha = parse_time_s(phase.get("launch_cost", "0.83us"))
+    frame = mtu + FRAME_HEADERS
+    n = G // mtu
+    if G % (3 * 4 * mtu * RELAY_CHUNKS):
+        raise ValidationError("relay: the model wants full frames in every chunk")
+
+    def wire(b):
+        return b // mtu * (frame + nic.wo) * 8
+
+    direct = alpha + ((n * (frame + nic.wo) + RETH) * 8 / nic.rate_bps + nic.tx_s(frame)
+                      + 4 * nic.delay_s + 2 * nic.tx_s(ACK))
+    took = step_time(run_dir)
+    case.checks.append(Check(
+        "relay-direct", "1.125 GiB through its own NIC", "s", direct, took,
+        "α + (n·D + RETH)/R + D/R + 4d + 2A/R", base_rel=0.0,
+        allowances=[("the ACKs' order on the way back", 2 * nic.tx_s(ACK))],
+        method="summary.json step_time_ns"))
+    case.checks.append(Check(
+        "relay-direct", "chapter: 1.125 GiB / 50 GB/s", "s", 1.125 * GIB / 50e9, took,
+        "B_eff = 50 GB/s", info=True, note="the packet level adds 82 B per 4096 B of payload"))
+    times = {"relay-direct": took}
+    for label, bd, shares, receivers in RELAY_CASES:
+        value = ("[{rank: 0, helpers: [0, 1, 2], shares: [" + ", ".join(f"{x:.12g}" for x in shares)
+                 + f"], chunks: {RELAY_CHUNKS}}}")
+        if receivers != [8]:
+            value += ", {rank: 8, helpers: [" + ", ".join(str(r) for r in receivers) + "]}"
+        value += "]"
+        run_dir, _ = ctx.run(case, label, scen, {RELAYS: value})
+        took = step_time(run_dir)
+        times[label] = took
+        # Share j's bytes (CollectivePlan: floor of the cumulative share), its NICs.
+        cuts = [0]
+        cum = 0.0
+        for j, x in enumerate(shares):
+            cum += x
+            cuts.append(G if j + 1 == len(shares) else int(G * cum + 1e-9))
+        share = [cuts[j + 1] - cuts[j] for j in range(len(shares))]
+        into = {}
+        for j, b in enumerate(share):
+            r = receivers[j % len(receivers)]
+            into[r] = into.get(r, 0) + b
+        busiest = max(max(share), max(into.values()))
+        piece = [b // RELAY_CHUNKS for b in share]
+        fill = sum(wire(piece[j]) for j in (1, 2)) / nv.rate_bps
+        drain = sum(wire(piece[j]) for j in range(3)
+                    if receivers[j % len(receivers)] != 8) / nv.rate_bps
+        tail = nic.tx_s(frame) + 4 * nic.delay_s + 2 * nic.tx_s(ACK) + alpha
+        if bd <= 50:
+            derived = direct  # rank 8's one link carries every byte from the start
+            what = "every byte enters rank 8's link: as direct"
+            allowance = [("the relayed chunks' later start on that link", fill)]
+        else:
+            derived = 2 * alpha + wire(busiest) / nic.rate_bps + fill + drain + RELAY_CHUNKS * tail
+            what = "Σα + wire(busiest NIC)/50 GB/s + fill + drain + c·tail"
+            allowance = [("flows meeting under PFC on rank 8's link, chunk boundaries",
+                          INTERLEAVE_REL * derived)]
+        case.checks.append(Check(
+            label, f"1.125 GiB with B_D = {bd} GB/s", "s", derived, took, what, base_rel=0.0,
+            allowances=allowance, method="summary.json step_time_ns"))
+        case.checks.append(Check(
+            label, "chapter: 1.125 GiB / min(B_D, 150 GB/s)", "s",
+            1.125 * GIB / (min(bd, 150) * 1e9), took, "B_eff = min(B_D, 50 + min(450, 100))",
+            info=True, note="plus headers, the relay's fill and drain and the chunks' tails"))
+    return times
+
+
 def run(ctx):
     case = CaseResult(
         CASE_ID, TITLE, "docs/models.md#shared-interface",
         "Do two ports of one NIC behind a 32 GB/s PCIe slot carry a flat ring and an expert "
         "dispatch at the slot's rate — not the ports' sum — and does a third port add nothing?")
-    case.scenario = f"examples/validation/{RING}, examples/validation/{DISPATCH}"
+    case.scenario = (f"examples/validation/{RING}, examples/validation/{DISPATCH}, "
+                     f"examples/validation/{RELAY}")
     case.parameters = {
         "server": "control: 4 GPUs on 32 GB/s PCIe peer links; one NIC, 2 (or 3) ports of "
                   "25 GB/s behind one 32 GB/s slot; 2 servers",
         "ring": "flat ring of 8, 192 MiB, α = 0.83 µs; ports_per_nic 1, 2, 3 (3-port NIC)",
         "dispatch": "ranks 0-3 send 2 MiB to each of ranks 4-7 (32 MiB), α = 0; "
                     "ports_per_nic 2, 1, 3 (3-port NIC), 0 (hashed)",
+        "relay": "2 x 8 GPUs, rail cluster (50 GB/s NICs, 450 GB/s NVLink); rank 0 sends "
+                 "1.125 GiB to rank 8: direct, or over NICs 0, 1, 2 (16 chunks) into NICs 8-9 "
+                 "(B_D 100), 8-10 (B_D 150), 8 alone (B_D 50); α = 0.83 µs",
     }
     case.formulas = [
         "ring round = α + (n·(D + A) + k·RETH)/B_b + L; B_b = min(k·25, 32) GB/s",
         "dispatch = α + (N·D + F·RETH)/B_b + L ≥ 32 MiB / 32 GB/s",
         "chapter: 14 · 24 MiB / 25 GB/s = 14.1 ms, / 32 GB/s = 11.0 ms (not / 50 GB/s = 7.0 ms)",
+        "relay: T = Σα + wire(busiest NIC)/50 GB/s + fill + drain + c·tail; "
+        "chapter 1.125 GiB / min(B_D, 150 GB/s) = 24.2, 12.1, 8.1 ms",
     ]
     case.method = ["summary.json collective.total_time_ns; job.csv dispatch start and end"]
     one = ring_part(ctx, case, "ring-1-port", {"collective.ports_per_nic": 1}, 1)
@@ -220,4 +327,5 @@ def run(ctx):
             32 * MIB / (control_links(ctx_params, "dispatch-hashed")["slot"].rate_bps / 8), took,
             "M / B_slot", kind="at_least", base_rel=0.0,
             method="job.csv: the 16 transfers, each hashed to one port by the NIC"))
+    relay_part(ctx, case)
     return case
