@@ -22,8 +22,8 @@ namespace
 using JobNicRelayTest = ns3::test::JobRunFixture;
 
 constexpr double kR = 400e9;
-const double kD = (4096 + 58 + 24) * 8 / kR * 1e9; // ns: a data frame on a NIC link
-const double kA = (62 + 24) * 8 / kR * 1e9;        // ns: an ACK
+const double kD = (4096 + 58 + 24) * 8 / kR * 1e9;      // ns: a data frame on a NIC link
+const double kA = (62 + 24) * 8 / kR * 1e9;             // ns: an ACK
 const double kNv = (4096 + 58 + 24) * 8 / 3600e9 * 1e9; // ns: a data frame on NVLink
 const std::string kSend = "workload.jobs.0.phases=[{name: x, type: p2p, group: all, from: 0, "
                           "to: 8, bytes: 12MiB, launch_cost: 0us}]";

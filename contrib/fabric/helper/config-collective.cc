@@ -154,14 +154,10 @@ ParseCollective(YamlFields& c,
     {
         SetFromKey(c, key, attributes);
     }
-    if (c.Has("ports_per_nic"))
+    // Binding a flow to a NIC port names its frames by QP, which only RoCE frames carry.
+    if (SetFromKey(c, "ports_per_nic", attributes).text != "0" && transport != "roce")
     {
-        // Binding a flow to a NIC port names its frames by QP, which only RoCE frames carry.
-        std::string ports = SetFromKey(c, "ports_per_nic", attributes).text;
-        if (ports != "0" && transport != "roce")
-        {
-            throw c.Error("ports_per_nic", "needs transport roce (got " + transport + ")");
-        }
+        throw c.Error("ports_per_nic", "needs transport roce (got " + transport + ")");
     }
 
     cfg.readiness.assign(p, Time(0));
