@@ -7,6 +7,8 @@
 //   - over NICs 0, 1, 2 into NICs 8, 9, 10 (B_D = 150 GB/s): each NIC carries a third, 1024
 //     frames, plus the pipeline's fill and drain (the first chunk's NVLink hop, the last one's)
 //     — about three times faster;
+//   - the relayed shares whole instead of in chunks: the NVLink hops no longer overlap the NIC
+//     hops;
 //   - over the same three NICs into rank 8's NIC alone (B_D = 50 GB/s): every frame still
 //     enters rank 8's link, nothing gained.
 // Bad input names the key: a helper on the other server, zero chunks.
@@ -53,6 +55,20 @@ TEST_F(JobNicRelayTest, ThreeNicsIntoThreeNicsAreThreeTimesFaster)
     EXPECT_GE(fast, 1024 * kD);
     EXPECT_LE(fast, 1024 * kD + 2 * (2 * 128 * kNv) + 8 * tail + 2 * nvTail + 200);
     EXPECT_GT(direct / fast, 2.7); // 3 without the fill and drain (5 % of this short transfer)
+
+    // The relayed shares whole (chunks: 1): each waits for all of its NVLink hop (the two
+    // shares share rank 0's NVLink port, 2048 frames) before its NIC hop, and the receiving
+    // side's NVLink hop waits for all of the NIC hop.
+    ASSERT_EQ(RunScenario("examples/job-expert-parallel.yaml",
+                          "relay150-whole",
+                          {kSend,
+                           kRelays + "[{rank: 0, helpers: [0, 1, 2]}, "
+                                     "{rank: 8, helpers: [8, 9, 10]}]"}),
+              0)
+        << m_log;
+    const double whole = Summary()["jobs"][0]["steps"][0]["step_time_ns"].get<double>();
+    EXPECT_GE(whole, 2 * 2048 * kNv + 1024 * kD);
+    EXPECT_GT(whole, fast + 2048 * kNv);
 
     ASSERT_EQ(RunScenario("examples/job-expert-parallel.yaml",
                           "relay50",
