@@ -73,6 +73,9 @@ SABOTAGE = {
     "job-timelines": f"{WIRE}=66",
     # 1 B more per 5000 B frame (0.02 %): C's 100 frames 2 ns later, over the 1 ns allowance.
     "ordering-example": f"{WIRE}=1",
+    # Every frame 42 B longer on the wire: the slot-bound ring 1 % (57 µs), the dispatch 10 µs
+    # slower.
+    "shared-interfaces": f"{WIRE}=66",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [

@@ -3,6 +3,7 @@
 #include "collective/collective-algorithm.h"
 #include "collective/sharp-service.h"
 #include "config-error.h"
+#include "nic-port-binder.h"
 #include "partitioned-run.h"
 #include "switch/fabric-switch.h"
 #include "switch/sharp-aggregator.h"
@@ -259,6 +260,7 @@ SetupCollective(const CollectiveConfig& cfg,
     }();
     Ptr<CollectiveEngine> engine = CreateObject<CollectiveEngine>();
     engine->Configure(net.GetFlowTable(), nics, cfg.hostOfRank, seed);
+    engine->SetPortBinder(Create<NicPortBinder>(net)->AsCallback());
     engine->SetPlan(plan);
     engine->SetReadiness(cfg.readiness);
     engine->SetCheckValues(!cfg.interServerOnly);

@@ -155,6 +155,11 @@ ParseCollective(YamlFields& c,
     {
         SetFromKey(c, key, attributes);
     }
+    // Binding a flow to a NIC port names its frames by QP, which only RoCE frames carry.
+    if (SetFromKey(c, "ports_per_nic", attributes).text != "0" && transport != "roce")
+    {
+        throw c.Error("ports_per_nic", "needs transport roce (got " + transport + ")");
+    }
 
     cfg.readiness.assign(p, Time(0));
     if (c.Has("readiness"))
@@ -297,6 +302,11 @@ CollectiveKeys()
             .Attribute(engine + "ValueElements"),
         ScenarioKey("collective.priority", KeyKind::Native, "traffic class of the collective")
             .Attribute(engine + "Priority"),
+        ScenarioKey("collective.ports_per_nic",
+                    KeyKind::Native,
+                    "NIC ports each inter-server transfer is divided over, part j bound to port j "
+                    "(0: one flow, hashed to a port)")
+            .Attribute(engine + "PortsPerNic"),
         ScenarioKey("collective.readiness",
                     KeyKind::List,
                     "[{rank, at}]: ranks that finish computing late (others at 0)"),

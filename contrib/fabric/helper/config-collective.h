@@ -30,6 +30,7 @@ namespace ns3
  *     value_elements: 1024       # float32 values carried per rank for the exact-sum check
  *     readiness: [{rank: 3, at: 20us}]   # a rank that joins late (default: all at 0)
  *     nic_failures: [{rank: 11, helpers: [10, 12], shares: [0.5, 0.5]}]
+ *     ports_per_nic: 2           # inter-server transfers split over NIC ports 0..1 (0: hashed)
  *     sharp: {chunks: 1, buffer: 4MiB, rate: 400Gbps, ...}   # in-network aggregation
  * Model parameters become ns-3 attributes (appended to \p attributes).
  */

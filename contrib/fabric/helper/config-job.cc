@@ -7,8 +7,10 @@
 #include "job/job-runner.h"
 
 #include "ns3/queue-size.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -243,6 +245,107 @@ ReadNicFailures(YamlFields& j, JobSpec& job)
             }
         }
     }
+}
+
+/// nic_relays: [{rank, helpers, shares, chunks}]: healthy ranks that spread their inter-server
+/// bytes over their own NIC (the rank itself among the helpers) and neighbours' NICs reached
+/// over NVLink (FuseLink-style, "Datacenter networks", chapter 7, §7.2.4); on the receiving end
+/// the rank's bytes arrive through those NICs and cross NVLink to it. Appended to the job's
+/// relays (JobSpec::nicFailures).
+void
+ReadNicRelays(YamlFields& j, JobSpec& job)
+{
+    if (!j.Has("nic_relays"))
+    {
+        return;
+    }
+    YAML::Node list = j.Node("nic_relays");
+    if (!list.IsSequence())
+    {
+        throw j.Error("nic_relays", "expected a list of {rank, helpers, shares, chunks}");
+    }
+    std::set<uint32_t> named;
+    for (const NicFailure& f : job.nicFailures)
+    {
+        named.insert(f.rank);
+    }
+    std::set<uint32_t> failed = named;
+    std::vector<NicFailure> relays;
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields e(list[i], j.File(), j.KeyPath("nic_relays") + "[" + std::to_string(i) + "]");
+        NicFailure f;
+        uint64_t r = e.Uint("rank");
+        if (r >= job.Ranks() || !named.insert(static_cast<uint32_t>(r)).second)
+        {
+            throw e.Error("rank",
+                          "expected a rank of the job (0.." + std::to_string(job.Ranks() - 1) +
+                              ") named once among nic_failures and nic_relays, got " +
+                              std::to_string(r));
+        }
+        f.rank = static_cast<uint32_t>(r);
+        std::set<uint64_t> seen;
+        for (uint64_t h : Integers(e, "helpers"))
+        {
+            if (h >= job.Ranks() || job.serverOfRank[h] != job.serverOfRank[r] ||
+                !seen.insert(h).second || failed.count(static_cast<uint32_t>(h)))
+            {
+                throw e.Error("helpers",
+                              "rank " + std::to_string(h) + " is not a GPU of rank " +
+                                  std::to_string(r) +
+                                  "'s server with a working NIC (itself included, named once)");
+            }
+            f.helpers.push_back(static_cast<uint32_t>(h));
+        }
+        if (f.helpers.size() < 2)
+        {
+            throw e.Error("helpers", "name at least two NICs (the rank itself for its own)");
+        }
+        if (e.Has("shares"))
+        {
+            YAML::Node sh = e.Node("shares");
+            if (!sh.IsSequence() || sh.size() != f.helpers.size())
+            {
+                throw e.Error("shares", "one share per helper");
+            }
+            double total = 0;
+            for (size_t k = 0; k < sh.size(); ++k)
+            {
+                double v = 0;
+                try
+                {
+                    v = sh[k].as<double>();
+                }
+                catch (const YAML::Exception&)
+                {
+                    throw e.Error("shares", "shares are numbers");
+                }
+                if (!(v > 0))
+                {
+                    throw e.Error("shares", "shares must be positive");
+                }
+                f.shares.push_back(v);
+                total += v;
+            }
+            if (std::fabs(total - 1.0) > 1e-6)
+            {
+                throw e.Error("shares", "shares must add up to 1");
+            }
+        }
+        else
+        {
+            f.shares.assign(f.helpers.size(), 1.0 / f.helpers.size());
+        }
+        uint64_t chunks = e.Uint("chunks", 1);
+        if (chunks == 0 || chunks > 4096)
+        {
+            throw e.Error("chunks", "expected 1..4096 pieces per relayed share");
+        }
+        f.chunks = static_cast<uint32_t>(chunks);
+        e.RejectUnknownKeys();
+        relays.push_back(f);
+    }
+    job.nicFailures.insert(job.nicFailures.end(), relays.begin(), relays.end());
 }
 
 /// The phases named in \p f's `after`, by index; a `buckets` name stands for all its phases.
@@ -560,6 +663,16 @@ ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& tra
         job.start = j.Duration("start", Time(0));
         ReadSkew(j, job);
         ReadNicFailures(j, job);
+        ReadNicRelays(j, job);
+        job.portsPerNic = static_cast<uint32_t>(
+            j.Uint("ports_per_nic",
+                   DynamicCast<const UintegerValue>(
+                       AttributeDefault("ns3::CollectiveEngine::PortsPerNic").initialValue)
+                       ->Get()));
+        if (job.portsPerNic > 64)
+        {
+            throw j.Error("ports_per_nic", "at most 64");
+        }
         ReadPhases(j, job);
         j.RejectUnknownKeys();
         jobs.push_back(std::move(job));
@@ -606,6 +719,26 @@ JobKeys()
         ScenarioKey(j + "nic_failures[].helpers",
                     KeyKind::List,
                     "other ranks of its server that relay (they take part in every phase it does)"),
+        ScenarioKey(j + "nic_relays",
+                    KeyKind::List,
+                    "[{rank, helpers, shares, chunks}]: healthy ranks spreading their "
+                    "inter-server bytes over their own NIC (the rank among the helpers) and "
+                    "neighbours' NICs over NVLink"),
+        ScenarioKey(j + "nic_relays[].rank", KeyKind::Count, "the rank"),
+        ScenarioKey(j + "nic_relays[].helpers",
+                    KeyKind::List,
+                    "ranks of its server whose NICs carry its bytes (itself: its own NIC)"),
+        ScenarioKey(j + "nic_relays[].shares", KeyKind::List, "fraction of the bytes per helper")
+            .Rule("even"),
+        ScenarioKey(j + "nic_relays[].chunks",
+                    KeyKind::Count,
+                    "pieces a relayed share moves in, pipelined over NVLink and the NIC")
+            .Default("1"),
+        ScenarioKey(j + "ports_per_nic",
+                    KeyKind::Count,
+                    "NIC ports each inter-server transfer is divided over, part j bound to port j "
+                    "(0: one flow, hashed to a port)")
+            .Rule("ns3::CollectiveEngine::PortsPerNic"),
         ScenarioKey(j + "phases", KeyKind::List, "one step: the phases, each a mapping"),
         ScenarioKey(p + "name", KeyKind::Text, "the phase's name (unique in the job)"),
         ScenarioKey(p + "type", KeyKind::Text, "what the phase does")

@@ -1,5 +1,7 @@
 #include "job-setup.h"
 
+#include "nic-port-binder.h"
+
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -32,6 +34,7 @@ SetupJobs(const std::vector<JobSpec>& jobs,
     }
     Ptr<JobRunner> runner = CreateObject<JobRunner>();
     runner->Configure(net.GetFlowTable(), nics, seed);
+    runner->SetPortBinder(Create<NicPortBinder>(net)->AsCallback());
     for (const JobSpec& job : jobs)
     {
         runner->AddJob(job);

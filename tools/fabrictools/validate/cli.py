@@ -34,6 +34,7 @@ CASES = [
     ("completion-backpressure", ".cases.completion_backpressure", True),
     ("job-timelines", ".cases.job_timelines", True),
     ("ordering-example", ".cases.ordering_example", True),
+    ("shared-interfaces", ".cases.shared_interfaces", True),
 ]
 
 UNAVAILABLE = {}

@@ -43,12 +43,20 @@ def apply_override(doc: dict, key: str, value) -> None:
         raise ScenarioError(f"--set {key}: empty key component")
     node = doc
     for p in parts[:-1]:
+        if isinstance(node, list):
+            # An index into a list (workload.jobs.0.…), as fabric-run's --set takes it.
+            if not p.isdigit() or int(p) >= len(node):
+                raise ScenarioError(f"--set {key}: '{p}' is not an index of the list")
+            node = node[int(p)]
+            continue
         child = node.get(p)
-        if child is not None and not isinstance(child, dict):
+        if child is not None and not isinstance(child, (dict, list)):
             raise ScenarioError(f"--set {key}: '{p}' is not a mapping")
         if child is None:
             child = node[p] = {}
         node = child
+    if isinstance(node, list):
+        raise ScenarioError(f"--set {key}: cannot set an element of a list")
     node[parts[-1]] = yaml.safe_load(to_yaml_value(value)) if not isinstance(value, str) \
         else yaml.safe_load(value)
 

@@ -62,7 +62,15 @@ CollectiveEngine::GetTypeId()
                           "float32 values carried per rank to check the reduction (0: off).",
                           UintegerValue(1024),
                           MakeUintegerAccessor(&CollectiveEngine::m_elements),
-                          MakeUintegerChecker<uint32_t>(0, 1u << 24));
+                          MakeUintegerChecker<uint32_t>(0, 1u << 24))
+            .AddAttribute("PortsPerNic",
+                          "NIC ports an inter-server transfer is divided over, part j bound to "
+                          "port j of the NICs it crosses, data and ACKs (a multi-port NIC, "
+                          "docs/models.md#shared-interface); 0: one flow, its port chosen by the "
+                          "NIC's hash.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&CollectiveEngine::m_portsPerNic),
+                          MakeUintegerChecker<uint32_t>(0, 64));
     return tid;
 }
 
@@ -96,6 +104,7 @@ void
 CollectiveEngine::SetPlan(const CollectivePlan& plan)
 {
     m_plan = plan;
+    m_plan.SplitOverNicPorts(m_portsPerNic);
 }
 
 void
@@ -203,6 +212,15 @@ CollectiveEngine::Prepare()
                 m_state[t.id].flow = flow;
             }
             m_transferOfFlow.push_back(t.id);
+            if (t.nicPort >= 0)
+            {
+                if (m_portBinder.IsNull())
+                {
+                    throw std::invalid_argument(
+                        "CollectiveEngine: PortsPerNic needs a port binder");
+                }
+                m_portBinder(flow, rec.src, rec.dst, t.nicPort);
+            }
         }
     }
     m_table->AddFlowFinishedCallback(MakeCallback(&CollectiveEngine::FlowFinished, this));

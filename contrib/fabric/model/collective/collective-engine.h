@@ -72,7 +72,20 @@ class CollectiveEngine : public Object
                    std::vector<Ptr<HostTransport>> nics,
                    std::vector<uint32_t> hostOfRank,
                    uint64_t seed);
+    /// Takes the plan; with PortsPerNic > 0 divides its inter-server transfers over the NICs'
+    /// ports (CollectivePlan::SplitOverNicPorts).
     void SetPlan(const CollectivePlan& plan);
+
+    /// Binds flow \p flowId (from host \p src to host \p dst) to port \p port of the NICs
+    /// it crosses, data and ACKs (set by whoever knows the fabric; see BindNicPort in
+    /// collective-setup.h).
+    typedef Callback<void, uint32_t, uint32_t, uint32_t, uint32_t> PortBinder;
+
+    void SetPortBinder(PortBinder binder)
+    {
+        m_portBinder = binder;
+    }
+
     /// Per-rank time at which the rank has finished computing its gradient (default 0).
     void SetReadiness(std::vector<Time> ready);
 
@@ -266,6 +279,8 @@ class CollectiveEngine : public Object
     Time m_updateTime;
     uint8_t m_priority = 3;
     uint32_t m_elements = 1024;
+    uint32_t m_portsPerNic = 0;
+    PortBinder m_portBinder;
     bool m_checkValues = true;
     Ptr<FlowTable> m_table;
     std::vector<Ptr<HostTransport>> m_nics;

@@ -171,8 +171,9 @@ CollectivePlan::ApplyNicFailures(const std::vector<NicFailure>& failures)
         }
         // Piece j of the range goes through helper j of each failed end (shares of the failed
         // end; when both ends failed, the sender's shares decide the split and the receiver's
-        // helpers are used round-robin).
+        // helpers are used round-robin). A helper that is the end itself is its own NIC.
         const NicFailure* split = failed[t.src] ? failed[t.src] : failed[t.dst];
+        const uint32_t chunks = std::max<uint32_t>(1, split->chunks);
         std::vector<uint32_t> finals;
         double cum = 0;
         uint64_t begin = t.byteBegin;
@@ -191,35 +192,102 @@ CollectivePlan::ApplyNicFailures(const std::vector<NicFailure>& failures)
             std::vector<uint32_t> path{t.src};
             if (failed[t.src])
             {
-                path.push_back(failed[t.src]->helpers[j % failed[t.src]->helpers.size()]);
+                uint32_t h = failed[t.src]->helpers[j % failed[t.src]->helpers.size()];
+                if (h != t.src)
+                {
+                    path.push_back(h);
+                }
             }
             if (failed[t.dst])
             {
-                path.push_back(failed[t.dst]->helpers[j % failed[t.dst]->helpers.size()]);
+                uint32_t h = failed[t.dst]->helpers[j % failed[t.dst]->helpers.size()];
+                if (h != t.dst)
+                {
+                    path.push_back(h);
+                }
             }
             path.push_back(t.dst);
-            int32_t prev = -1;
-            for (size_t h = 0; h + 1 < path.size(); ++h)
+            // A direct piece (both ends their own NICs) moves whole; a relayed one in chunks,
+            // hop h of chunk c after hop h of chunk c - 1.
+            const uint32_t pieces = path.size() == 2 ? 1 : chunks;
+            std::vector<int32_t> previousChunk(path.size() - 1, -1);
+            for (uint32_t c = 0; c < pieces; ++c)
             {
-                CollectiveTransfer hop;
-                hop.src = path[h];
-                hop.dst = path[h + 1];
-                hop.byteBegin = begin;
-                hop.byteEnd = end;
-                hop.step = t.step;
-                hop.phase = t.phase + "-relay";
-                bool last = h + 2 == path.size();
-                hop.op = last ? t.op : CollectiveOp::STASH;
-                hop.stashFrom = prev;
-                hop.deps = prev < 0 ? t.deps : std::vector<uint32_t>{static_cast<uint32_t>(prev)};
-                prev = static_cast<int32_t>(Add(std::move(hop)));
+                auto [cb, ce] = Chunk(begin, end, c, pieces);
+                if (ce <= cb)
+                {
+                    continue;
+                }
+                int32_t prev = -1;
+                for (size_t h = 0; h + 1 < path.size(); ++h)
+                {
+                    CollectiveTransfer hop;
+                    hop.src = path[h];
+                    hop.dst = path[h + 1];
+                    hop.byteBegin = cb;
+                    hop.byteEnd = ce;
+                    hop.step = t.step;
+                    hop.phase = t.phase + "-relay";
+                    bool last = h + 2 == path.size();
+                    hop.op = last ? t.op : CollectiveOp::STASH;
+                    hop.stashFrom = prev;
+                    hop.deps =
+                        prev < 0 ? t.deps : std::vector<uint32_t>{static_cast<uint32_t>(prev)};
+                    if (previousChunk[h] >= 0)
+                    {
+                        hop.deps.push_back(static_cast<uint32_t>(previousChunk[h]));
+                    }
+                    prev = static_cast<int32_t>(Add(std::move(hop)));
+                    previousChunk[h] = prev;
+                }
+                finals.push_back(static_cast<uint32_t>(prev));
             }
-            finals.push_back(static_cast<uint32_t>(prev));
             begin = end;
         }
         CollectiveTransfer& orig = m_transfers[i];
         orig.join = true;
         orig.deps = finals;
+    }
+}
+
+void
+CollectivePlan::SplitOverNicPorts(uint32_t ports)
+{
+    if (ports == 0)
+    {
+        return;
+    }
+    const size_t original = m_transfers.size();
+    for (size_t i = 0; i < original; ++i)
+    {
+        CollectiveTransfer t = m_transfers[i]; // copy: Add() may reallocate
+        if (t.join || t.sharp || t.Bytes() == 0 || t.stashFrom >= 0 ||
+            m_job.serverOfRank[t.src] == m_job.serverOfRank[t.dst])
+        {
+            continue;
+        }
+        if (ports == 1)
+        {
+            m_transfers[i].nicPort = 0;
+            continue;
+        }
+        std::vector<uint32_t> parts;
+        for (uint32_t j = 0; j < ports; ++j)
+        {
+            auto [begin, end] = Chunk(t.byteBegin, t.byteEnd, j, ports);
+            if (end <= begin)
+            {
+                continue;
+            }
+            CollectiveTransfer part = t;
+            part.byteBegin = begin;
+            part.byteEnd = end;
+            part.nicPort = static_cast<int32_t>(j);
+            parts.push_back(Add(std::move(part)));
+        }
+        CollectiveTransfer& orig = m_transfers[i];
+        orig.join = true;
+        orig.deps = parts;
     }
 }
 

@@ -54,6 +54,7 @@ struct CollectiveTransfer
     int32_t stashFrom = -1;  ///< relay second hop: payload from this transfer's stash
     bool sharp = false;      ///< in-network: src sends to its aggregation tree, dst = src
     uint16_t sharpGroup = 0; ///< in-network: the aggregation tree (members: same group, step)
+    int32_t nicPort = -1;    ///< SplitOverNicPorts: the NIC port (index) it is bound to; -1: hash
 
     uint64_t Bytes() const
     {
@@ -82,12 +83,18 @@ struct CollectiveJob
 };
 
 /// A relay for a rank whose NIC failed: its inter-server traffic goes over NVLink to the NICs of
-/// the named neighbour ranks (same server), \p shares of the bytes each.
+/// the named neighbour ranks (same server), \p shares of the bytes each. A healthy rank may
+/// spread its traffic the same way (FuseLink-style, "Datacenter networks", chapter 7, §7.2.4):
+/// a helper equal to the rank itself is its own NIC (no NVLink hop on that side). \p chunks > 1
+/// pipelines each relayed share: it moves in that many pieces, each hop (NVLink, NIC, NVLink)
+/// taking the pieces one after another, so one piece's NIC hop overlaps the next piece's NVLink
+/// hop instead of waiting for the whole share.
 struct NicFailure
 {
     uint32_t rank = 0;
     std::vector<uint32_t> helpers;
     std::vector<double> shares;
+    uint32_t chunks = 1;
 };
 
 class CollectivePlan
@@ -142,6 +149,13 @@ class CollectivePlan
     /// Splits every inter-server transfer to or from a failed-NIC rank into relays through the
     /// helpers' NICs (NVLink hop + NIC hop), the original becoming a JOIN.
     void ApplyNicFailures(const std::vector<NicFailure>& failures);
+
+    /// Divides every inter-server transfer into \p ports equal byte ranges, range j bound to
+    /// port j of the NICs (nicPort = j), the original becoming a JOIN of them: the data of one
+    /// transfer goes out through several ports of a NIC at once (docs/models.md#shared-interface).
+    /// Relay hops whose payload is a stash are left whole. 0 or 1 port: nothing is divided; 1
+    /// binds every inter-server transfer to port 0.
+    void SplitOverNicPorts(uint32_t ports);
 
   private:
     CollectiveJob m_job;

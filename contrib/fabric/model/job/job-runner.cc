@@ -8,6 +8,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <map>
@@ -496,7 +497,9 @@ JobRunner::MakeEngine(const Instance& inst) const
     engine->SetAttribute(
         "RequestSize",
         QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(ph.requestSize))));
+    engine->SetAttribute("PortsPerNic", UintegerValue(job.portsPerNic));
     engine->Configure(m_table, m_nics, hosts, m_seed);
+    engine->SetPortBinder(m_portBinder);
     engine->SetPlan(JobPlanOf(job, inst.phase, ranks));
     engine->SetCheckValues(ph.kind == JobPhaseKind::COLLECTIVE);
     return engine;

@@ -54,6 +54,12 @@ class JobRunner : public Object
     void Configure(Ptr<FlowTable> table, std::vector<Ptr<HostTransport>> nics, uint64_t seed);
     void AddJob(const JobSpec& job);
 
+    /// Binds flows to NIC ports for jobs with portsPerNic (CollectiveEngine::SetPortBinder).
+    void SetPortBinder(CollectiveEngine::PortBinder binder)
+    {
+        m_portBinder = binder;
+    }
+
     /// Called once when every job has finished every step.
     void SetDoneCallback(Callback<void> cb)
     {
@@ -170,6 +176,7 @@ class JobRunner : public Object
     Ptr<FlowTable> m_table;
     std::vector<Ptr<HostTransport>> m_nics;
     uint64_t m_seed = 1;
+    CollectiveEngine::PortBinder m_portBinder;
     std::vector<JobSpec> m_jobs;
     std::vector<uint32_t> m_firstRecord; ///< by job
     std::vector<Record> m_records;

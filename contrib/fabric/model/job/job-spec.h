@@ -97,6 +97,9 @@ struct JobSpec
     /// communication phase goes over NVLink to the NICs of helpers on their server
     /// (CollectivePlan::ApplyNicFailures; "Datacenter networks", chapter 7, §7.2.4, §7.6.2).
     std::vector<NicFailure> nicFailures;
+    /// NIC ports each inter-server transfer of its communication is divided over
+    /// (CollectiveEngine::PortsPerNic; "Datacenter networks", chapter 7, §7.2.3, §7.2.4).
+    uint32_t portsPerNic = 0;
     std::vector<JobPhaseSpec> phases;
 
     uint32_t Ranks() const

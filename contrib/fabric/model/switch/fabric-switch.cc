@@ -378,6 +378,14 @@ FabricSwitch::Route(const FrameInfo& info)
     {
         return group[0];
     }
+    if (!m_boundConnections.empty())
+    {
+        auto bound = m_boundConnections.find(info.connection);
+        if (bound != m_boundConnections.end())
+        {
+            return group[bound->second % group.size()];
+        }
+    }
     if (m_ecmp)
     {
         // The default strategy without a virtual call: it runs at every hop of every frame.

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -117,6 +118,19 @@ class FabricSwitch : public Object, public FabricPortOwner
 
     /// The egress port a frame with this header would take (for tests and path tracing).
     uint32_t SelectEgressPort(const FrameInfo& info);
+
+    /**
+     * A multi-port NIC modelled as a switch node binds a queue pair to one of its ports: frames
+     * whose connection (RoCE: the destination QP, which is the flow id, on data and on ACKs
+     * alike) is \p connection leave by entry \p index (mod its size) of the equal-cost group
+     * toward their destination, instead of by the load balancer. Ports in a group are in
+     * ascending order, so on the control server's NIC index j is the port to rail j
+     * (docs/models.md#shared-interface).
+     */
+    void BindConnectionToPort(uint32_t connection, uint16_t index)
+    {
+        m_boundConnections[connection] = index;
+    }
 
     EcnCurve GetEcnCurve(uint32_t port) const
     {
@@ -275,6 +289,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     std::vector<uint32_t> m_groupOfHost;
     std::shared_ptr<const std::vector<uint32_t>> m_leafOfHost;
     std::vector<std::vector<uint16_t>> m_groups;
+    std::unordered_map<uint32_t, uint16_t> m_boundConnections; ///< BindConnectionToPort
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<SwitchLoadBalancer> m_loadBalancer;
     bool m_ecmp = false;          ///< m_loadBalancer is exactly EcmpLoadBalancer (Route inlines it)
