@@ -71,6 +71,8 @@ SABOTAGE = {
     "completion-backpressure": "ns3::UbNic::CompletionPollInterval=20200ns",
     # Every frame 42 B longer on the wire: the 64 MiB transfer 13.8 µs, the ring 3.9 µs slower.
     "job-timelines": f"{WIRE}=66",
+    # A DRAM row hit of 30.001 ns instead of the printed 30 ns: the UB reads 1 ps slower.
+    "remote-read-latency": "ns3::UbNic::DramTime=30001ps",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -93,6 +95,8 @@ SABOTAGE_MORE = [
     ("request-path", "ns3::UbNic::RequestInterval=18.8ns"),
     # 5 completions handled per poll instead of 4: slots free sooner, 2.05 GB/s sustained.
     ("completion-backpressure", "ns3::UbNic::CompletionPollBatch=5"),
+    # One byte more per frame on the wire: each read 40 ps slower than its two frames.
+    ("remote-read-latency", f"{WIRE}=25"),
 ]
 
 

@@ -33,6 +33,7 @@ CASES = [
     ("request-path", ".cases.request_path", True),
     ("completion-backpressure", ".cases.completion_backpressure", True),
     ("job-timelines", ".cases.job_timelines", True),
+    ("remote-read-latency", ".cases.remote_read_latency", True),
 ]
 
 UNAVAILABLE = {}

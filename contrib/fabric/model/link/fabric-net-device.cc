@@ -107,6 +107,21 @@ FabricNetDevice::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&FabricNetDevice::m_creditSyncInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("TxLatency",
+                          "Fixed latency of the port's transmit pipeline (a NIC's TX "
+                          "pipeline): every frame this port sends reaches the cable this much "
+                          "later; the port still sends at line rate "
+                          "(docs/models.md#remote-read-stages). Set by a host NIC's host path.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricNetDevice::m_txLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RxLatency",
+                          "Fixed latency of the port's receive pipeline (a NIC's RX pipeline): "
+                          "every frame arriving at this port reaches its owner this much later "
+                          "(docs/models.md#remote-read-stages).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("PfcReceived",
                             "A PFC frame arrived: priority and pause quanta (0 = resume).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcReceivedTrace),

@@ -289,6 +289,19 @@ class FabricNetDevice : public NetDevice
         return m_remoteOnWire;
     }
 
+    /// Pipeline latencies of the port (TxLatency, RxLatency): a frame it sends reaches the
+    /// cable TxLatency after its serialization, a frame it receives reaches the owner
+    /// RxLatency after its last bit arrived (FabricChannel::NextArrival adds both).
+    Time GetTxLatency() const
+    {
+        return m_txLatency;
+    }
+
+    Time GetRxLatency() const
+    {
+        return m_rxLatency;
+    }
+
     /// GetIfIndex without the virtual call (the owner's port index; stages ask per frame).
     uint32_t GetPortIndex() const
     {
@@ -382,6 +395,8 @@ class FabricNetDevice : public NetDevice
     uint16_t m_mtu = 9000;
     DataRate m_rate;
     uint32_t m_wireOverhead = 24;
+    Time m_txLatency; ///< TxLatency: transmit pipeline, after serialization
+    Time m_rxLatency; ///< RxLatency: receive pipeline, before the owner sees the frame
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
     double m_lossRate = 0;
