@@ -259,6 +259,68 @@ TEST_F(RemoteReadStages, EightIndependentReadsOverlapEightDependentOnesDoNot)
     EXPECT_LT(ratio, 8.0);
 }
 
+TEST_F(RemoteReadStages, PipelinesDelayFramesWithoutSlowingThePort)
+{
+    // Only the pipelines (25 cycles = 77 640 ps per pass): a 64 KiB RoCE write of 16 packets
+    // of 4096 B (4154 B frames, 83 080 ps each; the first also carries the 16 B RETH: 83 400
+    // ps) leaves back to back at line rate; its last packet reaches h1 2P after the cable,
+    // whose ACK (62 B) returns 2P after the cable.
+    //   T = 83 400 + 15 × 83 080 + 2P + L + 1 240 + 2P + L
+    // A pipeline that held the port for P per frame would add 16 P instead of 4 P.
+    Set("ns3::RdmaNic::PipelineCycles", "25");
+    FabricNetwork net = FabricNetwork::Build(TwoHosts(NanoSeconds(100)), 0, 0);
+    Ptr<RdmaNic> a = CreateObject<RdmaNic>();
+    Ptr<RdmaNic> b = CreateObject<RdmaNic>();
+    a->Install(net.GetHost(0));
+    b->Install(net.GetHost(1));
+    FlowRecord rec;
+    rec.src = 0;
+    rec.dst = 1;
+    rec.bytes = 16 * 4096;
+    rec.verb = RdmaVerb::WRITE;
+    uint32_t id = net.GetFlowTable()->Add(rec);
+    a->StartFlowAt(id);
+    Simulator::Run();
+    const FlowRecord& f = net.GetFlowTable()->Get(id);
+    ASSERT_TRUE(f.finished);
+    const int64_t frames = 83400 + 15 * 83080;
+    EXPECT_EQ(f.finish.GetPicoSeconds(), frames + 4 * 77640 + 200000 + 1240);
+    // The last data frame arrived 2P after it crossed the cable: what the receiver saw.
+    EXPECT_EQ(f.lastRx.GetPicoSeconds(), frames + 2 * 77640 + 100000);
+}
+
+TEST_F(RemoteReadStages, AWriteSkipsTheReadOnlyStages)
+{
+    // The pcie placement for a 64 B RoCE WRITE: no target memory read, no payload written back;
+    // the completion is the ACK's: DMA write 250 + CQ poll 70 + library poll 30 = 350 ns.
+    // Frames: 138 B (BTH + RETH + 64 B) and the 62 B ACK: 2 760 + 1 240 ps.
+    //   T = 780 + 4 × 27.95 + 200 + 350 + 4.0 = 1445.8 ns
+    Preset(kPcie);
+    FabricNetwork net = FabricNetwork::Build(TwoHosts(NanoSeconds(100)), 0, 0);
+    Ptr<RdmaNic> a = CreateObject<RdmaNic>();
+    Ptr<RdmaNic> b = CreateObject<RdmaNic>();
+    a->Install(net.GetHost(0));
+    b->Install(net.GetHost(1));
+    FlowRecord rec;
+    rec.src = 0;
+    rec.dst = 1;
+    rec.bytes = 64;
+    rec.verb = RdmaVerb::WRITE;
+    uint32_t id = net.GetFlowTable()->Add(rec);
+    a->StartFlowAt(id);
+    Simulator::Run();
+    const FlowRecord& f = net.GetFlowTable()->Get(id);
+    ASSERT_TRUE(f.finished);
+    EXPECT_EQ(f.finish.GetPicoSeconds(), 1445800);
+}
+
+TEST_F(RemoteReadStages, MemoryLatencyStillAddsAtTheTarget)
+{
+    // ub.memory_latency comes on top of the host path's target bus and DRAM access.
+    Set("ns3::UbNic::MemoryLatency", "100ns");
+    EXPECT_EQ(OneRead(kOnChip, NanoSeconds(100)), kOnChip.fixedPs + 200000 + 100000);
+}
+
 TEST_F(RemoteReadStages, WithoutAHostPathNothingChanges)
 {
     // Every stage 0 (the default): the NIC records no stage times and the pipelines add
