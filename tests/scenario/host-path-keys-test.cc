@@ -49,12 +49,12 @@ ExpectError(const std::string& section,
     std::string path = ::testing::TempDir() + "host-path-keys.yaml";
     {
         std::ofstream out(path);
-        out << "transport: roce\n"                                      // 1
-            << "topology: {generator: star, hosts: 2}\n"                // 2
-            << "workload: {type: flows, flows: [{src: h0, dst: h1, "    // 3
-            << "bytes: 64B, verb: read}]}\n"                            //
-            << section << ":\n"                                         // 4
-            << "  " << line << "\n";                                    // 5
+        out << "transport: roce\n"                                   // 1
+            << "topology: {generator: star, hosts: 2}\n"             // 2
+            << "workload: {type: flows, flows: [{src: h0, dst: h1, " // 3
+            << "bytes: 64B, verb: read}]}\n"                         //
+            << section << ":\n"                                      // 4
+            << "  " << line << "\n";                                 // 5
     }
     try
     {
@@ -113,11 +113,15 @@ TEST(HostPathKeys, BadValuesNameFileLineAndKey)
 {
     ExpectError("roce", "host_path: pci", "roce.host_path", "pcie_nic_cpu");
     ExpectError("ub", "host_path: fast", "ub.host_path", "onchip");
-    ExpectError("roce", "host_stages: {pipeline_clock: 322}", "roce.host_stages.pipeline_clock",
+    ExpectError("roce",
+                "host_stages: {pipeline_clock: 322}",
+                "roce.host_stages.pipeline_clock",
                 "322MHz");
     ExpectError("ub", "host_stages: {doorbell: -5ns}", "ub.host_stages.doorbell", "-5ns");
-    ExpectError("roce", "host_stages: {pipeline_cycles: many}",
-                "roce.host_stages.pipeline_cycles", "many");
+    ExpectError("roce",
+                "host_stages: {pipeline_cycles: many}",
+                "roce.host_stages.pipeline_cycles",
+                "many");
     ExpectError("roce", "host_stages: {doorbel: 150ns}", "roce.host_stages.doorbel", "doorbell");
 }
 
