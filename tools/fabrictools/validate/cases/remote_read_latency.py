@@ -41,7 +41,8 @@ wire adds besides L: the serialization of the request frame and of the response 
 pipelines rounded once each to the ps (9 cycles = 27 950 ps, 25 = 77 640 ps, 8 = 24 845 ps)
 plus those two frames, to the ps (requests.csv latency_ps). Nothing else lies on the path: the
 target's ACK of a UB request leaves before the response is ready, and no other traffic shares
-the cable.
+the cable. The same reads through a switch (two 50 ns cables: the same 100 ns line) pay each
+frame's serialization twice (store and forward).
 """
 
 import os
@@ -184,6 +185,16 @@ def run(ctx):
                     "packet level less 2L and the two frames", base_rel=0.0,
                     allowances=[("the chapter prints whole ns", 0.5)],
                     method="requests.csv latency_ps"))
+    # One line per path: the chapter's total, the table summed here, and the packet level.
+    for preset, transport, verb, req, resp, printed, printed_fixed, wording in PATHS:
+        sweep = ", ".join(f"L = {L}: {measured[(preset, L)] / 1000:.3f}" for L in lines
+                          if (preset, L) in measured)
+        derived = fixed_ps(preset) + 200_000 + frame_ps(req, wo) + frame_ps(resp, wo)
+        case.notes.append(
+            f"{wording}: the chapter {printed} ns, its table summed "
+            f"{chapter_fixed_ns(preset) + 200:.2f} ns, derived for this fabric at L = 100 ns "
+            f"(pipelines to the ps, frames {req} + {resp} B) {derived / 1000:.3f} ns; packet "
+            f"level (ns) {sweep}")
     for L in lines:
         ratio = measured[("pcie", L)] / measured[("load", L)]
         derived = ((fixed_ps("pcie") + 2 * L * 1000 + frame_ps(74, wo) + frame_ps(126, wo)) /
@@ -200,6 +211,22 @@ def run(ctx):
                 f"ratio, L = {L} ns", "the chapter's ratio from its table", "×",
                 {100: 5.3, 500: 2.5}[L], chapter, "(2022 + 2L) / (219 + 2L)", base_rel=0.0,
                 allowances=[("the chapter prints one decimal", 0.05)], method="the table"))
+    # Through a switch: two 50 ns cables make the same 100 ns one-way line; store and forward
+    # serializes each frame once more (no other switching latency: docs/models.md#frame-timing).
+    for preset, transport, verb, req, resp, printed, printed_fixed, wording in PATHS[:3]:
+        label = f"{preset}, via a switch (2 × 50 ns cables)"
+        run_dir, params = ctx.run(case, f"{preset}-switch", path, {
+            "transport": transport,
+            f"{transport}.host_path": preset,
+            "topology": {"generator": "star", "hosts": 2, "rate": "400Gbps", "delay": "50ns"},
+            "workload.flows": [{"src": "h0", "dst": "h1", "bytes": "64B", "verb": verb}]})
+        wo = wire_overhead(params)
+        extra = 2 * (frame_ps(req, wo) + frame_ps(resp, wo))
+        got = latency_rows(run_dir, label)[0]["latency_ps"]
+        case.checks.append(Check(
+            label, "packet-level read latency", "ns", (fixed_ps(preset) + 200_000 + extra) / 1000,
+            got / 1000, f"table sum + 2L + each frame twice, store and forward "
+            f"({extra / 1000} ns)", base_rel=0.0, method="requests.csv latency_ps"))
     # Eight independent reads on the PCIe path, posted together: each launches 18.6 ns after the
     # one before (the RoCE request pipeline), nothing else queues (74 B and 126 B frames take
     # 1.96 and 2.96 ns at 400 Gb/s).
