@@ -111,7 +111,8 @@ def topology(line_ns):
 
 
 def latency_rows(run_dir, label):
-    rows = rundir.read_rows(run_dir, rundir.REQUESTS_CSV, ["flow_id", "latency_ps", "finish_ps"],
+    rows = rundir.read_rows(run_dir, rundir.REQUESTS_CSV,
+                            ["flow_id", "latency_ps", "finish_ps"],
                             {"flow_id": int, "latency_ps": int, "finish_ps": int})
     if not rows or any(r["latency_ps"] is None or r["latency_ps"] < 0 for r in rows):
         raise ValidationError(f"{label}: not every read completed")
