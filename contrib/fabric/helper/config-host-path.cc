@@ -46,14 +46,15 @@ HostPathKeys(const std::string& section)
 {
     const std::string nic = section == "ub" ? "ns3::UbNic::" : "ns3::RdmaNic::";
     std::vector<std::string> names;
-    std::string help = "host interface placement, the stages of Datacenter networks §7.3.3: ";
+    std::string help = "host interface placement, the stages of Datacenter networks §7.3.3 "
+                       "(docs/models.md#remote-read-stages; times in ns): ";
     for (const HostPathPreset& preset : HostPathPresets())
     {
         names.push_back(preset.name);
         help += (names.size() > 1 ? "; " : "") + preset.name + ": " + preset.description;
     }
     ScenarioKeys rows = {
-        ScenarioKey(section + ".host_path", KeyKind::Choice, help + " (ns)")
+        ScenarioKey(section + ".host_path", KeyKind::Choice, help)
             .Choices(names)
             .Default("none")
             .Reader(ReadHostPathPreset),
