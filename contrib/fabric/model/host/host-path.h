@@ -21,8 +21,8 @@ namespace ns3
  *  - Submit(): between the post (the flow's start) and the NIC's request pipeline
  *    (RequestLauncher): software post, descriptor build, PCIe doorbell, descriptor DMA read or
  *    one on-chip bus crossing, sequence-number allocation;
- *  - pipeline: each NIC port's TX and RX pipeline (FabricNetDevice TxLatency / RxLatency),
- *    every frame, at both ends;
+ *  - pipeline: the sending NIC's TX and the receiving NIC's RX pipeline, every data frame,
+ *    applied together where the frame arrives (FabricNetDevice RxLatency = 2 passes);
  *  - TargetMemory(): at the responder, before a READ's, load's, store's or atomic's response
  *    may leave: DMA read over PCIe or an on-chip bus crossing, then the DRAM access;
  *  - Completion(): at the requester, from the last response (or the ACK) to the completion

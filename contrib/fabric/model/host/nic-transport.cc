@@ -139,7 +139,7 @@ NicTransport::AddHostPathAttributes(TypeId tid)
         .AddAttribute("PipelineCycles",
                       "Cycles of each NIC pipeline pass (TX and RX, every frame at both ends; "
                       "PCIe NIC 9, UB asynchronous 25, UB Load 8): the NIC sets its ports' "
-                      "TxLatency and RxLatency to PipelineCycles / PipelineClock.",
+                      "RxLatency to two passes, the sender's TX and its own RX pipeline.",
                       UintegerValue(0),
                       MakeUintegerAccessor(&NicTransport::m_pipelineCycles),
                       MakeUintegerChecker<uint32_t>())
@@ -189,9 +189,11 @@ NicTransport::Install(Ptr<FabricHost> host)
         p.device = host->GetPort(i);
         if (m_hostPath.pipeline.IsStrictlyPositive())
         {
-            // The NIC's TX and RX pipelines: every frame of the port, both directions.
-            p.device->SetAttribute("TxLatency", TimeValue(m_hostPath.pipeline));
-            p.device->SetAttribute("RxLatency", TimeValue(m_hostPath.pipeline));
+            // A frame from another NIC crosses that NIC's TX pipeline and this one's RX
+            // pipeline (every NIC of the transport has this placement): both are applied once
+            // the frame has arrived, so the port serializes at line rate, switches buffer what
+            // the cables deliver and a PFC pause (MAC control) acts at once.
+            p.device->SetAttribute("RxLatency", TimeValue(2 * m_hostPath.pipeline));
         }
         m_ports.push_back(std::move(p));
     }

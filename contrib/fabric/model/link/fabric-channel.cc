@@ -48,9 +48,6 @@ FabricChannel::NextArrival(const FabricNetDevice* sender, Time now, Time txTime)
 {
     int i = DirectionFrom(sender);
     Time arrival = now + txTime + m_delay + m_addedDelay;
-    // The ends' pipelines (a NIC's TX and RX pipeline latency; 0 at switches): constant per
-    // direction, so they delay every frame alike and keep the cable FIFO.
-    arrival += sender->GetTxLatency() + m_devices[i]->GetRxLatency();
     if (arrival < m_lastArrival[i])
     {
         arrival = m_lastArrival[i]; // the delay was just lowered: no overtaking on the cable

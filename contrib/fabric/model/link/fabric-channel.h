@@ -17,10 +17,8 @@ class FabricNetDevice;
  * \brief A full-duplex cable between two FabricNetDevices.
  *
  * Each direction is independent; the channel only adds the propagation delay (given directly or
- * as a cable length at 5 ns/m by the builder) and the fixed pipeline latencies of its two ports
- * (FabricNetDevice TxLatency of the sender, RxLatency of the receiver: a NIC's pipelines). Delivery
- * is scheduled in the receiving node's context so the model can later be cut across MPI ranks at
- * channels.
+ * as a cable length at 5 ns/m by the builder). Delivery is scheduled in the receiving node's
+ * context so the model can later be cut across MPI ranks at channels.
  */
 class FabricChannel : public Channel
 {
