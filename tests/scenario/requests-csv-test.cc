@@ -77,4 +77,16 @@ TEST(RequestsCsv, PipelinesLeaveThePauseReactionAlone)
     fs::remove_all(dir);
 }
 
+TEST(RequestsCsv, AFrameInsideThePipelinesIsInFlight)
+{
+    // The response (126 B, 3.0 ns) reaches h0 at 1467.86 + 3.0 + 100 = 1570.86 ns and the NIC
+    // 2 x 27.95 ns later, at 1626.76 ns: stopped at 1600 ns its 64 B are in flight, not lost.
+    std::string dir = RunExample("stopped", " --set stop_time=1600ns");
+    auto summary = nlohmann::json::parse(ns3::test::ReadFile(dir + "/summary.json"));
+    EXPECT_EQ(summary["counters"]["in_flight_bytes"].get<uint64_t>(), 64u);
+    EXPECT_EQ(summary["counters"]["delivered_bytes"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(summary["conservation_ok"].get<bool>());
+    fs::remove_all(dir);
+}
+
 } // namespace
