@@ -31,6 +31,11 @@ namespace ns3
  * frame when a port is idle; OfferFrame gives each sender of the port's rotation its turn
  * through OfferTurn, starting after the one that sent last.
  *
+ * Both NICs have the host path stages of a remote request (docs/models.md#remote-read-stages,
+ * HostPathStages): submission before the request pipeline (StartFlowAt), the NIC pipelines on
+ * their ports (RxLatency), the target's memory access (TargetMemoryLatency) and the completion
+ * stages before the application hears of a request (CompleteRequest); all 0 by default.
+ *
  * The shared attributes are registered on each NIC's own TypeId (AddNicAttributes), not on
  * this one: ns-3.37's Config::SetDefault only finds the attributes a TypeId declares itself,
  * and the two NICs keep their own defaults (RequestInterval, CongestionControl), so that
