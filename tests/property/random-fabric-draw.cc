@@ -159,18 +159,25 @@ DrawAnyFabric(uint32_t seed)
     y << "cc: " << cc << "\n";
     std::string recovery;
     std::string spray;
+    // A host path placement (docs/models.md#remote-read-stages) on a third of the NIC draws. Its
+    // own generator, so that every seed draws the rest of its scenario as before host paths.
+    std::mt19937 pathRng(seed * 3266489917u + 11u);
+    const char* placements[] = {"pcie", "pcie_nic_cpu", "onchip", "load"};
+    std::string placement = pathRng() % 3 == 0 ? placements[pathRng() % 4] : "none";
+    std::string hostPath = placement == "none" ? "" : ", host_path: " + placement;
     if (transport == "roce")
     {
         recovery = pick({"gbn", "sr"});
         y << "dcqcn: {preset: " << pick({"paper", "scaled"}) << "}\n";
-        y << "roce: {recovery: " << recovery << ", ack_interval: " << uniform(1, 4) << "}\n";
+        y << "roce: {recovery: " << recovery << ", ack_interval: " << uniform(1, 4) << hostPath
+          << "}\n";
     }
     if (transport == "ub")
     {
         spray = pick({"ecmp", "oblivious", "adaptive"});
         y << "ub: {spray: " << spray << ", entropies: " << uniform(2, 64)
           << ", max_outstanding_ops: " << uniform(1, 64) << ", memory_latency: " << uniform(0, 500)
-          << "ns}\n";
+          << "ns" << hostPath << "}\n";
     }
     y << topo.yaml;
     y << "host: {mtu: " << pick({"1024B", "4096B"}) << "}\n";
@@ -326,6 +333,10 @@ DrawAnyFabric(uint32_t seed)
     if (!spray.empty())
     {
         c << " ub_spray=" << spray;
+    }
+    if (transport == "roce" || transport == "ub")
+    {
+        c << " host_path=" << placement;
     }
     for (const std::string& v : verbs)
     {

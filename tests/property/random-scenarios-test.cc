@@ -282,6 +282,10 @@ const char* const kRequiredCoverage[] = {
     "workload=collective/hierarchical",
     "workload=collective/sharp",
     "flow_control=cbfc",
+    "host_path=pcie",
+    "host_path=pcie_nic_cpu",
+    "host_path=onchip",
+    "host_path=load",
 };
 
 TEST_F(RandomScenarios, InvariantsHoldOnRandomFabrics)

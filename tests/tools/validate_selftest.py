@@ -76,6 +76,8 @@ SABOTAGE = {
     # Every frame 42 B longer on the wire: the slot-bound ring 1 % (57 µs), the dispatch 10 µs
     # slower.
     "shared-interfaces": f"{WIRE}=66",
+    # A DRAM row hit of 30.001 ns instead of the printed 30 ns: the UB reads 1 ps slower.
+    "remote-read-latency": "ns3::UbNic::DramTime=30001ps",
 }
 # Further perturbations a case must catch (case, attribute).
 SABOTAGE_MORE = [
@@ -100,6 +102,8 @@ SABOTAGE_MORE = [
     ("completion-backpressure", "ns3::UbNic::CompletionPollBatch=5"),
     # C posted 60 ns after A instead of 6.2 ns: after A's second frame has left, one frame later.
     ("ordering-example", "ns3::UbNic::RequestInterval=60ns"),
+    # One byte more per frame on the wire: each read 40 ps slower than its two frames.
+    ("remote-read-latency", f"{WIRE}=25"),
 ]
 
 

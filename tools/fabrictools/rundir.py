@@ -29,6 +29,7 @@ CC_CSV = "cc.csv"
 REORDER_CSV = "reorder.csv"
 TRIMS_CSV = "trims.csv"
 COLLECTIVE_CSV = "collective.csv"
+REQUESTS_CSV = "requests.csv"  # host path stage boundaries (docs/models.md#remote-read-stages)
 
 Column = Union[str, Sequence[str]]  # a column name, or alternative names for one column
 Converter = Callable[[str], object]

@@ -1,5 +1,6 @@
 #include "attribute-values.h"
 
+#include "host/frequency.h"
 #include "units.h"
 
 #include "ns3/data-rate.h"
@@ -138,6 +139,11 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
     if (type == "StringValue")
     {
         return true;
+    }
+    if (type == "FrequencyValue")
+    {
+        Frequency f;
+        return Frequency::Parse(value, &f) ? true : bad("a frequency such as 322MHz or 1.5GHz");
     }
     // Other types: let the checker try (they report failure rather than abort).
     Ptr<AttributeValue> v = info.checker->Create();

@@ -47,6 +47,9 @@ ScenarioKeys TypeAttributeKeys(const std::string& section,
                                const std::string& typeName,
                                const std::string& help);
 
+/// The rows <section>.host_path (a preset) and <section>.host_stages.* (single stages) of the
+/// NIC of \p section, roce or ub (config-host-path.cc).
+ScenarioKeys HostPathKeys(const std::string& section);
 /// snake_case of an attribute name: "RateAI" -> "rate_ai", "InitialAlpha" -> "initial_alpha".
 std::string SnakeCase(const std::string& camelCase);
 

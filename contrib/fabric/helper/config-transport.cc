@@ -284,6 +284,8 @@ TransportKeys()
                     "complete in order: head-of-line blocking); false: a QP per message")
             .Attribute(nic + "OrderedMessages"),
     };
+    ScenarioKeys hostPath = HostPathKeys("roce");
+    rows.insert(rows.end(), hostPath.begin(), hostPath.end());
     ScenarioKeys dcqcn = TypeAttributeKeys("dcqcn",
                                            "ns3::DcqcnCongestionControl",
                                            "DCQCN reaction point (cc: dcqcn), one key per "

@@ -247,6 +247,8 @@ UbKeys()
             .OnlyWhenGiven()
             .Reader(ReadWindow),
     };
+    ScenarioKeys hostPath = HostPathKeys("ub");
+    rows.insert(rows.end(), hostPath.begin(), hostPath.end());
     for (const ScenarioKeys& section :
          {TypeAttributeKeys("caqm",
                             "ns3::CaqmCongestionControl",

@@ -29,6 +29,10 @@ CountInFlight(const FabricNetwork& net)
         {
             count(f.flowId, f.payloadBytes);
         }
+        for (const WireFrame& f : dev->GetRxPipeline()) // arrived, not yet at the NIC
+        {
+            count(f.flowId, f.payloadBytes);
+        }
         for (const auto& f : dev->GetRemoteOnWire())
         {
             if (f.arrival > now)

@@ -23,7 +23,8 @@ FabricIdleness::FramesAnywhere() const
         for (uint32_t p = 0; p < m_net->GetNPorts(n); ++p)
         {
             Ptr<FabricNetDevice> dev = m_net->GetDevice(n, p);
-            if (dev->GetTotalQueueBytes() > 0 || !dev->GetOnWire().empty())
+            if (dev->GetTotalQueueBytes() > 0 || !dev->GetOnWire().empty() ||
+                !dev->GetRxPipeline().empty())
             {
                 return true;
             }

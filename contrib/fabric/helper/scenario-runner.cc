@@ -162,6 +162,58 @@ WriteFlows(const FabricNetwork& net,
     out.Commit();
 }
 
+/// requests.csv: the host path stage boundaries of every request whose NIC has a host path
+/// (docs/models.md#remote-read-stages), in picoseconds; written only when there is one.
+void
+WriteRequestStages(const FabricNetwork& net, const std::string& path)
+{
+    Ptr<FlowTable> table = net.GetFlowTable();
+    bool any = false;
+    for (const FlowRecord& f : table->All())
+    {
+        any |= f.stagesTraced;
+    }
+    if (!any)
+    {
+        return;
+    }
+    static const char* const kVerbs[] = {"send", "write", "read", "load", "store", "atomic"};
+    CsvWriter out(path,
+                  "flow_id,src,dst,verb,bytes,post_ps,submitted_ps,launch_ps,executed_ps,"
+                  "answered_ps,finish_ps,latency_ps");
+    for (uint32_t i = 0; i < table->GetN(); ++i)
+    {
+        const FlowRecord& f = table->Get(i);
+        if (!f.stagesTraced)
+        {
+            continue;
+        }
+        auto& row = out.Row();
+        row << i << ',' << net.NodeName(net.NodeOfHost(f.src)) << ','
+            << net.NodeName(net.NodeOfHost(f.dst)) << ',' << kVerbs[static_cast<int>(f.verb)] << ','
+            << f.bytes << ',' << f.start.GetPicoSeconds() << ',';
+        // Empty where the request has not got that far.
+        auto at = [&row](bool reached, Time t) {
+            if (reached)
+            {
+                row << t.GetPicoSeconds();
+            }
+            row << ',';
+        };
+        at(f.submitted.IsStrictlyPositive() || f.launch.IsStrictlyPositive(), f.submitted);
+        at(f.sentBytes > 0 || f.finished || f.launch.IsStrictlyPositive(), f.launch);
+        at(f.executed.IsStrictlyPositive(), f.executed);
+        at(f.answered.IsStrictlyPositive(), f.answered);
+        at(f.finished, f.finish);
+        if (f.finished)
+        {
+            row << (f.finish - f.start).GetPicoSeconds();
+        }
+        row << '\n';
+    }
+    out.Commit();
+}
+
 void
 WriteLinks(const RunTotals& totals, const std::string& path)
 {
@@ -551,6 +603,10 @@ ScenarioRun::Finish()
     std::vector<Time> ideal = IdealFcts(m_cfg.topology, m_cfg.transport, *m_net.GetFlowTable());
     WriteFlows(m_net, outcome.conservation, m_totals, ideal, m_outDir + "/flows.csv");
     WriteLinks(m_totals, m_outDir + "/links.csv");
+    if (!m_plan)
+    {
+        WriteRequestStages(m_net, m_outDir + "/requests.csv"); // the stage times stay per rank
+    }
     if (!m_cfg.linkEvents.empty())
     {
         m_linkFaults->WriteCsv(m_outDir + "/link-events.csv");

@@ -35,6 +35,7 @@ CASES = [
     ("job-timelines", ".cases.job_timelines", True),
     ("ordering-example", ".cases.ordering_example", True),
     ("shared-interfaces", ".cases.shared_interfaces", True),
+    ("remote-read-latency", ".cases.remote_read_latency", True),
 ]
 
 UNAVAILABLE = {}

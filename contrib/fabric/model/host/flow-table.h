@@ -81,6 +81,10 @@ struct FlowRecord
     Time firstRx;
     Time lastRx;
     Time executed; ///< UB: when the target executed the request (ordering satisfied)
+    // Host path stages (docs/models.md#remote-read-stages), when the NIC has any
+    bool stagesTraced = false; ///< submitted and answered are set (requests.csv)
+    Time submitted;            ///< reached the NIC's request pipeline (submission stages over)
+    Time answered;             ///< done at the NIC (last response or ACK), before completion
     bool finished = false;
     Time finish;
 };

@@ -21,7 +21,7 @@ NicTransport::GetTypeId()
 TypeId
 NicTransport::AddNicAttributes(TypeId tid, const AttributeDefaults& defaults)
 {
-    return tid
+    return AddHostPathAttributes(tid)
         .AddAttribute("Mtu",
                       "Path MTU: payload bytes per packet (RoCE: 1024, 2048 or 4096).",
                       UintegerValue(4096),
@@ -70,9 +70,112 @@ NicTransport::AddNicAttributes(TypeId tid, const AttributeDefaults& defaults)
                       MakeTypeIdChecker());
 }
 
+TypeId
+NicTransport::AddHostPathAttributes(TypeId tid)
+{
+    // Datacenter networks, chapter 7, §7.3.3 (docs/models.md#remote-read-stages); every stage
+    // 0 by default: a NIC without a host path behaves as before.
+    struct Stage
+    {
+        const char* name;
+        const char* help;
+        Time NicTransport::*member;
+    };
+
+    const Stage stages[] = {
+        {"PostTime",
+         "Requester: software post through the interface library (chapter: 50 ns).",
+         &NicTransport::m_postTime},
+        {"DescriptorBuildTime",
+         "Requester: building the request descriptor (30 ns).",
+         &NicTransport::m_descriptorBuildTime},
+        {"DoorbellTime",
+         "Requester: the PCIe doorbell write (150 ns).",
+         &NicTransport::m_doorbellTime},
+        {"DescriptorFetchTime",
+         "Requester: the NIC's DMA read of the descriptor over PCIe (500 ns).",
+         &NicTransport::m_descriptorFetchTime},
+        {"SubmitBusTime",
+         "Requester: the on-chip bus crossing to the bus controller (30 ns).",
+         &NicTransport::m_submitBusTime},
+        {"SequenceTime",
+         "Requester: sequence-number allocation before the request leaves (PCIe NIC: 50 ns).",
+         &NicTransport::m_sequenceTime},
+        {"TargetDmaReadTime",
+         "Responder: the NIC's DMA read of host memory over PCIe before the response (500 ns).",
+         &NicTransport::m_targetDmaReadTime},
+        {"TargetBusTime",
+         "Responder: the controller's on-chip bus crossing to memory (30 ns).",
+         &NicTransport::m_targetBusTime},
+        {"DramTime",
+         "Responder: the DRAM access, an open row (row hit: 30 ns).",
+         &NicTransport::m_dramTime},
+        {"PayloadWriteTime",
+         "Requester: DMA write of the data a READ, load or atomic brought back (250 ns).",
+         &NicTransport::m_payloadWriteTime},
+        {"CompletionWriteTime",
+         "Requester: DMA write of the completion record over PCIe (250 ns).",
+         &NicTransport::m_completionWriteTime},
+        {"CompletionBusTime",
+         "Requester: the completion's on-chip bus crossing (30 ns).",
+         &NicTransport::m_completionBusTime},
+        {"CqPollTime",
+         "Requester: software polling the completion queue (PCIe 70 ns, UB 5 ns).",
+         &NicTransport::m_cqPollTime},
+        {"LibraryPollTime",
+         "Requester: the interface library's poll (30 ns).",
+         &NicTransport::m_libraryPollTime},
+    };
+    for (const Stage& stage : stages)
+    {
+        tid.AddAttribute(stage.name,
+                         std::string(stage.help) +
+                             " A host path stage: docs/models.md#remote-read-stages.",
+                         TimeValue(Time(0)),
+                         MakeTimeAccessor(stage.member),
+                         MakeTimeChecker(Time(0)));
+    }
+    return tid
+        .AddAttribute("PipelineCycles",
+                      "Cycles of each NIC pipeline pass (TX and RX, every frame at both ends; "
+                      "PCIe NIC 9, UB asynchronous 25, UB Load 8): the NIC sets its ports' "
+                      "RxLatency to two passes, the sender's TX and its own RX pipeline.",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&NicTransport::m_pipelineCycles),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("PipelineClock",
+                      "Clock of the NIC pipelines (322 MHz), e.g. 322MHz, 1GHz.",
+                      FrequencyValue(Frequency(322000000)),
+                      MakeFrequencyAccessor(&NicTransport::m_pipelineClock),
+                      MakeFrequencyChecker());
+}
+
+HostPathStages
+NicTransport::GetHostPath() const
+{
+    HostPathStages s;
+    s.post = m_postTime;
+    s.descriptorBuild = m_descriptorBuildTime;
+    s.doorbell = m_doorbellTime;
+    s.descriptorFetch = m_descriptorFetchTime;
+    s.submitBus = m_submitBusTime;
+    s.sequence = m_sequenceTime;
+    s.pipeline = m_pipelineClock.Cycles(m_pipelineCycles);
+    s.targetDmaRead = m_targetDmaReadTime;
+    s.targetBus = m_targetBusTime;
+    s.dram = m_dramTime;
+    s.payloadWrite = m_payloadWriteTime;
+    s.completionWrite = m_completionWriteTime;
+    s.completionBus = m_completionBusTime;
+    s.cqPoll = m_cqPollTime;
+    s.libraryPoll = m_libraryPollTime;
+    return s;
+}
+
 void
 NicTransport::Install(Ptr<FabricHost> host)
 {
+    m_hostPath = GetHostPath();
     m_launcher.Configure(m_requestInterval,
                          m_maxInflightRequests,
                          MakeCallback(&NicTransport::Launch, this));
@@ -84,6 +187,14 @@ NicTransport::Install(Ptr<FabricHost> host)
     {
         Port p;
         p.device = host->GetPort(i);
+        if (m_hostPath.pipeline.IsStrictlyPositive())
+        {
+            // A frame from another NIC crosses that NIC's TX pipeline and this one's RX
+            // pipeline (every NIC of the transport has this placement): both are applied once
+            // the frame has arrived, so the port serializes at line rate, switches buffer what
+            // the cables deliver and a PFC pause (MAC control) acts at once.
+            p.device->SetAttribute("RxLatency", TimeValue(2 * m_hostPath.pipeline));
+        }
         m_ports.push_back(std::move(p));
     }
     host->SetClient(this);
@@ -108,7 +219,23 @@ NicTransport::StartFlowAt(uint32_t flowId)
     FlowRecord& f = m_flows->Get(flowId);
     f.reliable = true;
     Time at = f.start - Simulator::Now();
-    Simulator::Schedule(at.IsNegative() ? Time(0) : at, &NicTransport::Post, this, flowId);
+    at = at.IsNegative() ? Time(0) : at;
+    if (m_hostPath.Any())
+    {
+        // Software posts it at its start; it reaches the NIC's request pipeline once the
+        // submission stages are over.
+        f.stagesTraced = true;
+        Simulator::Schedule(at + m_hostPath.Submit(), &NicTransport::Submitted, this, flowId);
+        return;
+    }
+    Simulator::Schedule(at, &NicTransport::Post, this, flowId);
+}
+
+void
+NicTransport::Submitted(uint32_t flowId)
+{
+    m_flows->Get(flowId).submitted = Simulator::Now();
+    Post(flowId);
 }
 
 void
@@ -120,6 +247,23 @@ NicTransport::QueueRequest(uint32_t flowId)
 
 void
 NicTransport::CompleteRequest(uint32_t flowId)
+{
+    if (m_hostPath.Any())
+    {
+        FlowRecord& f = m_flows->Get(flowId);
+        f.answered = Simulator::Now();
+        Time stages = m_hostPath.Completion(DataToRequester(f.verb));
+        if (stages.IsStrictlyPositive())
+        {
+            Simulator::Schedule(stages, &NicTransport::ReportCompletion, this, flowId);
+            return;
+        }
+    }
+    ReportCompletion(flowId);
+}
+
+void
+NicTransport::ReportCompletion(uint32_t flowId)
 {
     m_flows->Completed(flowId);
     m_launcher.Release();

@@ -3,6 +3,8 @@
 
 #include "fabric-host.h"
 #include "flow-table.h"
+#include "frequency.h"
+#include "host-path.h"
 #include "host-transport.h"
 #include "request-launcher.h"
 
@@ -29,6 +31,11 @@ namespace ns3
  * frame when a port is idle; OfferFrame gives each sender of the port's rotation its turn
  * through OfferTurn, starting after the one that sent last.
  *
+ * Both NICs have the host path stages of a remote request (docs/models.md#remote-read-stages,
+ * HostPathStages): submission before the request pipeline (StartFlowAt), the NIC pipelines on
+ * their ports (RxLatency), the target's memory access (TargetMemoryLatency) and the completion
+ * stages before the application hears of a request (CompleteRequest); all 0 by default.
+ *
  * The shared attributes are registered on each NIC's own TypeId (AddNicAttributes), not on
  * this one: ns-3.37's Config::SetDefault only finds the attributes a TypeId declares itself,
  * and the two NICs keep their own defaults (RequestInterval, CongestionControl), so that
@@ -52,9 +59,14 @@ class NicTransport : public HostTransport, public HostPortClient
         std::string congestionControlChoices;
     };
 
-    /// Adds Mtu, AckInterval, RequestInterval, MaxInflightRequests and CongestionControl to
-    /// \p tid (a NicTransport subclass) and returns it.
+    /// Adds Mtu, AckInterval, RequestInterval, MaxInflightRequests, CongestionControl and the
+    /// host path stages (AddHostPathAttributes) to \p tid (a NicTransport subclass) and
+    /// returns it.
     static TypeId AddNicAttributes(TypeId tid, const AttributeDefaults& defaults);
+
+    /// The host interface stages this NIC applies (docs/models.md#remote-read-stages), as its
+    /// attributes give them.
+    HostPathStages GetHostPath() const;
 
     /// Takes over the ports of \p host and its flows; the request pipeline launches through
     /// Launch.
@@ -102,9 +114,18 @@ class NicTransport : public HostTransport, public HostPortClient
 
     /// Queues a posted request for launch (at once if the interval and a request slot allow).
     void QueueRequest(uint32_t flowId);
-    /// The request \p flowId is complete at the NIC that posted it: the application hears of
-    /// it and its request slot goes to the next request waiting.
+    /// The request \p flowId is complete at the NIC that posted it: after the host path's
+    /// completion stages the application hears of it and its request slot goes to the next
+    /// request waiting.
     void CompleteRequest(uint32_t flowId);
+
+    /// The host path's memory access at a responder (DMA read or on-chip bus, then DRAM)
+    /// before a response may leave.
+    Time TargetMemoryLatency() const
+    {
+        return m_hostPath.TargetMemory();
+    }
+
     /// Puts \p sender in the rotation of \p port (once) and asks the host to serve the port.
     void ActivateSender(uint32_t port, uint32_t sender);
 
@@ -158,6 +179,24 @@ class NicTransport : public HostTransport, public HostPortClient
     Time m_completionPollInterval; ///< 0: slots free as requests complete
     uint32_t m_completionPollBatch = 1;
     TypeId m_ccType;
+    // Host path stages (docs/models.md#remote-read-stages), gathered in m_hostPath at Install
+    Time m_postTime;
+    Time m_descriptorBuildTime;
+    Time m_doorbellTime;
+    Time m_descriptorFetchTime;
+    Time m_submitBusTime;
+    Time m_sequenceTime;
+    uint32_t m_pipelineCycles = 0;
+    Frequency m_pipelineClock;
+    Time m_targetDmaReadTime;
+    Time m_targetBusTime;
+    Time m_dramTime;
+    Time m_payloadWriteTime;
+    Time m_completionWriteTime;
+    Time m_completionBusTime;
+    Time m_cqPollTime;
+    Time m_libraryPollTime;
+    HostPathStages m_hostPath;
 
     Ptr<FabricHost> m_host;
     Ptr<FlowTable> m_flows;
@@ -166,6 +205,13 @@ class NicTransport : public HostTransport, public HostPortClient
     RequestLauncher m_launcher; ///< launch interval and in-flight slots
 
   private:
+    /// Adds the host path stage attributes to \p tid.
+    static TypeId AddHostPathAttributes(TypeId tid);
+    /// The submission stages are over: the request reaches the NIC's request pipeline.
+    void Submitted(uint32_t flowId);
+    /// The completion stages are over: the application hears of it, its slot is free.
+    void ReportCompletion(uint32_t flowId);
+
     /// LoseScripted once a loss is scripted at all.
     bool LoseScriptedPacket(uint32_t flowId, uint32_t index, uint32_t payload);
 

@@ -107,6 +107,15 @@ FabricNetDevice::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&FabricNetDevice::m_creditSyncInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("RxLatency",
+                          "Pipelines a data frame crosses after its last bit arrived and before "
+                          "the port's owner sees it: at a NIC, the sending NIC's TX pipeline "
+                          "and its own RX pipeline (a NIC's host path sets it; "
+                          "docs/models.md#remote-read-stages). FIFO, at line rate; PFC and "
+                          "credit frames are MAC control and bypass it.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricNetDevice::m_rxLatency),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("PfcReceived",
                             "A PFC frame arrived: priority and pause quanta (0 = resume).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcReceivedTrace),
@@ -678,7 +687,7 @@ FabricNetDevice::Deliver(WireFrame& wire)
             bool buffered = m_owner && m_owner->BuffersReceivedFrames();
             if (m_owner)
             {
-                m_owner->FrameReceived(this, wire);
+                ToOwner(wire);
             }
             else
             {
@@ -693,10 +702,34 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (m_owner)
     {
-        m_owner->FrameReceived(this, wire);
+        ToOwner(wire);
         return;
     }
     DeliverUp(wire);
+}
+
+void
+FabricNetDevice::ToOwner(WireFrame& wire)
+{
+    if (!m_rxLatency.IsStrictlyPositive())
+    {
+        m_owner->FrameReceived(this, wire);
+        return;
+    }
+    // A constant latency: frames leave the pipeline in arrival order, one event each.
+    m_rxPipeline.push_back(std::move(wire));
+    Simulator::Schedule(m_rxLatency, &FabricNetDevice::LeaveRxPipeline, this);
+}
+
+void
+FabricNetDevice::LeaveRxPipeline()
+{
+    WireFrame wire = std::move(m_rxPipeline.front());
+    m_rxPipeline.pop_front();
+    if (m_owner)
+    {
+        m_owner->FrameReceived(this, wire);
+    }
 }
 
 void

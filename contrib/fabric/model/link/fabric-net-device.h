@@ -289,6 +289,13 @@ class FabricNetDevice : public NetDevice
         return m_remoteOnWire;
     }
 
+    /// Data frames that have arrived and are still in the receive pipeline (RxLatency), oldest
+    /// first: in flight, not yet seen by the owner.
+    const std::deque<WireFrame>& GetRxPipeline() const
+    {
+        return m_rxPipeline;
+    }
+
     /// GetIfIndex without the virtual call (the owner's port index; stages ask per frame).
     uint32_t GetPortIndex() const
     {
@@ -367,6 +374,10 @@ class FabricNetDevice : public NetDevice
     void HandlePfcFrame(Ptr<Packet> frame);
     /// Everything after the cable: loss, link state, storm drops, PFC, then the owner.
     void Deliver(WireFrame& wire);
+    /// Hands a received data frame to the owner, through the receive pipeline (RxLatency).
+    void ToOwner(WireFrame& wire);
+    /// The oldest frame in the receive pipeline reaches the owner.
+    void LeaveRxPipeline();
     void ScheduleResumeCheck();
     void StormRefresh();
     void DropQueue(uint8_t priority);
@@ -382,6 +393,8 @@ class FabricNetDevice : public NetDevice
     uint16_t m_mtu = 9000;
     DataRate m_rate;
     uint32_t m_wireOverhead = 24;
+    Time m_rxLatency;                   ///< RxLatency: pipelines before the owner sees a frame
+    std::deque<WireFrame> m_rxPipeline; ///< frames inside them, oldest first
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
     double m_lossRate = 0;

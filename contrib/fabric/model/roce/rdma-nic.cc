@@ -632,6 +632,13 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
     if (index < qp.packets)
     {
         qp.nextIndex = index;
+        Time memory = TargetMemoryLatency();
+        if (memory.IsStrictlyPositive())
+        {
+            // The host path's DMA read of the data (and the DRAM access) before the first
+            // response leaves (the port wakes for it, as for pacing).
+            qp.nextSend = std::max(qp.nextSend, Simulator::Now() + memory);
+        }
         ActivateSender(qp.port, qp.flow);
     }
 }

@@ -139,7 +139,11 @@ UbNic::ReceiveOperation(RxChannel& rc,
         m_flows->Delivered(flowId, payload, congested);
     }
     m.op[h.word] = OP_ACCESSING;
-    Simulator::Schedule(m_memoryLatency, &UbNic::OperationAccessed, this, flowId, h.word);
+    Simulator::Schedule(TargetMemoryLatency() + m_memoryLatency,
+                        &UbNic::OperationAccessed,
+                        this,
+                        flowId,
+                        h.word);
     // Each operation is its own message: acknowledge at once (its PSN frees the requester's
     // window; the response, not this ACK, completes it).
     SendAck(rc, UbAckHeader::kNoMessage);

@@ -908,8 +908,12 @@ UbNic::Execute(uint32_t flowId)
     m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), flowId), m_waiting.end());
     if (f.verb == RdmaVerb::READ)
     {
-        // The memory is read (MemoryLatency), then the data goes back as responses.
-        Simulator::Schedule(m_memoryLatency, &UbNic::ReleaseReadResponse, this, flowId);
+        // The memory is read (the host path's bus or DMA read and DRAM access, then
+        // MemoryLatency), then the data goes back as responses.
+        Simulator::Schedule(TargetMemoryLatency() + m_memoryLatency,
+                            &UbNic::ReleaseReadResponse,
+                            this,
+                            flowId);
     }
     // Requests that waited for this one may go now; each tells its requester by an ACK.
     std::vector<uint32_t> waiting = m_waiting;

@@ -65,15 +65,15 @@ namespace ns3
  * Context sizes (docs/models.md#transport-state): Jetty 20 B, channel 56 B (GetPeakStateBytes).
  *
  * Memory transactions (docs/models.md#ub-memory): a READ is one request packet on the
- * requester's channel; once the responder executes it (ordering as above) and MemoryLatency
- * has passed, the responder sends the data as RESPONSE packets on its own channel toward the
- * requester (window, spraying, SACK and selective resends as for a write), and the READ
- * completes at the requester when every response packet has arrived. Load, store and atomic
- * flows are split into operations (a CacheLineSize line each; 8 bytes for atomics), each a
- * request packet answered by one RESPONSE packet (the line for a load, none for a store, the
- * 8-byte old value for an atomic); at most MaxOutstandingOps operations per NIC are awaiting
- * their response. Operations of one flow commit in index order under strict (SO), in any
- * order otherwise.
+ * requester's channel; once the responder executes it (ordering as above) and its memory has
+ * been read (the host path's target stages, then MemoryLatency: docs/models.md#remote-read-stages),
+ * the responder sends the data as RESPONSE packets on its own channel toward the requester (window,
+ * spraying, SACK and selective resends as for a write), and the READ completes at the requester
+ * when every response packet has arrived. Load, store and atomic flows are split into operations (a
+ * CacheLineSize line each; 8 bytes for atomics), each a request packet answered by one RESPONSE
+ * packet (the line for a load, none for a store, the 8-byte old value for an atomic); at most
+ * MaxOutstandingOps operations per NIC are awaiting their response. Operations of one flow commit
+ * in index order under strict (SO), in any order otherwise.
  */
 class UbNic : public NicTransport
 {
