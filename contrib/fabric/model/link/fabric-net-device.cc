@@ -709,13 +709,8 @@ FabricNetDevice::Deliver(WireFrame& wire)
 }
 
 void
-FabricNetDevice::ToOwner(WireFrame& wire)
+FabricNetDevice::EnterRxPipeline(WireFrame& wire)
 {
-    if (!m_rxLatency.IsStrictlyPositive())
-    {
-        m_owner->FrameReceived(this, wire);
-        return;
-    }
     // A constant latency: frames leave the pipeline in arrival order, one event each.
     m_rxPipeline.push_back(std::move(wire));
     Simulator::Schedule(m_rxLatency, &FabricNetDevice::LeaveRxPipeline, this);

@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <memory>
 #include <string>
 
@@ -291,7 +292,7 @@ class FabricNetDevice : public NetDevice
 
     /// Data frames that have arrived and are still in the receive pipeline (RxLatency), oldest
     /// first: in flight, not yet seen by the owner.
-    const std::deque<WireFrame>& GetRxPipeline() const
+    const std::list<WireFrame>& GetRxPipeline() const
     {
         return m_rxPipeline;
     }
@@ -374,8 +375,20 @@ class FabricNetDevice : public NetDevice
     void HandlePfcFrame(Ptr<Packet> frame);
     /// Everything after the cable: loss, link state, storm drops, PFC, then the owner.
     void Deliver(WireFrame& wire);
+
     /// Hands a received data frame to the owner, through the receive pipeline (RxLatency).
-    void ToOwner(WireFrame& wire);
+    /// Inline: without a pipeline (switches, NICs without a host path) it costs one compare.
+    void ToOwner(WireFrame& wire)
+    {
+        if (!m_rxLatency.IsStrictlyPositive())
+        {
+            m_owner->FrameReceived(this, wire);
+            return;
+        }
+        EnterRxPipeline(wire);
+    }
+
+    void EnterRxPipeline(WireFrame& wire);
     /// The oldest frame in the receive pipeline reaches the owner.
     void LeaveRxPipeline();
     void ScheduleResumeCheck();
@@ -393,8 +406,10 @@ class FabricNetDevice : public NetDevice
     uint16_t m_mtu = 9000;
     DataRate m_rate;
     uint32_t m_wireOverhead = 24;
-    Time m_rxLatency;                   ///< RxLatency: pipelines before the owner sees a frame
-    std::deque<WireFrame> m_rxPipeline; ///< frames inside them, oldest first
+    Time m_rxLatency; ///< RxLatency: pipelines before the owner sees a frame
+    /// Frames inside them, oldest first. A list, not the deque the queues use, so that this rare
+    /// path does not change how the compiler inlines the queues' hot deque operations.
+    std::list<WireFrame> m_rxPipeline;
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
     double m_lossRate = 0;

@@ -236,6 +236,7 @@ FabricSwitch::BuildPipeline()
     m_pipelineBuilt = true;
     m_loadBalancer = CreateStage<SwitchLoadBalancer>(m_loadBalancerType.GetName(), "LoadBalancer");
     m_ecmp = m_loadBalancer->GetInstanceTypeId() == EcmpLoadBalancer::GetTypeId();
+    m_plainEcmp = m_ecmp && m_boundConnections.empty();
     // ECN first: it takes the switch's first random stream whether or not it marks.
     m_ecnStage = CreateObject<EcnMarkStage>();
     std::vector<Ptr<EgressStage>> stages{m_ecnStage};
@@ -378,20 +379,20 @@ FabricSwitch::Route(const FrameInfo& info)
     {
         return group[0];
     }
-    if (!m_boundConnections.empty())
+    if (!m_plainEcmp)
     {
         auto bound = m_boundConnections.find(info.connection);
         if (bound != m_boundConnections.end())
         {
             return group[bound->second % group.size()];
         }
+        if (!m_ecmp)
+        {
+            return m_loadBalancer->SelectPort(info, group);
+        }
     }
-    if (m_ecmp)
-    {
-        // The default strategy without a virtual call: it runs at every hop of every frame.
-        return group[FabricFlowHash(info, m_hashSalt) % group.size()];
-    }
-    return m_loadBalancer->SelectPort(info, group);
+    // The default strategy without a virtual call: it runs at every hop of every frame.
+    return group[FabricFlowHash(info, m_hashSalt) % group.size()];
 }
 
 void

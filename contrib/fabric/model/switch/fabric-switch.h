@@ -130,6 +130,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     void BindConnectionToPort(uint32_t connection, uint16_t index)
     {
         m_boundConnections[connection] = index;
+        m_plainEcmp = false;
     }
 
     EcnCurve GetEcnCurve(uint32_t port) const
@@ -293,6 +294,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<SwitchLoadBalancer> m_loadBalancer;
     bool m_ecmp = false;          ///< m_loadBalancer is exactly EcmpLoadBalancer (Route inlines it)
+    bool m_plainEcmp = false;     ///< m_ecmp and no bound connection: Route's one-test fast path
     Ptr<EcnMarkStage> m_ecnStage; ///< always built (it owns the first random stream)
     std::vector<Ptr<EgressStage>> m_egressStages; ///< in order: ECN, C-AQM, the rest
     std::vector<EgressStage*> m_onEnqueue;        ///< the stages that act on enqueue
