@@ -45,6 +45,45 @@ UintList(YamlFields& f, const std::string& key)
 
 } // namespace
 
+std::vector<double>
+ParseHelperShares(YamlFields& e, size_t helpers)
+{
+    if (!e.Has("shares"))
+    {
+        return std::vector<double>(helpers, 1.0 / helpers);
+    }
+    YAML::Node list = e.Node("shares");
+    if (!list.IsSequence() || list.size() != helpers)
+    {
+        throw e.Error("shares", "one share per helper");
+    }
+    std::vector<double> shares;
+    double total = 0;
+    for (size_t k = 0; k < list.size(); ++k)
+    {
+        double v = 0;
+        try
+        {
+            v = list[k].as<double>();
+        }
+        catch (const YAML::Exception&)
+        {
+            throw e.Error("shares", "shares are numbers");
+        }
+        if (!(v > 0))
+        {
+            throw e.Error("shares", "shares must be positive");
+        }
+        shares.push_back(v);
+        total += v;
+    }
+    if (std::fabs(total - 1.0) > 1e-6)
+    {
+        throw e.Error("shares", "shares must add up to 1");
+    }
+    return shares;
+}
+
 CollectiveConfig
 ParseCollective(YamlFields& c,
                 const TopologySpec& topology,
@@ -206,41 +245,7 @@ ParseCollective(YamlFields& c,
             {
                 throw e.Error("helpers", "name at least one neighbour rank");
             }
-            if (e.Has("shares"))
-            {
-                YAML::Node s = e.Node("shares");
-                if (!s.IsSequence() || s.size() != f.helpers.size())
-                {
-                    throw e.Error("shares", "one share per helper");
-                }
-                double total = 0;
-                for (size_t j = 0; j < s.size(); ++j)
-                {
-                    double v;
-                    try
-                    {
-                        v = s[j].as<double>();
-                    }
-                    catch (const YAML::Exception&)
-                    {
-                        throw e.Error("shares", "shares are numbers");
-                    }
-                    if (!(v > 0))
-                    {
-                        throw e.Error("shares", "shares must be positive");
-                    }
-                    f.shares.push_back(v);
-                    total += v;
-                }
-                if (std::fabs(total - 1.0) > 1e-6)
-                {
-                    throw e.Error("shares", "shares must add up to 1");
-                }
-            }
-            else
-            {
-                f.shares.assign(f.helpers.size(), 1.0 / f.helpers.size());
-            }
+            f.shares = ParseHelperShares(e, f.helpers.size());
             e.RejectUnknownKeys();
             cfg.failures.push_back(f);
         }

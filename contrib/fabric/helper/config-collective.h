@@ -49,6 +49,10 @@ struct CollectiveConfig
     bool sharp = false;
 };
 
+/// The `shares` of a NIC failure or relay entry \p e with \p helpers helpers: one positive
+/// number per helper adding up to 1, or equal shares when the key is absent.
+std::vector<double> ParseHelperShares(YamlFields& e, size_t helpers);
+
 /// Parses the section; throws ConfigError (file, line, key) for bad input.
 CollectiveConfig ParseCollective(YamlFields& section,
                                  const TopologySpec& topology,

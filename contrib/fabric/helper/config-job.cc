@@ -3,6 +3,7 @@
 #include "config-job.h"
 
 #include "attribute-values.h"
+#include "config-collective.h"
 #include "config-sections.h"
 #include "job/job-runner.h"
 
@@ -301,41 +302,7 @@ ReadNicRelays(YamlFields& j, JobSpec& job)
         {
             throw e.Error("helpers", "name at least two NICs (the rank itself for its own)");
         }
-        if (e.Has("shares"))
-        {
-            YAML::Node sh = e.Node("shares");
-            if (!sh.IsSequence() || sh.size() != f.helpers.size())
-            {
-                throw e.Error("shares", "one share per helper");
-            }
-            double total = 0;
-            for (size_t k = 0; k < sh.size(); ++k)
-            {
-                double v = 0;
-                try
-                {
-                    v = sh[k].as<double>();
-                }
-                catch (const YAML::Exception&)
-                {
-                    throw e.Error("shares", "shares are numbers");
-                }
-                if (!(v > 0))
-                {
-                    throw e.Error("shares", "shares must be positive");
-                }
-                f.shares.push_back(v);
-                total += v;
-            }
-            if (std::fabs(total - 1.0) > 1e-6)
-            {
-                throw e.Error("shares", "shares must add up to 1");
-            }
-        }
-        else
-        {
-            f.shares.assign(f.helpers.size(), 1.0 / f.helpers.size());
-        }
+        f.shares = ParseHelperShares(e, f.helpers.size());
         uint64_t chunks = e.Uint("chunks", 1);
         if (chunks == 0 || chunks > 4096)
         {
