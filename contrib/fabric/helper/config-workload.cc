@@ -76,6 +76,7 @@ ReadShape(YamlFields& work, const ScenarioBuild& b)
     ParseRdmaVerb(ValueOf(work, "verb").text, &shape.verb);
     CheckVerbTransport(work, "verb", shape.verb, b.cfg.transport);
     shape.start = ValueOf(work, "start").time;
+    shape.uno = ReadUbService(work, "service", false, shape, b.cfg.transport);
     return shape;
 }
 
@@ -179,6 +180,7 @@ AddHpccFlows(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
         fs.rate = shape.rate;
         fs.ecn = shape.ecn;
         fs.verb = shape.verb;
+        fs.uno = shape.uno;
         b.cfg.flows.push_back(fs);
     }
 }
@@ -519,6 +521,12 @@ WorkloadKeys()
                     "load, store, atomic: cache-line memory operations, transport ub)")
             .Choices({"write", "send", "read", "load", "store", "atomic"})
             .Default("write"),
+        ScenarioKey("workload.service",
+                    KeyKind::Choice,
+                    "UB transport service mode of every flow (a flow's `service` overrides): "
+                    "reliable, or uno (unreliable, no order: writes and sends, order none)")
+            .Choices({"reliable", "uno", "UNO"})
+            .Default("reliable"),
         ScenarioKey("workload.lose",
                     KeyKind::List,
                     "[{flow, packet}]: lose that packet's first transmission (transport roce or "
