@@ -5,12 +5,12 @@
 // Expected times are derived from the frame sizes of model/wire/ub-header.h, the link rate and
 // the cables of a one-switch star (store and forward).
 
-#include "ub-test-util.h"
-
+#include "../test-files.h"
 #include "config-error.h"
 #include "partitioned-run.h"
 #include "scenario-config.h"
 #include "scenario-runner.h"
+#include "ub-test-util.h"
 
 #include <filesystem>
 #include <fstream>
@@ -157,6 +157,28 @@ TEST_F(UbUno, LostFrameIsNeverResentAndTheFlowStaysUnfinished)
     EXPECT_EQ(nics[1]->AuditTransportState(*net.GetFlowTable()), "");
 }
 
+TEST_F(UbUno, RequestSlotFreesWhenTheLastPacketLeaves)
+{
+    // One request slot (MaxInflightRequests 1), two UNO writes of 2 frames. A's last packet is
+    // handed to the port at T_f (when A0 is off): the initiator knows no more, so B launches
+    // then (the 6.2 ns request interval has long passed), sends at 2 T_f and 3 T_f, and
+    // finishes at 4 T_f + T_f + 2 d. (Freed on A's arrival instead, B would launch at
+    // 3 T_f + 2 d.)
+    Set("ns3::UbNic::MaxInflightRequests", "1");
+    FabricNetwork net = FabricNetwork::Build(MakeStar(2, kRate, PicoSeconds(kCablePs)), 0, 0);
+    std::vector<Ptr<UbNic>> nics = InstallUb(net);
+    uint32_t a = Post(net, nics, 2 * kMtu, true);
+    uint32_t b = Post(net, nics, 2 * kMtu, true);
+    Simulator::Run();
+    Ptr<FlowTable> ft = net.GetFlowTable();
+    const int64_t T = Frame();
+    ASSERT_TRUE(ft->Get(a).finished);
+    ASSERT_TRUE(ft->Get(b).finished);
+    EXPECT_EQ(ft->Get(a).finish.GetPicoSeconds(), 3 * T + 2 * kCablePs);
+    EXPECT_EQ(ft->Get(b).launch.GetPicoSeconds(), T);
+    EXPECT_EQ(ft->Get(b).finish.GetPicoSeconds(), 5 * T + 2 * kCablePs);
+}
+
 TEST_F(UbUno, PassesAStalledReliableRequestOfItsJetty)
 {
     // Reliable strict request A (4 packets, packet 0 lost; ReorderWindow 0: only the 100 us
@@ -277,10 +299,12 @@ TEST_F(UbUnoScenario, RefusesWhatUnoCannotCarry)
         Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB, order: strict, service: uno}\n"),
         "workload.flows[0].service");
     // As the workload default: the flow's conflicting field is named.
-    ExpectKeyError(Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB, order: SO}\n", "  service: uno\n"),
-                   "workload.flows[0].order");
-    ExpectKeyError(Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB}\n", "  service: uno\n  verb: read\n"),
-                   "workload.service");
+    ExpectKeyError(
+        Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB, order: SO}\n", "  service: uno\n"),
+        "workload.flows[0].order");
+    ExpectKeyError(
+        Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB}\n", "  service: uno\n  verb: read\n"),
+        "workload.service");
     ExpectKeyError(Flows("roce", "    - {src: h1, dst: h0, bytes: 8KiB}\n", "  service: uno\n"),
                    "workload.service");
     // Nothing is ordered after a UNO request (it may never arrive whole).
@@ -326,6 +350,67 @@ TEST_F(UbUnoScenario, RunReportsTheLossAndKeepsConservation)
     std::getline(csv, row1);
     EXPECT_NE(row0.find("unreliable (UNO) flow: 4096 B lost"), std::string::npos) << row0;
     EXPECT_EQ(row1.find("UNO"), std::string::npos) << row1;
+    EXPECT_EQ(out.summary["flows_finished"], 1);
+    EXPECT_EQ(out.summary["flows_total"], 2);
+    EXPECT_TRUE(out.summary["conservation_ok"].get<bool>());
+    EXPECT_TRUE(out.summary["transport_state_ok"].get<bool>());
+    // Once the lost flow has nothing left in the fabric, samplers and checks sleep: a stop
+    // time ten times later runs no extra event.
+    uint64_t events = out.summary["events"];
+    cfg.stopTime = cfg.stopTime * 10;
+    Simulator::Destroy();
+    RunOutcome longer = ScenarioRunner::Run(cfg, m_dir.string(), nullptr);
+    EXPECT_EQ(longer.summary["events"].get<uint64_t>(), events);
+}
+
+TEST_F(UbUnoScenario, TsharkSeesTheUnreliableFlag)
+{
+    // h0's pcap, read by tshark (UDP to 4792, the UB header as data): byte 1 of the UB header
+    // holds the flags; 0x08 is set on the UNO flow's DATA frames (message = flow 0) and clear
+    // on the reliable one's (flow 1).
+    ASSERT_TRUE(TsharkInstalled());
+    ScenarioConfig cfg = LoadText(Flows("ub",
+                                        "    - {src: h1, dst: h0, bytes: 8KiB, service: uno}\n"
+                                        "    - {src: h2, dst: h0, bytes: 8KiB}\n") +
+                                  "trace: {pcap: true, pcap_nodes: [h0]}\n");
+    RunOutcome out = ScenarioRunner::Run(cfg, m_dir.string(), nullptr);
+    ASSERT_EQ(out.exitCode, 0) << out.message;
+    std::string cmd = std::string(kTshark) + " -n -r '" + (m_dir / "h0-0.pcap").string() +
+                      "' -T fields -e udp.dstport -e data.data 2>/dev/null";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string text;
+    char chunk[4096];
+    for (size_t n; (n = fread(chunk, 1, sizeof chunk, pipe)) > 0;)
+    {
+        text.append(chunk, n);
+    }
+    EXPECT_EQ(pclose(pipe), 0);
+    std::map<uint32_t, std::vector<uint32_t>> flagsOfFlow; // DATA frames only
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+    {
+        std::istringstream cells(line);
+        std::string port, data;
+        cells >> port >> data;
+        if (port != "4792" || data.size() < 16 || data.substr(0, 2) != "01")
+        {
+            continue;
+        }
+        uint32_t flags = std::stoul(data.substr(2, 2), nullptr, 16);
+        uint32_t message = std::stoul(data.substr(8, 8), nullptr, 16);
+        flagsOfFlow[message].push_back(flags);
+    }
+    ASSERT_EQ(flagsOfFlow[0].size(), 2u) << text;
+    ASSERT_EQ(flagsOfFlow[1].size(), 2u) << text;
+    for (uint32_t flags : flagsOfFlow[0])
+    {
+        EXPECT_EQ(flags & UbFrameHeader::kFlagUnreliable, 0x08u);
+    }
+    for (uint32_t flags : flagsOfFlow[1])
+    {
+        EXPECT_EQ(flags & UbFrameHeader::kFlagUnreliable, 0u);
+    }
 }
 
 } // namespace

@@ -1,9 +1,8 @@
 // UbNic, the UB service mode UNO (unreliable, no order; docs/models.md#ub-uno): a write on an
 // unreliable transport channel, with no window, congestion control, ACK, timeout or resend.
 
-#include "ub-nic.h"
-
 #include "ub-header-view.h"
+#include "ub-nic.h"
 
 #include "ns3/simulator.h"
 
