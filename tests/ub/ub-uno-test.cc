@@ -307,6 +307,10 @@ TEST_F(UbUnoScenario, RefusesWhatUnoCannotCarry)
         "workload.service");
     ExpectKeyError(Flows("roce", "    - {src: h1, dst: h0, bytes: 8KiB}\n", "  service: uno\n"),
                    "workload.service");
+    ExpectKeyError(std::string(kHead) +
+                       "transport: ub\nworkload: {type: collective, service: uno}\n"
+                       "collective: {algorithm: ring, message: 64KiB}\n",
+                   "workload.service");
     // Nothing is ordered after a UNO request (it may never arrive whole).
     ExpectKeyError(Flows("ub",
                          "    - {src: h1, dst: h0, bytes: 8KiB, service: uno}\n"

@@ -360,6 +360,12 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     std::string type = ValueOf(work, "type").text;
     ValueOf(work, "senders"); // read for every type: it sizes a star with hosts: auto
     FlowSpec shape = ReadShape(work, b);
+    if (shape.uno && (type == "job" || type == "collective"))
+    {
+        throw work.Error("service",
+                         "service: uno is for flow workloads: a " + type +
+                             "'s transfers must all arrive");
+    }
     Starts starts(shape.start, ValueOf(work, "start_jitter").time, b.cfg.seed);
     if (type == "incast")
     {
