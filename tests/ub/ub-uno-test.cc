@@ -334,6 +334,19 @@ TEST_F(UbUnoScenario, DistributedRunRefusesUno)
     catch (const ConfigError& e)
     {
         EXPECT_EQ(e.Key(), "workload.flows[1].service") << e.what();
+        EXPECT_EQ(e.Line(), 9) << e.what(); // the second flow's line
+    }
+    // UNO by the workload's default: that key is named.
+    cfg = LoadText(Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB}\n", "  service: uno\n"));
+    try
+    {
+        ScenarioRunner::Run(cfg, m_dir.string(), &plan);
+        ADD_FAILURE() << "a distributed run accepted workload.service: uno";
+    }
+    catch (const ConfigError& e)
+    {
+        EXPECT_EQ(e.Key(), "workload.service") << e.what();
+        EXPECT_EQ(e.Line(), 7) << e.what(); // workload.service
     }
 }
 

@@ -81,6 +81,8 @@ ReadFlow(YamlFields& f, const FlowSpec& defaults, const ScenarioBuild& b)
     {
         throw f.Error("service", "the service mode is for transport: ub");
     }
+    fs.serviceKey = defaults.serviceKey; // UNO by workload.service unless its own key says
+    fs.serviceLine = defaults.serviceLine;
     fs.uno = ReadUbService(f, "service", defaults.uno, fs, transport);
     f.RejectUnknownKeys();
     return fs;

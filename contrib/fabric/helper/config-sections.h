@@ -59,11 +59,12 @@ void ReadFlowList(YamlFields& work, const FlowSpec& defaults, ScenarioBuild& bui
 void ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs);
 /// Reads the UB service mode `reliable` or `uno` of \p key (absent: \p fallback) and checks it
 /// against \p fs: UNO needs transport: ub, a write or send (the memory verbs need responses) and
-/// no order (config-ub.cc).
+/// no order (config-ub.cc). Where a UNO request was made is noted in \p fs (serviceKey,
+/// serviceLine).
 bool ReadUbService(YamlFields& f,
                    const std::string& key,
                    bool fallback,
-                   const FlowSpec& fs,
+                   FlowSpec& fs,
                    const std::string& transport);
 /// Rejects a verb the transport does not carry (read: roce or ub; load, store, atomic: ub),
 /// naming \p key of \p f.

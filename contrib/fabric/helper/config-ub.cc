@@ -141,7 +141,7 @@ bool
 ReadUbService(YamlFields& f,
               const std::string& key,
               bool fallback,
-              const FlowSpec& fs,
+              FlowSpec& fs,
               const std::string& transport)
 {
     bool uno = fallback;
@@ -157,6 +157,11 @@ ReadUbService(YamlFields& f,
     if (!uno)
     {
         return false;
+    }
+    if (f.Has(key))
+    {
+        fs.serviceKey = f.KeyPath(key);
+        fs.serviceLine = f.LineOf(key);
     }
     // Named: the key that asks for UNO when given here, else the field it conflicts with.
     auto conflict = [&](const std::string& field) { return f.Has(key) ? key : field; };

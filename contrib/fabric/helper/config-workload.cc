@@ -181,6 +181,8 @@ AddHpccFlows(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
         fs.ecn = shape.ecn;
         fs.verb = shape.verb;
         fs.uno = shape.uno;
+        fs.serviceKey = shape.serviceKey;
+        fs.serviceLine = shape.serviceLine;
         b.cfg.flows.push_back(fs);
     }
 }

@@ -191,8 +191,8 @@ CheckDistributable(const ScenarioConfig& cfg, const PartitionPlan* plan)
         {
             // A UNO flow finishes where its last packet arrives, on the target's rank only.
             throw ConfigError(cfg.file,
-                              0,
-                              "workload.flows[" + std::to_string(i) + "].service",
+                              cfg.flows[i].serviceLine,
+                              cfg.flows[i].serviceKey,
                               "service: uno runs in one process: a UNO flow finishes at its "
                               "target, which the sender's rank does not see");
         }
