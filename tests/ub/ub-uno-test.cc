@@ -179,6 +179,29 @@ TEST_F(UbUno, RequestSlotFreesWhenTheLastPacketLeaves)
     EXPECT_EQ(ft->Get(b).finish.GetPicoSeconds(), 5 * T + 2 * kCablePs);
 }
 
+TEST_F(UbUno, StrictRequestsDoNotWaitForAnEarlierUnoOne)
+{
+    // UNO request A (2 packets, packet 0 lost: it never arrives whole), then strict (SO)
+    // reliable request B of the same Jetty to the same target. Strict orders B after every
+    // earlier request of its Jetty except UNO ones, so B executes when its one packet is in
+    // (A1, B0 alternate on the port after A0: B0 is off h0 at 3 T_f, at h1 at 4 T_f + 2 d) and
+    // completes one ACK later; A stays unfinished.
+    FabricNetwork net = FabricNetwork::Build(MakeStar(2, kRate, PicoSeconds(kCablePs)), 0, 0);
+    std::vector<Ptr<UbNic>> nics = InstallUb(net);
+    uint32_t a = Post(net, nics, 2 * kMtu, true);
+    uint32_t b = Post(net, nics, kMtu, false, UbOrder::STRICT);
+    nics[1]->LoseFirstTransmission(a, 0);
+    Simulator::Stop(MilliSeconds(1)); // a B held behind A would probe every Rto, forever
+    Simulator::Run();
+    Ptr<FlowTable> ft = net.GetFlowTable();
+    const int64_t T = Frame();
+    EXPECT_FALSE(ft->Get(a).finished);
+    ASSERT_TRUE(ft->Get(b).finished) << nics[0]->StuckReason(b);
+    EXPECT_EQ(ft->Get(b).executed.GetPicoSeconds(), 4 * T + 2 * kCablePs);
+    EXPECT_EQ(ft->Get(b).finish.GetPicoSeconds(), 4 * T + 2 * kCablePs + 2 * (Ack() + kCablePs));
+    EXPECT_TRUE(CheckConservation(net).Ok());
+}
+
 TEST_F(UbUno, PassesAStalledReliableRequestOfItsJetty)
 {
     // Reliable strict request A (4 packets, packet 0 lost; ReorderWindow 0: only the 100 us
@@ -285,6 +308,8 @@ TEST_F(UbUnoScenario, ServiceIsReadPerFlowAndAsTheWorkloadDefault)
 TEST_F(UbUnoScenario, RefusesWhatUnoCannotCarry)
 {
     ExpectKeyError(Flows("roce", "    - {src: h1, dst: h0, bytes: 8KiB, service: uno}\n"),
+                   "workload.flows[0].service");
+    ExpectKeyError(Flows("raw", "    - {src: h1, dst: h0, bytes: 8KiB, service: uno}\n"),
                    "workload.flows[0].service");
     ExpectKeyError(Flows("ub", "    - {src: h1, dst: h0, bytes: 8KiB, service: sometimes}\n"),
                    "workload.flows[0].service");
