@@ -322,6 +322,26 @@ DrawAnyFabric(uint32_t seed)
     y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
     r.yaml = y.str();
     r.expectLossless = pfc && !lossyPriority && !cableLoss && !linkFailure && !faultLoses;
+    // UB service mode UNO on some writes, only where nothing is lost (no trimming
+    // either): a lost UNO packet is never resent, so a lossy draw would leave its flow
+    // unfinished, which the invariants (every flow finishes, delivers all) cannot allow. Its own
+    // generator, so that every seed draws the rest of its scenario as before.
+    bool uno = false;
+    if (transport == "ub" && r.expectLossless && !trim)
+    {
+        std::mt19937 unoRng(seed * 2654435769u + 31u);
+        const std::string write = ", verb: write, order: ";
+        for (size_t at = r.yaml.find(write); at != std::string::npos;
+             at = r.yaml.find(write, at + write.size()))
+        {
+            if (unoRng() % 3 != 0)
+            {
+                // UNO has no order: the drawn one (NO, RO or SO) gives way to NO.
+                r.yaml.replace(at + write.size(), 2, "NO, service: uno");
+                uno = true;
+            }
+        }
+    }
     r.reliable = transport != "raw";
     r.collective = collective;
     r.bufferBytes = uint64_t(bufferKiB) * 1024;
@@ -341,6 +361,10 @@ DrawAnyFabric(uint32_t seed)
     for (const std::string& v : verbs)
     {
         c << " ub_" << v;
+    }
+    if (uno)
+    {
+        c << " ub_uno";
     }
     c << " workload=" << (collective ? "collective/" + algorithm : "flows");
     r.coverage = c.str();

@@ -269,6 +269,7 @@ const char* const kRequiredCoverage[] = {
     "ub_load",
     "ub_store",
     "ub_atomic",
+    "ub_uno",
     "pfc=off",
     "cable_loss=yes",
     "link_failure=down",

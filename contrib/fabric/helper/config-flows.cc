@@ -77,6 +77,13 @@ ReadFlow(YamlFields& f, const FlowSpec& defaults, const ScenarioBuild& b)
         }
     }
     ParseUbRequestFields(f, b.cfg.flows, fs);
+    if (f.Has("service") && transport != "ub")
+    {
+        throw f.Error("service", "the service mode is for transport: ub");
+    }
+    fs.serviceKey = defaults.serviceKey; // UNO by workload.service unless its own key says
+    fs.serviceLine = defaults.serviceLine;
+    fs.uno = ReadUbService(f, "service", defaults.uno, fs, transport);
     f.RejectUnknownKeys();
     return fs;
 }
@@ -140,6 +147,13 @@ FlowKeys()
         ScenarioKey(item + "after",
                     KeyKind::List,
                     "UB: indices of earlier flows (same source) that must execute first"),
+        ScenarioKey(item + "service",
+                    KeyKind::Choice,
+                    "UB transport service mode: reliable (ACKs, resends, window) or uno "
+                    "(unreliable, no order: no ACK, no resend; a lost packet leaves the flow "
+                    "unfinished)")
+            .Choices({"reliable", "uno", "UNO"})
+            .Rule("workload.service"),
     };
 }
 

@@ -60,6 +60,15 @@ void ReadFlowList(YamlFields& work, const FlowSpec& defaults, ScenarioBuild& bui
 /// src and start are set); \p earlier: the flows defined before it (an `after` entry must name
 /// one of them, from the same source, starting no later) (config-ub.cc).
 void ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSpec& fs);
+/// Reads the UB service mode `reliable` or `uno` of \p key (absent: \p fallback) and checks it
+/// against \p fs: UNO needs transport: ub, a write or send (the memory verbs need responses) and
+/// no order (config-ub.cc). Where a UNO request was made is noted in \p fs (serviceKey,
+/// serviceLine).
+bool ReadUbService(YamlFields& f,
+                   const std::string& key,
+                   bool fallback,
+                   FlowSpec& fs,
+                   const std::string& transport);
 /// Rejects a verb the transport does not carry (read: roce or ub; load, store, atomic: ub),
 /// naming \p key of \p f.
 void CheckVerbTransport(YamlFields& f,

@@ -108,6 +108,13 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
             // A Jetty orders its own requests; a predecessor posted later could hold back a
             // request that already holds a request slot (no progress).
             const FlowSpec& pred = earlier[id];
+            if (pred.uno)
+            {
+                throw f.Error("after",
+                              "flow " + std::to_string(id) +
+                                  " is service: uno: it may never arrive whole, so nothing "
+                                  "is ordered after it");
+            }
             if (pred.src != fs.src)
             {
                 throw f.Error("after",
@@ -128,6 +135,54 @@ ParseUbRequestFields(YamlFields& f, const std::vector<FlowSpec>& earlier, FlowSp
     {
         throw f.Error("order", "order: after needs an `after:` list of flows");
     }
+}
+
+bool
+ReadUbService(YamlFields& f,
+              const std::string& key,
+              bool fallback,
+              FlowSpec& fs,
+              const std::string& transport)
+{
+    bool uno = fallback;
+    if (f.Has(key))
+    {
+        std::string service = f.String(key);
+        if (service != "reliable" && service != "uno" && service != "UNO")
+        {
+            throw f.Error(key, "expected reliable or uno, got '" + service + "'");
+        }
+        uno = service != "reliable";
+    }
+    if (!uno)
+    {
+        return false;
+    }
+    if (f.Has(key))
+    {
+        fs.serviceKey = f.KeyPath(key);
+        fs.serviceLine = f.LineOf(key);
+    }
+    // Named: the key that asks for UNO when given here, else the field it conflicts with.
+    auto conflict = [&](const std::string& field) { return f.Has(key) ? key : field; };
+    if (transport != "ub")
+    {
+        throw f.Error(key,
+                      "service: uno is a Unified Bus transport service mode (transport: ub, not " +
+                          transport + ")");
+    }
+    if (IsUbMemoryVerb(fs.verb))
+    {
+        throw f.Error(conflict("verb"),
+                      "service: uno carries writes and sends only: read, load, store and atomic "
+                      "need responses, which an unreliable channel does not promise");
+    }
+    if (fs.order != 0)
+    {
+        throw f.Error(conflict("order"),
+                      "service: uno has no order (unreliable, no order): use order: none");
+    }
+    return true;
 }
 
 void

@@ -76,6 +76,7 @@ ReadShape(YamlFields& work, const ScenarioBuild& b)
     ParseRdmaVerb(ValueOf(work, "verb").text, &shape.verb);
     CheckVerbTransport(work, "verb", shape.verb, b.cfg.transport);
     shape.start = ValueOf(work, "start").time;
+    shape.uno = ReadUbService(work, "service", false, shape, b.cfg.transport);
     return shape;
 }
 
@@ -179,6 +180,9 @@ AddHpccFlows(YamlFields& work, const FlowSpec& shape, ScenarioBuild& b)
         fs.rate = shape.rate;
         fs.ecn = shape.ecn;
         fs.verb = shape.verb;
+        fs.uno = shape.uno;
+        fs.serviceKey = shape.serviceKey;
+        fs.serviceLine = shape.serviceLine;
         b.cfg.flows.push_back(fs);
     }
 }
@@ -358,6 +362,12 @@ ReadWorkload(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     std::string type = ValueOf(work, "type").text;
     ValueOf(work, "senders"); // read for every type: it sizes a star with hosts: auto
     FlowSpec shape = ReadShape(work, b);
+    if (shape.uno && (type == "job" || type == "collective"))
+    {
+        throw work.Error("service",
+                         "service: uno is for flow workloads: a " + type +
+                             "'s transfers must all arrive");
+    }
     Starts starts(shape.start, ValueOf(work, "start_jitter").time, b.cfg.seed);
     if (type == "incast")
     {
@@ -519,6 +529,12 @@ WorkloadKeys()
                     "load, store, atomic: cache-line memory operations, transport ub)")
             .Choices({"write", "send", "read", "load", "store", "atomic"})
             .Default("write"),
+        ScenarioKey("workload.service",
+                    KeyKind::Choice,
+                    "UB transport service mode of every flow (a flow's `service` overrides): "
+                    "reliable, or uno (unreliable, no order: writes and sends, order none)")
+            .Choices({"reliable", "uno", "UNO"})
+            .Default("reliable"),
         ScenarioKey("workload.lose",
                     KeyKind::List,
                     "[{flow, packet}]: lose that packet's first transmission (transport roce or "

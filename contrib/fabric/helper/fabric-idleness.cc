@@ -44,9 +44,9 @@ FabricIdleness::QuietUntil() const
     Time until = Time::Max();
     for (const FlowRecord& f : m_net->GetFlowTable()->All())
     {
-        if (f.finished)
+        if (f.finished || (f.uno && f.sentBytes >= f.bytes))
         {
-            continue;
+            continue; // a UNO flow all sent, with no frame left anywhere, will never finish
         }
         if (f.start <= now)
         {

@@ -33,6 +33,9 @@ struct FlowSpec
     uint16_t endpoint = 0;           ///< UB: Jetty of the source host
     uint8_t order = 0;               ///< UB: 0 none, 1 after the flows listed, 2 strict
     std::vector<uint32_t> after;     ///< UB: flows that must execute first
+    bool uno = false;                ///< UB: service: uno (unreliable, no order)
+    std::string serviceKey;          ///< where service: uno was asked for (later refusals)
+    int serviceLine = 0;
     std::vector<std::pair<Time, DataRate>> rateSchedule; ///< raw flows: (after start, rate)
     Time period;                                         ///< raw flows: periodic bursts
     Time onTime;

@@ -237,6 +237,18 @@ CheckDistributable(const ScenarioConfig& cfg, const PartitionPlan* plan)
                           "ends when its bytes are delivered or dropped anywhere in the "
                           "fabric, which no single rank sees");
     }
+    for (size_t i = 0; plan && i < cfg.flows.size(); ++i)
+    {
+        if (cfg.flows[i].uno)
+        {
+            // A UNO flow finishes where its last packet arrives, on the target's rank only.
+            throw ConfigError(cfg.file,
+                              cfg.flows[i].serviceLine,
+                              cfg.flows[i].serviceKey,
+                              "service: uno runs in one process: a UNO flow finishes at its "
+                              "target, which the sender's rank does not see");
+        }
+    }
 }
 
 void
@@ -357,6 +369,7 @@ ScenarioRun::PostFlows()
         rec.endpoint = fs.endpoint;
         rec.order = fs.order;
         rec.after = fs.after;
+        rec.uno = fs.uno;
         rec.rateSchedule = fs.rateSchedule;
         rec.period = fs.period;
         rec.onTime = fs.onTime;

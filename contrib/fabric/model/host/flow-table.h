@@ -60,6 +60,10 @@ struct FlowRecord
     uint16_t entropy = 0;  ///< UDP source port of its frames
     bool reliable = false; ///< a transport recovers drops; raw flows end when every byte is
                            ///< delivered or dropped
+    /// UB service mode UNO (unreliable, no order): no ACK, no resend, no window; the flow
+    /// finishes at its target when every packet has arrived, never on drops (so \c reliable
+    /// stays set: the flow table does not end it on delivered + dropped bytes).
+    bool uno = false;
     RdmaVerb verb = RdmaVerb::SEND;
     // Unified Bus requests
     uint16_t endpoint = 0;         ///< Jetty of the source host that posts it

@@ -167,7 +167,7 @@ void
 UbNic::InjectCnp(uint32_t flowId)
 {
     auto it = m_messages.find(flowId);
-    if (it == m_messages.end() || it->second.done)
+    if (it == m_messages.end() || it->second.done || m_tx[it->second.channel].unreliable)
     {
         return;
     }
@@ -268,8 +268,9 @@ UbNic::OrderedAfterUnfinished(const FlowRecord& f) const
     bool relaxed = f.order == uint8_t(UbOrder::RELAXED);
     for (const FlowRecord& g : m_flows->All())
     {
+        // UNO requests are ordered after nothing and nothing is ordered after them.
         if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint && g.postSeq < f.postSeq &&
-            (!relaxed || g.order == uint8_t(UbOrder::STRICT)) && !g.finished)
+            (!relaxed || g.order == uint8_t(UbOrder::STRICT)) && !g.uno && !g.finished)
         {
             return true;
         }
@@ -292,6 +293,10 @@ UbNic::ChannelFor(const FlowRecord& f)
         uint32_t turn = f.postSeq == UINT32_MAX ? 0 : f.postSeq;
         group = (m_groupBinding == BIND_REQUEST ? turn : f.endpoint) % m_groups;
     }
+    if (f.uno)
+    {
+        group = UINT32_MAX; // UNO: one unreliable channel per (target, priority), never shared
+    }
     auto key = std::make_tuple(group, f.dst, f.priority);
     auto it = m_channelOf.find(key);
     if (it != m_channelOf.end())
@@ -306,8 +311,12 @@ UbNic::ChannelFor(const FlowRecord& f)
     ch.priority = f.priority;
     ch.ecnCapable = f.ecnCapable;
     ch.port = m_host->EgressPortFor(f.dst, f.entropy);
-    ch.cc = CreateCongestionControl<UbCongestionControl>();
-    ch.cc->Start(m_ports[ch.port].device->GetDataRate(), m_mtu);
+    ch.unreliable = f.uno;
+    if (!ch.unreliable) // UNO has no congestion control: it sends at the port's pace
+    {
+        ch.cc = CreateCongestionControl<UbCongestionControl>();
+        ch.cc->Start(m_ports[ch.port].device->GetDataRate(), m_mtu);
+    }
     ObjectFactory lbFactory;
     lbFactory.SetTypeId(m_lbType);
     ch.lb = lbFactory.Create<UbLoadBalancer>();
@@ -369,6 +378,10 @@ UbNic::Activate(uint32_t flowId)
 int64_t
 UbNic::NextPsn(TxChannel& ch)
 {
+    if (ch.unreliable)
+    {
+        return ch.active.empty() ? -1 : int64_t(ch.nextPsn); // no window, nothing to resend
+    }
     while (!ch.resend.empty())
     {
         uint32_t psn = ch.resend.front();
@@ -416,6 +429,11 @@ UbNic::OfferTurn(uint32_t channel, const FabricNetDevice& dev, Time now, Time* w
     if (FabricHost::IsPaused(dev, ch.priority, wake) || dev.GetQueueBytes(ch.priority) > 0)
     {
         return Turn::WAIT; // the host wakes the port when the pause ends, the port when idle
+    }
+    if (ch.unreliable)
+    {
+        SendUnreliable(ch);
+        return Turn::SENT;
     }
     SendData(ch, static_cast<uint32_t>(psn));
     return Turn::SENT;
@@ -606,6 +624,11 @@ UbNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
     }
     if (UbOpcode::UbCarriesPsn(h.opcode) && m_flows->Contains(h.message))
     {
+        if (h.flags & UbFrameHeader::kFlagUnreliable)
+        {
+            ReceiveUnreliable(info, h); // UNO: no ACK, not even a trimmed packet's NACK
+            return;
+        }
         if (info.trimmed)
         {
             ReceiveTrimmed(info, h);
@@ -717,7 +740,8 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
             {
                 const FlowRecord& g = m_flows->Get(id);
                 if (g.src == f.src && g.dst == f.dst && g.endpoint == f.endpoint &&
-                    g.postSeq < f.postSeq && (!relaxed || g.order == uint8_t(UbOrder::STRICT)))
+                    g.postSeq < f.postSeq && (!relaxed || g.order == uint8_t(UbOrder::STRICT)) &&
+                    !g.uno)
                 {
                     m.waitFor.push_back(id);
                 }
@@ -1290,10 +1314,25 @@ UbNic::StuckReason(uint32_t flowId) const
                std::to_string(ResponsePackets(f)) + " responses received";
     }
     const TxChannel& ch = m_tx[m.channel];
+    if (ch.unreliable && m.done)
+    {
+        // Every packet has left; the target finishes the flow when all have arrived.
+        uint64_t missing = f.bytes - f.deliveredBytes;
+        return f.droppedBytes > 0
+                   ? "unreliable (UNO) flow: " + std::to_string(f.droppedBytes) +
+                         " B lost in the fabric and never resent (no ACK, no retransmission)"
+                   : "unreliable (UNO) flow: all packets sent, " + std::to_string(missing) +
+                         " B not arrived yet";
+    }
     std::string blocked = PortBlockedReason(ch.port, ch.priority);
     if (!blocked.empty())
     {
         return blocked;
+    }
+    if (ch.unreliable)
+    {
+        return "unreliable (UNO) channel " + std::to_string(ch.id) + ": " +
+               std::to_string(m.nextIndex) + " of " + std::to_string(m.packets) + " packets sent";
     }
     if (m.acked == m.packets)
     {

@@ -74,6 +74,15 @@ namespace ns3
  * packet (the line for a load, none for a store, the 8-byte old value for an atomic); at most
  * MaxOutstandingOps operations per NIC are awaiting their response. Operations of one flow commit
  * in index order under strict (SO), in any order otherwise.
+ *
+ * UNO (FlowRecord::uno, the UB service mode "unreliable, no order"; docs/models.md#ub-uno):
+ * such writes run on their own unreliable channel per (target, priority), which takes its turn
+ * on the port like any channel but has no window, congestion control, ACK, timeout or resend:
+ * its packets get PSNs (traces) and the kFlagUnreliable bit. The target writes each packet on
+ * arrival, sends nothing back, and finishes the flow when its last missing packet arrives; the
+ * initiator frees the request slot once the last packet is on its port. A lost packet leaves
+ * the flow unfinished for good (StuckReason says so). Other requests are never ordered after a
+ * UNO one (strict skips them; `after:` may not name them).
  */
 class UbNic : public NicTransport
 {
@@ -223,6 +232,7 @@ class UbNic : public NicTransport
         Ptr<UbLoadBalancer> lb;
         EventId rto;
         uint32_t openMessages = 0;
+        bool unreliable = false; ///< UNO: no window, CC (cc is null), ACK or resend
     };
 
     struct RxChannel
@@ -366,6 +376,23 @@ class UbNic : public NicTransport
     void ReceiveResponse(const FrameInfo& info, const UbFrameHeader& h);
     /// Responder: every response packet of \p m is acknowledged.
     void FinishResponse(TxMessage& m);
+
+    // UNO, the unreliable service mode
+    /// Sends the next packet of the unreliable channel's turn (no window, no resend).
+    void SendUnreliable(TxChannel& ch);
+    /// The last packet of a UNO request is on its port: its request slot is free.
+    void FinishUnreliableSend(uint32_t flowId);
+    /// Target: a UNO packet arrived; written at once, never acknowledged.
+    void ReceiveUnreliable(const FrameInfo& info, const UbFrameHeader& h);
+
+    /// A UNO request at its target: which packets have arrived.
+    struct UnoArrivals
+    {
+        std::vector<uint8_t> got;
+        uint32_t received = 0;
+    };
+
+    std::unordered_map<uint32_t, UnoArrivals> m_unoRx;
 
     static uint64_t RxKey(uint32_t src, uint32_t channel)
     {

@@ -145,6 +145,9 @@ class UbFrameHeader : public Header
     /// ACK: the DATA packet whose PSN `message` holds arrived trimmed (packet trimming cut its
     /// payload): resend it now.
     static constexpr uint8_t kFlagTrimmedNack = 0x02;
+    /// DATA: sent on an unreliable transport channel (the UB service mode UNO, unreliable no
+    /// order): the receiver writes it on arrival and sends no ACK; the sender never resends.
+    static constexpr uint8_t kFlagUnreliable = 0x08;
 
     UbOrder GetOrder() const
     {
