@@ -3,6 +3,7 @@
 // after it) change single stages, and bad values are errors naming file, line and key.
 
 #include "config-error.h"
+#include "scenario-attributes.h"
 #include "scenario-config.h"
 
 #include <cstdio>
@@ -12,24 +13,10 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::test::Attr;
 
 namespace
 {
-
-/// The value an attribute ends with: the last (name, value) pair wins, as when applied in order.
-std::string
-Attr(const ScenarioConfig& cfg, const std::string& name)
-{
-    std::string value = "<unset>";
-    for (const auto& [n, v] : cfg.attributes)
-    {
-        if (n == name)
-        {
-            value = v;
-        }
-    }
-    return value;
-}
 
 ScenarioConfig
 LoadExample(const std::vector<std::string>& overrides = {})

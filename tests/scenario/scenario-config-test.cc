@@ -3,6 +3,7 @@
 // defaults, and the workloads expanded into flows.
 
 #include "config-error.h"
+#include "scenario-attributes.h"
 #include "scenario-config.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::test::Attr;
 
 namespace
 {
@@ -26,21 +28,6 @@ ScenarioConfig
 Load(const std::string& rel, const std::vector<std::string>& overrides = {})
 {
     return LoadScenario(RepoPath(rel), overrides, FABRIC_SOURCE_DIR);
-}
-
-/// The value an attribute ends with: the last (name, value) pair wins, as when applied in order.
-std::string
-Attr(const ScenarioConfig& cfg, const std::string& name)
-{
-    std::string value = "<unset>";
-    for (const auto& [n, v] : cfg.attributes)
-    {
-        if (n == name)
-        {
-            value = v;
-        }
-    }
-    return value;
 }
 
 // --- OneHopHeadroomBytes ------------------------------------------------------------------

@@ -235,22 +235,6 @@ namespace fs = std::filesystem;
 class UbUnoScenario : public SimTest
 {
   protected:
-    void SetUp() override
-    {
-        SimTest::SetUp();
-        m_dir = fs::temp_directory_path() /
-                ("fabric-ub-uno-" + std::to_string(getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::create_directories(m_dir);
-    }
-
-    void TearDown() override
-    {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-        SimTest::TearDown();
-    }
-
     ScenarioConfig LoadText(const std::string& yaml)
     {
         std::string path = (m_dir / "s.yaml").string();
@@ -274,7 +258,8 @@ class UbUnoScenario : public SimTest
         }
     }
 
-    fs::path m_dir;
+    TempDir m_tmp{"fabric-ub-uno"};
+    const fs::path m_dir{m_tmp.Path()};
 };
 
 const char* const kHead = R"(name: uno
