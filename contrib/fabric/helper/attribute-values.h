@@ -1,6 +1,7 @@
 #ifndef FABRIC_ATTRIBUTE_VALUES_H
 #define FABRIC_ATTRIBUTE_VALUES_H
 
+#include "ns3/attribute.h"
 #include "ns3/type-id.h"
 
 #include <string>
@@ -30,6 +31,15 @@ bool NormalizeAttributeValue(const std::string& name,
  * attributes in code, so that is a programming error, not bad input.
  */
 TypeId::AttributeInformation AttributeDefault(const std::string& name);
+
+/// The current default of attribute \p name read as its value type \p V (TimeValue,
+/// UintegerValue, ...): what V::Get() gives.
+template <class V>
+auto
+AttributeDefaultAs(const std::string& name)
+{
+    return DynamicCast<const V>(AttributeDefault(name).initialValue)->Get();
+}
 
 /// AttributeDefault(\p name) in the form NormalizeAttributeValue produces (sizes "4096B", times
 /// in ps, rates in bps, numbers exactly), so it can be set back with Config::SetDefault.

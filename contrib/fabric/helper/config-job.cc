@@ -11,7 +11,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -351,19 +350,15 @@ ReadCommunication(YamlFields& f, const JobSpec& job, JobPhaseSpec& ph, const std
     {
         throw f.Error(bytesKey, "must be positive");
     }
-    Time fallback = DynamicCast<const TimeValue>(
-                        AttributeDefault("ns3::CollectiveEngine::LaunchCost").initialValue)
-                        ->Get();
-    ph.launchCost = f.Duration("launch_cost", fallback);
+    ph.launchCost = f.Duration("launch_cost",
+                               AttributeDefaultAs<TimeValue>("ns3::CollectiveEngine::LaunchCost"));
     if (ph.launchCost < Time(0))
     {
         throw f.Error("launch_cost", "must not be negative");
     }
-    const QueueSize requestDefault =
-        DynamicCast<const QueueSizeValue>(
-            AttributeDefault("ns3::CollectiveEngine::RequestSize").initialValue)
-            ->Get();
-    ph.requestSize = f.Bytes("request_size", requestDefault.GetValue());
+    ph.requestSize = f.Bytes(
+        "request_size",
+        AttributeDefaultAs<QueueSizeValue>("ns3::CollectiveEngine::RequestSize").GetValue());
     if (ph.requestSize > UINT32_MAX)
     {
         throw f.Error("request_size", "must be below 4 GiB");
@@ -633,9 +628,7 @@ ParseJobs(YamlFields& work, const TopologySpec& topology, const std::string& tra
         ReadNicRelays(j, job);
         job.portsPerNic = static_cast<uint32_t>(
             j.Uint("ports_per_nic",
-                   DynamicCast<const UintegerValue>(
-                       AttributeDefault("ns3::CollectiveEngine::PortsPerNic").initialValue)
-                       ->Get()));
+                   AttributeDefaultAs<UintegerValue>("ns3::CollectiveEngine::PortsPerNic")));
         if (job.portsPerNic > 64)
         {
             throw j.Error("ports_per_nic", "at most 64");

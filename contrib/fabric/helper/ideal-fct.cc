@@ -20,8 +20,7 @@ namespace
 uint32_t
 UintDefault(const std::string& attribute)
 {
-    TypeId::AttributeInformation info = AttributeDefault(attribute);
-    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+    return static_cast<uint32_t>(AttributeDefaultAs<UintegerValue>(attribute));
 }
 
 /// Seconds to send \p bytes at \p rate.

@@ -62,9 +62,7 @@ LinkFaults::BuiltOf(uint32_t link)
     built.rate = l.rate;
     built.lossRate = l.lossRate >= 0
                          ? l.lossRate
-                         : DynamicCast<const DoubleValue>(
-                               AttributeDefault("ns3::FabricNetDevice::LossRate").initialValue)
-                               ->Get();
+                         : AttributeDefaultAs<DoubleValue>("ns3::FabricNetDevice::LossRate");
     return m_built.emplace(link, built).first->second;
 }
 
