@@ -77,8 +77,8 @@ class CollectiveEngine : public Object
     void SetPlan(const CollectivePlan& plan);
 
     /// Binds flow \p flowId (from host \p src to host \p dst) to port \p port of the NICs
-    /// it crosses, data and ACKs (set by whoever knows the fabric; see BindNicPort in
-    /// collective-setup.h).
+    /// it crosses, data and ACKs (set by whoever knows the fabric; NicPortBinder in
+    /// helper/nic-port-binder.h).
     typedef Callback<void, uint32_t, uint32_t, uint32_t, uint32_t> PortBinder;
 
     void SetPortBinder(PortBinder binder)
@@ -163,12 +163,6 @@ class CollectiveEngine : public Object
 
     /// "" when every rank holds the exact sum of all ranks' initial values.
     std::string CheckValues() const;
-
-    /// Why an in-network reduction was given up (the first one), or "" if none was.
-    const std::string& GetFailure() const
-    {
-        return m_failure;
-    }
 
     bool ValuesChecked() const
     {

@@ -266,6 +266,12 @@ void
 NicTransport::ReportCompletion(uint32_t flowId)
 {
     m_flows->Completed(flowId);
+    FreeRequestSlot();
+}
+
+void
+NicTransport::FreeRequestSlot()
+{
     m_launcher.Release();
     ReleaseHeldRequests();
     m_launcher.TryLaunch();

@@ -126,6 +126,10 @@ class NicTransport : public HostTransport, public HostPortClient
         return m_hostPath.TargetMemory();
     }
 
+    /// A request slot is free: requests held behind a finished one and the next waiting
+    /// request may launch.
+    void FreeRequestSlot();
+
     /// Puts \p sender in the rotation of \p port (once) and asks the host to serve the port.
     void ActivateSender(uint32_t port, uint32_t sender);
 

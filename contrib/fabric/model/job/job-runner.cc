@@ -337,7 +337,7 @@ JobRunner::Start()
                 local.push_back(m_localHosts.at(inst.engine->HostOfRank(h)));
             }
             inst.engine->SetLocalRanks(local);
-            inst.engine->SetAnnounceCallback(MakeCallback(&JobRunner::Announce, this).Bind(i));
+            inst.engine->SetAnnounceCallback(m_announce.Bind(i));
             inst.engine->Prepare();
         }
     }
@@ -359,16 +359,6 @@ JobRunner::SetDistributed(std::vector<bool> localHosts, AnnounceCallback announc
     m_distributed = true;
     m_localHosts = std::move(localHosts);
     m_announce = announce;
-}
-
-void
-JobRunner::Announce(uint32_t inst,
-                    uint32_t transfer,
-                    Time start,
-                    Time end,
-                    const std::vector<float>& payload)
-{
-    m_announce(inst, transfer, start, end, payload);
 }
 
 void
@@ -512,10 +502,9 @@ JobRunner::StartInstance(uint32_t i)
     inst.start = m_records[inst.lastReady].ready; // now in one process
     if (!m_distributed)
     {
+        // Distributed runs prepared every instance's engine at Start(), for the flow ids.
         inst.engine = MakeEngine(inst);
-        inst.engine->SetCompleteCallback(MakeCallback(&JobRunner::EngineComplete, this).Bind(i));
-        inst.engine->Start();
-        return;
+        inst.engine->Prepare();
     }
     inst.engine->SetCompleteCallback(MakeCallback(&JobRunner::EngineComplete, this).Bind(i));
     inst.engine->Begin(inst.start);

@@ -197,11 +197,6 @@ class JobRunner : public Object
 
     /// Distributed: announcements for instances not begun here yet.
     std::map<uint32_t, std::vector<RemoteCompletion>> m_early;
-    void Announce(uint32_t inst,
-                  uint32_t transfer,
-                  Time start,
-                  Time end,
-                  const std::vector<float>& payload);
 };
 
 } // namespace ns3

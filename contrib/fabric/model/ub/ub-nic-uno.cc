@@ -46,9 +46,7 @@ UbNic::FinishUnreliableSend(uint32_t flowId)
     TxMessage& m = m_messages[flowId];
     m.done = true;
     m_tx[m.channel].openMessages--;
-    m_launcher.Release();
-    ReleaseHeldRequests();
-    m_launcher.TryLaunch();
+    FreeRequestSlot();
 }
 
 void
