@@ -4,11 +4,64 @@
 #include "ns3/fatal-error.h"
 #include "ns3/ipv4-header.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
 namespace
 {
+
+/// A header made of given bytes: how RewriteFrameFront puts an edited front back.
+class FrontBytesHeader : public Header
+{
+  public:
+    static constexpr uint32_t kMaxBytes = 128;
+
+    FrontBytesHeader(const uint8_t* bytes, uint32_t count)
+        : m_count(count)
+    {
+        std::memcpy(m_bytes, bytes, count);
+    }
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::FrontBytesHeader").SetParent<Header>().SetGroupName("Fabric");
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_count;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_bytes, m_count);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(m_bytes, m_count);
+        return m_count;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << m_count << " bytes";
+    }
+
+  private:
+    uint32_t m_count;
+    uint8_t m_bytes[kMaxBytes];
+};
+
 /// Ethernet + IPv4 (no options) + UDP: where a transport header starts.
 constexpr uint32_t kTransportOffset = kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes;
 
@@ -166,14 +219,16 @@ ReadIpv4Identification(const Ptr<const Packet>& frame)
 void
 WriteIpv4Identification(Ptr<Packet> frame, uint16_t id)
 {
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    Ipv4Header ip;
-    ip.EnableChecksum();
-    frame->RemoveHeader(ip);
-    ip.SetIdentification(id);
-    frame->AddHeader(ip);
-    frame->AddHeader(eth);
+    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
+    if (frame->CopyData(front, sizeof front) < sizeof front)
+    {
+        return;
+    }
+    uint8_t* ip = front + kEthernetHeaderBytes;
+    ip[4] = static_cast<uint8_t>(id >> 8);
+    ip[5] = static_cast<uint8_t>(id);
+    UpdateIpv4Checksum(ip);
+    RewriteFrameFront(*frame, front, sizeof front);
 }
 
 Ptr<Packet>
@@ -193,29 +248,58 @@ TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority)
 }
 
 void
+RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count)
+{
+    NS_ASSERT(count <= FrontBytesHeader::kMaxBytes);
+    frame.RemoveAtStart(count);
+    frame.AddHeader(FrontBytesHeader(bytes, count));
+}
+
+void
+UpdateIpv4Checksum(uint8_t* ip)
+{
+    ip[10] = 0;
+    ip[11] = 0;
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < kIpv4HeaderBytes; i += 2)
+    {
+        sum += ReadBe16(ip + i);
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    uint16_t checksum = static_cast<uint16_t>(~sum);
+    ip[10] = static_cast<uint8_t>(checksum >> 8);
+    ip[11] = static_cast<uint8_t>(checksum);
+}
+
+void
 MarkCongestionExperienced(Ptr<Packet> frame)
 {
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    Ipv4Header ip;
-    ip.EnableChecksum();
-    frame->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    frame->AddHeader(ip);
-    frame->AddHeader(eth);
+    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
+    if (frame->CopyData(front, sizeof front) < sizeof front)
+    {
+        return;
+    }
+    uint8_t* ip = front + kEthernetHeaderBytes;
+    ip[1] |= Ipv4Header::ECN_CE;
+    UpdateIpv4Checksum(ip);
+    RewriteFrameFront(*frame, front, sizeof front);
 }
 
 void
 SetFramePriority(Ptr<Packet> frame, uint8_t priority)
 {
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    Ipv4Header ip;
-    ip.EnableChecksum();
-    frame->RemoveHeader(ip);
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(priority << 3));
-    frame->AddHeader(ip);
-    frame->AddHeader(eth);
+    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
+    if (frame->CopyData(front, sizeof front) < sizeof front)
+    {
+        return;
+    }
+    uint8_t* ip = front + kEthernetHeaderBytes;
+    ip[1] = static_cast<uint8_t>((priority << 5) | (ip[1] & 0x3)); // DSCP = priority << 3
+    UpdateIpv4Checksum(ip);
+    RewriteFrameFront(*frame, front, sizeof front);
 }
 
 } // namespace ns3

@@ -96,6 +96,15 @@ HostIndexOfIp(uint32_t ip)
     return ip - 0x0A000001u;
 }
 
+/// Rewrites the first \p count bytes of \p frame (at most 128) with \p bytes, an edited copy
+/// of them: ns-3 packets have no in-place write, so the front is taken off and put back as raw
+/// bytes, one copy each way, instead of removing and re-adding Header objects (which read
+/// the bytes one at a time and re-encode every field).
+void RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count);
+
+/// Recomputes the header checksum of the IPv4 header at \p ip (20 bytes, no options; RFC 791).
+void UpdateIpv4Checksum(uint8_t* ip);
+
 /// Rewrites the IPv4 ECN field of a frame to CE (11), keeping the header checksum valid.
 void MarkCongestionExperienced(Ptr<Packet> frame);
 /// Rewrites the frame's traffic class (DSCP = priority << 3), keeping ECN and the checksum.

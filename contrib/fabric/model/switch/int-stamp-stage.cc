@@ -2,6 +2,7 @@
 
 #include "fabric-switch.h"
 #include "link/fabric-net-device.h"
+#include "link/frame-codec.h"
 #include "wire/int-header.h"
 
 #include "ns3/simulator.h"

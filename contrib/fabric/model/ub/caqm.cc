@@ -1,5 +1,6 @@
 #include "caqm.h"
 
+#include "link/frame-codec.h"
 #include "switch/fabric-switch.h"
 #include "ub-header-view.h"
 #include "wire/ub-header.h"
@@ -214,10 +215,13 @@ CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
     uint16_t field = out.Encode();
     if (field != info.aux16)
     {
-        UbFrameHeader h;
-        item.frame->RemoveHeader(h);
-        h.cci = field;
-        item.frame->AddHeader(h);
+        // Only the two CCI bytes change (ub-header.h: bytes 2-3 of the UB transport header).
+        constexpr uint32_t kCciEnd = kEthernetIpv4UdpBytes + 4;
+        uint8_t front[kCciEnd];
+        item.frame->CopyData(front, kCciEnd);
+        front[kCciEnd - 2] = static_cast<uint8_t>(field >> 8);
+        front[kCciEnd - 1] = static_cast<uint8_t>(field);
+        RewriteFrameFront(*item.frame.Peek(), front, kCciEnd);
         info.aux16 = field;
     }
 }

@@ -15,56 +15,6 @@ namespace
 constexpr double kIntRatesGbps[] = {0, 1, 10, 25, 40, 50, 100, 200, 400, 800, 1600, 3200};
 constexpr uint8_t kIntRateCodes = sizeof(kIntRatesGbps) / sizeof(kIntRatesGbps[0]);
 
-/// A header made of given bytes: how RewriteFrameFront puts a rewritten front back.
-class FrontBytesHeader : public Header
-{
-  public:
-    static constexpr uint32_t kMaxBytes = 128;
-
-    FrontBytesHeader(const uint8_t* bytes, uint32_t count)
-        : m_count(count)
-    {
-        std::memcpy(m_bytes, bytes, count);
-    }
-
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::FrontBytesHeader").SetParent<Header>().SetGroupName("Fabric");
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return m_count;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(m_bytes, m_count);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        start.Read(m_bytes, m_count);
-        return m_count;
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << m_count << " bytes";
-    }
-
-  private:
-    uint32_t m_count;
-    uint8_t m_bytes[kMaxBytes];
-};
-
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(IntHeader);
@@ -262,14 +212,6 @@ IntHeader::Print(std::ostream& os) const
         os << " [" << h.GetLineRate() << " t=" << h.time << " tx=" << h.bytes << " q=" << h.qlen
            << "]";
     }
-}
-
-void
-RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count)
-{
-    NS_ASSERT(count <= FrontBytesHeader::kMaxBytes);
-    frame.RemoveAtStart(count);
-    frame.AddHeader(FrontBytesHeader(bytes, count));
 }
 
 } // namespace ns3

@@ -142,10 +142,6 @@ class IntHeader : public Header
     IntStack m_stack;
 };
 
-/// Rewrites the first \p count bytes of \p frame with \p bytes (a switch stamping a header:
-/// ns-3 packets have no in-place write, so the front is taken off and put back).
-void RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count);
-
 } // namespace ns3
 
 #endif
