@@ -408,8 +408,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     Ptr<Packet> inner;
     if (qp.usesInt || RoceOpcodeHasAeth(spec.opcode) || RoceOpcodeHasReth(spec.opcode))
     {
-        inner = Create<Packet>(payload);
-        inner->AddTrailer(IcrcTrailer());
+        inner = ZeroPayloadWithIcrc(payload);
     }
     if (qp.usesInt)
     {
@@ -486,8 +485,7 @@ RdmaNic::SendControl(uint32_t port,
                      const IntStack* echo)
 {
     Ptr<FabricNetDevice> dev = m_ports[port].device;
-    Ptr<Packet> inner = Create<Packet>();
-    inner->AddTrailer(IcrcTrailer());
+    Ptr<Packet> inner = ZeroPayloadWithIcrc(0);
     if (opcode == RoceOpcode::CNP)
     {
         inner->AddHeader(CnpPaddingHeader());

@@ -552,8 +552,7 @@ UbNic::EnqueueData(const TxChannel& ch,
     h.psn = psn;
     h.channel = ch.id;
     h.word = index;
-    Ptr<Packet> frame = Create<Packet>(wire);
-    frame->AddTrailer(IcrcTrailer());
+    Ptr<Packet> frame = ZeroPayloadWithIcrc(wire);
     frame->AddHeader(h);
     EnqueueFrame(ch.port, frame, ch.priority, flowId, payload);
 }
@@ -1008,8 +1007,7 @@ UbNic::SendAck(RxChannel& rc, uint32_t executed, uint32_t trimmedPsn)
         h.flags |= UbFrameHeader::kFlagTrimmedNack;
         h.message = trimmedPsn;
     }
-    Ptr<Packet> frame = Create<Packet>();
-    frame->AddTrailer(IcrcTrailer());
+    Ptr<Packet> frame = ZeroPayloadWithIcrc(0);
     frame->AddHeader(ack);
     frame->AddHeader(h);
     EnqueueFrame(rc.port, frame, rc.priority);

@@ -144,4 +144,11 @@ IcrcTrailer::Deserialize(Buffer::Iterator end)
     return kSize;
 }
 
+Ptr<Packet>
+ZeroPayloadWithIcrc(uint32_t payloadBytes)
+{
+    static_assert(kIcrcBytes == IcrcTrailer::kSize, "the ICRC is four zero bytes here");
+    return Create<Packet>(payloadBytes + kIcrcBytes);
+}
+
 } // namespace ns3

@@ -95,6 +95,15 @@ class IcrcTrailer : public Trailer
     uint32_t m_icrc; //!< the CRC-32 value
 };
 
+/**
+ * \brief A frame's payload of \p payloadBytes followed by an ICRC of 0, as one zero-filled
+ * packet: the same bytes as Create<Packet>(payloadBytes) with an IcrcTrailer() appended, but no
+ * real bytes at all. Appending a trailer to a packet whose bytes are all virtual reallocates its
+ * buffer (and adding the headers then reallocates it again); the ICRC of 0 is just four more
+ * zeros, so it stays virtual. The simulator carries no application bytes, so payloads are zeros.
+ */
+Ptr<Packet> ZeroPayloadWithIcrc(uint32_t payloadBytes);
+
 } // namespace ns3
 
 #endif // FABRIC_ICRC_TRAILER_H

@@ -99,11 +99,7 @@ RoceFrameHeader::Print(std::ostream& os) const
 Ptr<Packet>
 BuildRoceFrame(const RoceFrameSpec& spec, Ptr<Packet> inner)
 {
-    Ptr<Packet> p = inner ? inner : Create<Packet>(spec.payloadBytes);
-    if (!inner)
-    {
-        p->AddTrailer(IcrcTrailer());
-    }
+    Ptr<Packet> p = inner ? inner : ZeroPayloadWithIcrc(spec.payloadBytes);
     RoceFrameHeader h;
     h.srcMac = spec.srcMac;
     h.dstMac = spec.dstMac;
