@@ -6,6 +6,7 @@
 #include "fabric-frames.h"
 #include "fabric-port-owner.h"
 #include "frame-codec.h"
+#include "frame-fifo.h"
 #include "frame-ref.h"
 
 #include "ns3/callback.h"
@@ -22,7 +23,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <list>
 #include <memory>
 #include <string>
@@ -172,7 +172,7 @@ class FabricNetDevice : public NetDevice
 
     uint64_t GetTotalQueueBytes() const;
 
-    const std::deque<QueuedFrame>& GetQueue(uint8_t priority) const
+    const FrameFifo<QueuedFrame>& GetQueue(uint8_t priority) const
     {
         return m_queues[priority];
     }
@@ -215,7 +215,7 @@ class FabricNetDevice : public NetDevice
 
     /// Frames sent by this device that are still propagating, oldest first (the cable holds
     /// them).
-    const std::deque<WireFrame>& GetOnWire() const
+    const FrameFifo<WireFrame>& GetOnWire() const
     {
         return m_onWire;
     }
@@ -285,7 +285,7 @@ class FabricNetDevice : public NetDevice
 
     /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
     /// cable.
-    const std::deque<RemoteWireFrame>& GetRemoteOnWire() const
+    const FrameFifo<RemoteWireFrame>& GetRemoteOnWire() const
     {
         return m_remoteOnWire;
     }
@@ -407,8 +407,8 @@ class FabricNetDevice : public NetDevice
     DataRate m_rate;
     uint32_t m_wireOverhead = 24;
     Time m_rxLatency; ///< RxLatency: pipelines before the owner sees a frame
-    /// Frames inside them, oldest first. A list, not the deque the queues use, so that this rare
-    /// path does not change how the compiler inlines the queues' hot deque operations.
+    /// Frames inside them, oldest first. A list, not the FrameFifo the queues use, so that this
+    /// rare path does not change how the compiler inlines the queues' hot operations.
     std::list<WireFrame> m_rxPipeline;
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
@@ -416,12 +416,12 @@ class FabricNetDevice : public NetDevice
     Ptr<UniformRandomVariable> m_lossRng;
     uint64_t m_lostFrames = 0;
 
-    std::array<std::deque<QueuedFrame>, kFabricPriorities> m_queues;
+    std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;
     std::array<uint64_t, kFabricPriorities> m_queueBytes{};
     /// Bit p set when m_queues[p] holds a frame: the data path tests one byte instead of eight
-    /// deques (80 bytes each, so up to ten cache lines).
+    /// queues (40 bytes each, five cache lines).
     uint8_t m_nonEmpty = 0;
-    std::deque<Ptr<Packet>> m_control; ///< PFC frames, served first, never paused
+    FrameFifo<Ptr<Packet>> m_control; ///< PFC frames, served first, never paused
     std::array<Time, kFabricPriorities> m_pausedUntil;
     std::array<int64_t, kFabricPriorities> m_deficit{};
     uint8_t m_dwrrNext = 0;
@@ -467,8 +467,8 @@ class FabricNetDevice : public NetDevice
     uint64_t m_creditStalls = 0;
 
     bool m_peerRemote = false;
-    std::deque<RemoteWireFrame> m_remoteOnWire;
-    std::deque<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
+    FrameFifo<RemoteWireFrame> m_remoteOnWire;
+    FrameFifo<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
     uint64_t m_txBytes = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txFrames = 0;
