@@ -56,11 +56,26 @@ def test_comparison(tmp, build):
                 "echo 'New: 16384 Rtx: 0 RTS: 0 Bounced: 0 ACKs: 6000 NACKs: 0 Pulls: 0 "
                 "sleek_pkts: 0'\n")
     os.chmod(fake, 0o755)
-    results = os.path.join(tmp, "results")
+    # --twins-only: the twins alone, no results.md.
+    alone = os.path.join(tmp, "twins-only")
     cmd = [os.path.join(ROOT, "bench", "run-bench"), "--build", build, "--vs-htsim", fake,
-           "--only", "incast-32", "--results", results]
+           "--only", "incast-32", "--results", alone, "--twins-only"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     check(proc.returncode == 0, f"{shlex.join(cmd)} exited {proc.returncode}:\n{proc.stderr}")
+    check(os.path.exists(os.path.join(alone, "vs-htsim.json")) and
+          not os.path.exists(os.path.join(alone, "results.md")), "--twins-only wrote results.md")
+    # Default: the scenario and the twin in one sitting, both tables in results.md.
+    results = os.path.join(tmp, "results")
+    cmd = [os.path.join(ROOT, "bench", "run-bench"), "--build", build, "--vs-htsim", fake,
+           "--only", "incast-32", "--results", results, "--no-baseline"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    check(proc.returncode == 0, f"{shlex.join(cmd)} exited {proc.returncode}:\n{proc.stderr}")
+    with open(os.path.join(results, "results.md")) as f:
+        sitting = f.read()
+    check("\n| incast-32 | roce + dcqcn | 128 | 32 |" in sitting,
+          f"results.md has no scenario row:\n{sitting}")
+    check("## Against htsim, same sitting" in sitting and "| incast-32 | 128 | 1 |" in sitting,
+          f"results.md has no htsim table:\n{sitting}")
     with open(os.path.join(results, "vs-htsim.json")) as f:
         data = json.load(f)
     (entry,) = data["twins"]
