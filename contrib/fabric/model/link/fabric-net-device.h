@@ -399,48 +399,62 @@ class FabricNetDevice : public NetDevice
     /// A frame that arrived but is lost (dead cable, bit error, stuck NIC): tell the owner.
     void ReportLost(const WireFrame& wire);
 
-    Ptr<Node> m_node;
-    Ptr<FabricChannel> m_channel;
-    Mac48Address m_address;
-    uint32_t m_ifIndex = 0;
-    uint16_t m_mtu = 9000;
-    DataRate m_rate;
-    uint32_t m_wireOverhead = 24;
-    Time m_rxLatency; ///< RxLatency: pipelines before the owner sees a frame
-    /// Frames inside them, oldest first. A list, not the FrameFifo the queues use, so that this
-    /// rare path does not change how the compiler inlines the queues' hot operations.
-    std::list<WireFrame> m_rxPipeline;
-    Scheduler m_scheduler = STRICT_PRIORITY;
-    uint32_t m_dwrrQuantum = 9216;
-    double m_lossRate = 0;
-    Ptr<UniformRandomVariable> m_lossRng;
-    uint64_t m_lostFrames = 0;
-
-    std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;
-    std::array<uint64_t, kFabricPriorities> m_queueBytes{};
-    /// Bit p set when m_queues[p] holds a frame: the data path tests one byte instead of eight
-    /// queues (40 bytes each, five cache lines).
-    uint8_t m_nonEmpty = 0;
-    FrameFifo<Ptr<Packet>> m_control; ///< PFC frames, served first, never paused
-    std::array<Time, kFabricPriorities> m_pausedUntil;
-    std::array<int64_t, kFabricPriorities> m_deficit{};
-    uint8_t m_dwrrNext = 0;
-    bool m_dwrrTurnStarted = false;
+    // What the data path reads for every frame, together at the front of the object: at a
+    // thousand hosts and more a port's fields are rarely still in the cache when its next frame
+    // comes, and spread over the whole object they cost five or six cache misses per frame.
+    FabricPortOwner* m_owner = nullptr;
+    std::unique_ptr<CreditFlowControl> m_credits;
     /// End of the current frame's serialization. The completion event is only scheduled when
     /// something waits for it (a queued frame, a host that pulls): an idle switch port that
     /// forwards one frame costs one event per hop, not two.
     Time m_busyUntil;
-    EventId m_completeEvent;
+    Time m_rxLatency; ///< RxLatency: pipelines before the owner sees a frame
+    double m_lossRate = 0;
+    uint64_t m_rxBytes = 0;
+    uint64_t m_txBytes = 0;
+    uint64_t m_txFrames = 0;
+    bool m_linkUp = true;
+    bool m_ownerPulls = false; ///< m_owner->PullsWhenIdle(), asked once
+    bool m_peerRemote = false;
     /// Whether m_completeEvent is still to run (what m_completeEvent.IsRunning() says: it is
     /// only cancelled on dispose), kept here because EventId::IsRunning() costs a few hundred
     /// instructions through the simulator; m_completeGeneration tells the latest completion
     /// event from an earlier one it replaced.
     bool m_completePending = false;
-    uint32_t m_completeGeneration = 0;
-    bool m_linkUp = true;
+    /// Bit p set when m_queues[p] holds a frame: the data path tests one byte instead of eight
+    /// queues (40 bytes each, five cache lines).
+    uint8_t m_nonEmpty = 0;
     uint8_t m_stormMask = 0;
-    uint8_t m_ignorePauseMask = 0;
     uint8_t m_dropMask = 0;
+    uint32_t m_completeGeneration = 0;
+    Ptr<FabricChannel> m_channel;
+    FrameFifo<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    TracedCallback<uint8_t, uint64_t> m_queueBytesTrace;
+    EventId m_completeEvent;
+    std::array<uint64_t, kFabricPriorities> m_queueBytes{};
+
+    Ptr<Node> m_node;
+    Mac48Address m_address;
+    uint32_t m_ifIndex = 0;
+    uint16_t m_mtu = 9000;
+    DataRate m_rate;
+    uint32_t m_wireOverhead = 24;
+    /// Frames inside them, oldest first. A list, not the FrameFifo the queues use, so that this
+    /// rare path does not change how the compiler inlines the queues' hot operations.
+    std::list<WireFrame> m_rxPipeline;
+    Scheduler m_scheduler = STRICT_PRIORITY;
+    uint32_t m_dwrrQuantum = 9216;
+    Ptr<UniformRandomVariable> m_lossRng;
+    uint64_t m_lostFrames = 0;
+
+    std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;
+    FrameFifo<Ptr<Packet>> m_control; ///< PFC frames, served first, never paused
+    std::array<Time, kFabricPriorities> m_pausedUntil;
+    std::array<int64_t, kFabricPriorities> m_deficit{};
+    uint8_t m_dwrrNext = 0;
+    bool m_dwrrTurnStarted = false;
+    uint8_t m_ignorePauseMask = 0;
     EventId m_stormEvent;
     std::array<Time, kFabricPriorities> m_lastPause;
     std::array<Time, kFabricPriorities> m_pausedSince;
@@ -453,7 +467,6 @@ class FabricNetDevice : public NetDevice
     bool m_creditShared = false;
     Time m_creditReturnInterval;
     Time m_creditSyncInterval;
-    std::unique_ptr<CreditFlowControl> m_credits;
     bool m_creditUpdateWanted = false;
     bool m_creditSyncWanted = false;
     bool m_creditRequestWanted = false;
@@ -466,17 +479,10 @@ class FabricNetDevice : public NetDevice
     uint64_t m_creditBytesSent = 0;
     uint64_t m_creditStalls = 0;
 
-    bool m_peerRemote = false;
     FrameFifo<RemoteWireFrame> m_remoteOnWire;
-    FrameFifo<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
-    uint64_t m_txBytes = 0;
-    uint64_t m_rxBytes = 0;
-    uint64_t m_txFrames = 0;
     uint64_t m_pfcFramesSent = 0;
     std::array<uint64_t, kFabricPriorities> m_txBytesPerPriority{};
 
-    FabricPortOwner* m_owner = nullptr;
-    bool m_ownerPulls = false; ///< m_owner->PullsWhenIdle(), asked once
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
     TracedCallback<> m_linkChangeCallbacks; ///< AddLinkChangeCallback: on every change
@@ -485,8 +491,6 @@ class FabricNetDevice : public NetDevice
 
     TracedCallback<uint8_t, uint16_t> m_pfcReceivedTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcSentTrace;
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;
-    TracedCallback<uint8_t, uint64_t> m_queueBytesTrace;
 };
 
 } // namespace ns3
