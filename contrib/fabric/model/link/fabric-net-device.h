@@ -7,6 +7,7 @@
 #include "fabric-port-owner.h"
 #include "frame-codec.h"
 #include "frame-ref.h"
+#include "sim/lazy-uniform-random.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -16,7 +17,6 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/queue-size.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
@@ -413,7 +413,7 @@ class FabricNetDevice : public NetDevice
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
     double m_lossRate = 0;
-    Ptr<UniformRandomVariable> m_lossRng;
+    LazyUniformRandom m_lossRng;
     uint64_t m_lostFrames = 0;
 
     std::array<std::deque<QueuedFrame>, kFabricPriorities> m_queues;
