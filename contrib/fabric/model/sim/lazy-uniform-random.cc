@@ -18,7 +18,8 @@ LazyUniformRandom::Make()
 {
     // The stream as a construction attribute: one RngStream, not one for the default (an
     // automatic stream number) and another for SetStream.
-    m_variable = CreateObjectWithAttributes<UniformRandomVariable>("Stream", IntegerValue(m_stream));
+    m_variable =
+        CreateObjectWithAttributes<UniformRandomVariable>("Stream", IntegerValue(m_stream));
 }
 
 } // namespace ns3

@@ -32,16 +32,19 @@ class LazyUniformRandom
     /// The stream the variable draws from (as RandomVariableStream::SetStream; -1 = automatic);
     /// a variable already made starts over on it, as SetStream does.
     void SetStream(int64_t stream);
+
     /// A value in [Min, Max) (the UniformRandomVariable's attributes, 0 and 1 by default).
     double GetValue()
     {
         return Variable()->GetValue();
     }
+
     /// An integer in [min, max].
     uint32_t GetInteger(uint32_t min, uint32_t max)
     {
         return Variable()->GetInteger(min, max);
     }
+
     /// Drops the variable (DoDispose); a later draw makes a new one on the same stream.
     void Dispose()
     {
@@ -57,6 +60,7 @@ class LazyUniformRandom
         }
         return PeekPointer(m_variable);
     }
+
     void Make();
 
     int64_t m_stream = -1;
