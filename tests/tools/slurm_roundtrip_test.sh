@@ -188,7 +188,7 @@ say "slurmctld :$CTLD_PORT and slurmd :$SLURMD_PORT up, node $NODE idle, auth/$A
 
 # --- the sweep through Slurm, and locally ---------------------------------------------------------
 cd "$ROOT" || fail "cd $ROOT"
-# A snapshot of fabric-run and its own libraries (libns3-fabric.so, found through RUNPATH, which
+# A snapshot of fabric-run and the libraries it finds outside the system's (through RUNPATH, which
 # LD_LIBRARY_PATH overrides): a rebuild of build/ during the test must not fail a point.
 mkdir -p "$TMP/bin"
 cp "$FABRIC_RUN" "$TMP/bin/fabric-run.bin"

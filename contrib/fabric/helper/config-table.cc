@@ -16,6 +16,7 @@
 #include <iostream>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -292,16 +293,19 @@ FindKey(const std::string& path)
 std::vector<const ScenarioKey*>
 KeysUnder(const std::string& parent)
 {
-    std::vector<const ScenarioKey*> rows;
-    std::string wanted = ItemPath(parent);
-    for (const ScenarioKey& k : ScenarioKeyTable())
-    {
-        if (k.Parent() == wanted)
+    // The table is fixed: its keys are grouped by parent once, in table order, instead of
+    // making every key's parent path each time (the scenario reader asks twice per section;
+    // about 5 M instructions a run, bench/PROFILE.md "Start-up").
+    static const std::unordered_map<std::string, std::vector<const ScenarioKey*>> byParent = [] {
+        std::unordered_map<std::string, std::vector<const ScenarioKey*>> groups;
+        for (const ScenarioKey& k : ScenarioKeyTable())
         {
-            rows.push_back(&k);
+            groups[k.Parent()].push_back(&k);
         }
-    }
-    return rows;
+        return groups;
+    }();
+    auto it = byParent.find(ItemPath(parent));
+    return it == byParent.end() ? std::vector<const ScenarioKey*>() : it->second;
 }
 
 void

@@ -5,8 +5,9 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
-#include <sstream>
+#include <string>
 #include <sys/resource.h>
+#include <utility>
 
 namespace ns3
 {
@@ -113,11 +114,22 @@ CollectTotals(const FabricNetwork& net,
             t.creditStalls += dev->GetCreditStalls();
         }
         PortRef peer = net.PeerOf(n, p);
-        std::ostringstream row;
-        row << net.NodeName(n) << ',' << p << ',' << net.NodeName(peer.node) << ',' << peer.port
-            << ',' << dev->GetDataRate().GetBitRate() << ',' << dev->GetTxBytes() << ','
-            << dev->GetRxBytes() << ',' << dev->GetTxFrames() << '\n';
-        t.linkRows.emplace_back((uint64_t(n) << 32) | p, row.str());
+        // Appended, not streamed: an ostringstream per port was most of this function's cost
+        // (its construction alone ~900 instructions; bench/PROFILE.md "Start-up").
+        std::string row = net.NodeName(n);
+        for (const std::string& field : {std::to_string(p),
+                                         net.NodeName(peer.node),
+                                         std::to_string(peer.port),
+                                         std::to_string(dev->GetDataRate().GetBitRate()),
+                                         std::to_string(dev->GetTxBytes()),
+                                         std::to_string(dev->GetRxBytes()),
+                                         std::to_string(dev->GetTxFrames())})
+        {
+            row += ',';
+            row += field;
+        }
+        row += '\n';
+        t.linkRows.emplace_back((uint64_t(n) << 32) | p, std::move(row));
     });
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {

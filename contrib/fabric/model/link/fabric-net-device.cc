@@ -136,7 +136,6 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
-    : m_lossRng(CreateObject<UniformRandomVariable>())
 {
     m_pausedUntil.fill(Time(0));
     m_lastPause.fill(PicoSeconds(-1));
@@ -145,7 +144,7 @@ FabricNetDevice::FabricNetDevice()
 int64_t
 FabricNetDevice::AssignStreams(int64_t stream)
 {
-    m_lossRng->SetStream(stream);
+    m_lossRng.SetStream(stream);
     return kStreams;
 }
 
@@ -618,7 +617,7 @@ FabricNetDevice::Deliver(WireFrame& wire)
 {
     FrameRef& frame = wire.frame;
     bool lost = false;
-    if (m_lossRate > 0 && m_lossRng->GetValue() < m_lossRate)
+    if (m_lossRate > 0 && m_lossRng.GetValue() < m_lossRate)
     {
         uint8_t type[14];
         frame->CopyData(type, 14);

@@ -8,6 +8,7 @@
 #include "frame-codec.h"
 #include "frame-fifo.h"
 #include "frame-ref.h"
+#include "sim/lazy-uniform-random.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -17,7 +18,6 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/queue-size.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
@@ -445,7 +445,7 @@ class FabricNetDevice : public NetDevice
     std::list<WireFrame> m_rxPipeline;
     Scheduler m_scheduler = STRICT_PRIORITY;
     uint32_t m_dwrrQuantum = 9216;
-    Ptr<UniformRandomVariable> m_lossRng;
+    LazyUniformRandom m_lossRng;
     uint64_t m_lostFrames = 0;
 
     std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;

@@ -43,7 +43,6 @@ CongaLoadBalancer::GetTypeId()
 }
 
 CongaLoadBalancer::CongaLoadBalancer()
-    : m_random(CreateObject<UniformRandomVariable>())
 {
 }
 
@@ -194,7 +193,7 @@ CongaLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16_t>
             m_ties.push_back(p);
         }
     }
-    uint16_t chosen = m_ties[m_random->GetInteger(0, static_cast<uint32_t>(m_ties.size() - 1))];
+    uint16_t chosen = m_ties[m_random.GetInteger(0, static_cast<uint32_t>(m_ties.size() - 1))];
     m_flowlets.Assign(chosen);
     return chosen;
 }
@@ -208,7 +207,7 @@ CongaLoadBalancer::GetStreamCount() const
 int64_t
 CongaLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_random->SetStream(stream);
+    m_random.SetStream(stream);
     return 1;
 }
 

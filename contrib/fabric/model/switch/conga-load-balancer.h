@@ -2,10 +2,10 @@
 #define FABRIC_CONGA_LOAD_BALANCER_H
 
 #include "flowlet-table.h"
+#include "sim/lazy-uniform-random.h"
 #include "switch-stages.h"
 
 #include "ns3/nstime.h"
-#include "ns3/random-variable-stream.h"
 
 #include <unordered_map>
 
@@ -115,7 +115,7 @@ class CongaLoadBalancer : public SwitchLoadBalancer
     std::unordered_map<uint32_t, LeafTable> m_toLeaf;
     std::unordered_map<uint32_t, LeafTable> m_fromLeaf;
     FlowletTable m_flowlets;
-    Ptr<UniformRandomVariable> m_random;
+    LazyUniformRandom m_random;
     std::vector<uint16_t> m_ties; ///< scratch
 };
 

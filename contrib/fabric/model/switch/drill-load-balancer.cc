@@ -35,7 +35,6 @@ DrillLoadBalancer::GetTypeId()
 }
 
 DrillLoadBalancer::DrillLoadBalancer()
-    : m_random(CreateObject<UniformRandomVariable>())
 {
 }
 
@@ -74,7 +73,7 @@ DrillLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16_t>
     uint32_t last = static_cast<uint32_t>(group.size() - 1);
     for (uint32_t i = 0; i < m_samples || m_candidates.empty(); ++i)
     {
-        uint16_t port = group[m_random->GetInteger(0, last)];
+        uint16_t port = group[m_random.GetInteger(0, last)];
         if (std::find(m_candidates.begin(), m_candidates.end(), port) == m_candidates.end())
         {
             m_candidates.push_back(port);
@@ -109,7 +108,7 @@ DrillLoadBalancer::GetStreamCount() const
 int64_t
 DrillLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_random->SetStream(stream);
+    m_random.SetStream(stream);
     return 1;
 }
 

@@ -1,9 +1,8 @@
 #ifndef FABRIC_DRILL_LOAD_BALANCER_H
 #define FABRIC_DRILL_LOAD_BALANCER_H
 
+#include "sim/lazy-uniform-random.h"
 #include "switch-stages.h"
-
-#include "ns3/random-variable-stream.h"
 
 #include <unordered_map>
 
@@ -48,7 +47,7 @@ class DrillLoadBalancer : public SwitchLoadBalancer
     std::unordered_map<uint32_t, std::vector<uint16_t>> m_memory;
     std::vector<uint16_t> m_candidates; ///< scratch
     std::vector<uint64_t> m_loads;      ///< scratch: the candidates' loads
-    Ptr<UniformRandomVariable> m_random;
+    LazyUniformRandom m_random;
 };
 
 } // namespace ns3

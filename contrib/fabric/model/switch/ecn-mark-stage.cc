@@ -22,7 +22,6 @@ EcnMarkStage::GetTypeId()
 }
 
 EcnMarkStage::EcnMarkStage()
-    : m_rng(CreateObject<UniformRandomVariable>())
 {
 }
 
@@ -39,7 +38,7 @@ EcnMarkStage::Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pma
 void
 EcnMarkStage::DoDispose()
 {
-    m_rng = nullptr;
+    m_rng.Dispose();
     EgressStage::DoDispose();
 }
 
@@ -64,7 +63,7 @@ EcnMarkStage::Install(const FabricSwitch& sw)
 int64_t
 EcnMarkStage::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    m_rng.SetStream(stream);
     return 1;
 }
 
@@ -93,7 +92,7 @@ EcnMarkStage::MaybeMark(uint32_t port, QueuedFrame& item, uint64_t queueBytes)
     {
         return;
     }
-    if (p >= 1.0 || m_rng->GetValue() < p)
+    if (p >= 1.0 || m_rng.GetValue() < p)
     {
         MarkCongestionExperienced(item.frame.Get());
         info.ecn = 3;

@@ -2,10 +2,10 @@
 #define FABRIC_ECN_MARK_STAGE_H
 
 #include "ecn-marker.h"
+#include "sim/lazy-uniform-random.h"
 #include "switch-stages.h"
 
 #include "ns3/queue-size.h"
-#include "ns3/random-variable-stream.h"
 
 namespace ns3
 {
@@ -84,7 +84,7 @@ class EcnMarkStage : public EgressStage
     double m_pmax = 0.2;
     MarkPoint m_markPoint = MARK_ON_ENQUEUE;
     std::vector<EcnCurve> m_curves; ///< by port
-    Ptr<UniformRandomVariable> m_rng;
+    LazyUniformRandom m_rng;
     uint64_t m_marked = 0;
 };
 

@@ -27,7 +27,6 @@ FlowletLoadBalancer::GetTypeId()
 }
 
 FlowletLoadBalancer::FlowletLoadBalancer()
-    : m_random(CreateObject<UniformRandomVariable>())
 {
 }
 
@@ -46,7 +45,7 @@ FlowletLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16_
     {
         return static_cast<uint16_t>(port);
     }
-    uint16_t chosen = group[m_random->GetInteger(0, static_cast<uint32_t>(group.size() - 1))];
+    uint16_t chosen = group[m_random.GetInteger(0, static_cast<uint32_t>(group.size() - 1))];
     m_flowlets.Assign(chosen);
     return chosen;
 }
@@ -60,7 +59,7 @@ FlowletLoadBalancer::GetStreamCount() const
 int64_t
 FlowletLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_random->SetStream(stream);
+    m_random.SetStream(stream);
     return 1;
 }
 

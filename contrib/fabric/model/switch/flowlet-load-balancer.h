@@ -2,10 +2,10 @@
 #define FABRIC_FLOWLET_LOAD_BALANCER_H
 
 #include "flowlet-table.h"
+#include "sim/lazy-uniform-random.h"
 #include "switch-stages.h"
 
 #include "ns3/nstime.h"
-#include "ns3/random-variable-stream.h"
 
 namespace ns3
 {
@@ -45,7 +45,7 @@ class FlowletLoadBalancer : public SwitchLoadBalancer
     const FabricSwitch* m_switch = nullptr;
     Time m_gap;
     FlowletTable m_flowlets;
-    Ptr<UniformRandomVariable> m_random;
+    LazyUniformRandom m_random;
 };
 
 } // namespace ns3

@@ -178,7 +178,6 @@ CaqmSwitch::GetTypeId()
 }
 
 CaqmSwitch::CaqmSwitch()
-    : m_rng(CreateObject<UniformRandomVariable>())
 {
 }
 
@@ -229,7 +228,7 @@ CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 int64_t
 CaqmSwitch::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    m_rng.SetStream(stream);
     return 1;
 }
 
@@ -286,7 +285,7 @@ CaqmSwitch::OnDequeue(uint32_t port, UbCci cci, uint64_t queueBytes, uint32_t fr
     }
     else if (p.credit >= 0)
     {
-        if (m_rng->GetValue() < m_markProbability)
+        if (m_rng.GetValue() < m_markProbability)
         {
             mark();
             p.deficit += returned;

@@ -1,10 +1,9 @@
 #ifndef FABRIC_CAQM_H
 #define FABRIC_CAQM_H
 
+#include "sim/lazy-uniform-random.h"
 #include "switch/switch-stages.h"
 #include "ub-congestion-control.h"
-
-#include "ns3/random-variable-stream.h"
 
 #include <vector>
 
@@ -163,7 +162,7 @@ class CaqmSwitch : public EgressStage
     QueueSize m_hintUnit;
     QueueSize m_mtu;
     std::vector<PortState> m_ports;
-    Ptr<UniformRandomVariable> m_rng;
+    LazyUniformRandom m_rng;
     uint64_t m_marked = 0;
     uint64_t m_refused = 0;
 };

@@ -66,14 +66,13 @@ UbAdaptiveSpray::GetTypeId()
 }
 
 UbAdaptiveSpray::UbAdaptiveSpray()
-    : m_rng(CreateObject<UniformRandomVariable>())
 {
 }
 
 int64_t
 UbAdaptiveSpray::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    m_rng.SetStream(stream);
     return 1;
 }
 
@@ -86,7 +85,7 @@ UbAdaptiveSpray::NextEntropy()
         m_recycled.pop_front();
         return e;
     }
-    return Port(m_base, m_rng->GetInteger(0, m_entropies - 1));
+    return Port(m_base, m_rng.GetInteger(0, m_entropies - 1));
 }
 
 void

@@ -1,8 +1,9 @@
 #ifndef FABRIC_UB_LOAD_BALANCER_H
 #define FABRIC_UB_LOAD_BALANCER_H
 
+#include "sim/lazy-uniform-random.h"
+
 #include "ns3/object.h"
-#include "ns3/random-variable-stream.h"
 
 #include <cstdint>
 #include <deque>
@@ -112,7 +113,7 @@ class UbAdaptiveSpray : public UbLoadBalancer
   private:
     uint32_t m_entropies;
     std::deque<uint16_t> m_recycled;
-    Ptr<UniformRandomVariable> m_rng;
+    LazyUniformRandom m_rng;
 };
 
 } // namespace ns3
