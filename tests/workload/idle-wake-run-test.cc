@@ -173,9 +173,7 @@ TEST_P(IdleWakeRunTest, ComputeGapsCostNoTicksAndTracesStayByteIdentical)
 
 // 1 us: launches on a queue tick, announced one interval before it (at the end of the compute);
 // 5 us: on a tick of both samplers, announced 5 queue intervals before; 1.5 us: between ticks.
-INSTANTIATE_TEST_SUITE_P(LaunchCosts,
-                         IdleWakeRunTest,
-                         ::testing::Values("1us", "5us", "1500ns"));
+INSTANTIATE_TEST_SUITE_P(LaunchCosts, IdleWakeRunTest, ::testing::Values("1us", "5us", "1500ns"));
 
 } // namespace
 } // namespace test
