@@ -307,10 +307,11 @@ class ScenarioRun
     Ptr<JobRunner> m_jobs;
     std::string m_traceDir;
     TraceConfig m_trace;
+    /// Before the samplers: their tickers unregister from it when they go.
+    std::unique_ptr<FabricIdleness> m_idleness;
     std::unique_ptr<RunRecorder> m_recorder;
     std::unique_ptr<UbRecorder> m_ubRecorder;
     std::unique_ptr<DeadlockDetector> m_deadlock;
-    std::unique_ptr<FabricIdleness> m_idleness;
     std::unique_ptr<LinkFaults> m_linkFaults;
     double m_buildSeconds = 0;
     double m_runSeconds = 0;
