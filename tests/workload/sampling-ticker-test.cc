@@ -39,9 +39,8 @@ class SamplingTickerTest : public SimTest
     /// state to 1 (work in progress: the fabric is busy) and 1 us later to 2 (done).
     std::vector<Sample> Run(bool sleep, Time announceAt, Time launchAt, bool chained)
     {
-        FabricNetwork net = FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(10)),
-                                                 0,
-                                                 0);
+        FabricNetwork net =
+            FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(10)), 0, 0);
         FabricIdleness idleness(&net, {}, sleep);
         int state = 0;
         idleness.AddBusyCheck([&state]() { return state == 1; });
@@ -93,9 +92,9 @@ class SamplingTickerTest : public SimTest
         EXPECT_EQ(sleeping.back().state, 2); // then asleep for good
         for (const Sample& s : sleeping)
         {
-            EXPECT_TRUE(s == ticking[s.ns / 1000]) << "at " << s.ns << " ns: " << s.state
-                                                   << " sleeping, " << ticking[s.ns / 1000].state
-                                                   << " ticking";
+            EXPECT_TRUE(s == ticking[s.ns / 1000])
+                << "at " << s.ns << " ns: " << s.state << " sleeping, "
+                << ticking[s.ns / 1000].state << " ticking";
         }
         EXPECT_EQ(sleeping[1].state, atFirst);
         EXPECT_EQ(sleeping[2].state, atSecond);
