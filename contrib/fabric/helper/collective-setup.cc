@@ -242,7 +242,8 @@ SetupCollective(const CollectiveConfig& cfg,
                 FabricNetwork& net,
                 const std::vector<Ptr<HostTransport>>& nics,
                 uint64_t seed,
-                PartitionedRun* parts)
+                PartitionedRun* parts,
+                CollectiveEngine::LaunchScheduledCallback launchScheduled)
 {
     if (!cfg.enabled)
     {
@@ -264,6 +265,7 @@ SetupCollective(const CollectiveConfig& cfg,
     engine->SetPlan(plan);
     engine->SetReadiness(cfg.readiness);
     engine->SetCheckValues(!cfg.interServerOnly);
+    engine->SetLaunchScheduledCallback(launchScheduled);
     if (Ptr<SharpService> sharp = SetupSharp(plan, cfg, net))
     {
         engine->SetSharpService(sharp);

@@ -19,11 +19,13 @@ class PartitionedRun;
 /// engine stops the simulation when the collective is done and every flow has finished; in a
 /// partitioned run (\p parts) the run's end-of-run rule does, and the engine is connected to
 /// the other ranks' replicas first.
-Ptr<CollectiveEngine> SetupCollective(const CollectiveConfig& cfg,
-                                      FabricNetwork& net,
-                                      const std::vector<Ptr<HostTransport>>& nics,
-                                      uint64_t seed,
-                                      PartitionedRun* parts = nullptr);
+Ptr<CollectiveEngine> SetupCollective(
+    const CollectiveConfig& cfg,
+    FabricNetwork& net,
+    const std::vector<Ptr<HostTransport>>& nics,
+    uint64_t seed,
+    PartitionedRun* parts = nullptr,
+    CollectiveEngine::LaunchScheduledCallback launchScheduled = {});
 
 /// The plan alone (tests and tools): algorithm by name + attribute defaults + NIC failures.
 CollectivePlan BuildCollectivePlan(const CollectiveConfig& cfg);

@@ -104,6 +104,12 @@ ReadPcap(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
 }
 
 void
+ReadSleepWhenIdle(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.sleepWhenIdle = ValueOf(trace, key).flag;
+}
+
+void
 ReadPcapNodes(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
 {
     if (trace.Has(key.Name()))
@@ -166,6 +172,12 @@ TraceKeys()
         ScenarioKey("trace.pcap", KeyKind::Flag, "write one pcap per device")
             .Default("false")
             .Reader(ReadPcap),
+        ScenarioKey("trace.sleep_when_idle",
+                    KeyKind::Flag,
+                    "samplers skip ticks while the fabric is idle (false: tick throughout; "
+                    "the files are the same)")
+            .Default("true")
+            .Reader(ReadSleepWhenIdle),
         ScenarioKey("trace.pcap_nodes", KeyKind::List, "restrict pcaps to these nodes")
             .Unit("list of node names")
             .Rule("every node")

@@ -15,14 +15,15 @@ namespace ns3
 DeadlockDetector::DeadlockDetector(const FabricNetwork* net, Time interval, Time timeout)
     : m_net(net),
       m_interval(interval),
-      m_timeout(timeout)
+      m_timeout(timeout),
+      m_ticker(interval, [this]() { return Check(); })
 {
 }
 
 void
 DeadlockDetector::Start()
 {
-    m_event = Simulator::Schedule(m_interval, &DeadlockDetector::Check, this);
+    m_ticker.Start(m_interval);
 }
 
 std::vector<QueueSample>
@@ -101,21 +102,16 @@ DeadlockDetector::FindCycles(const std::vector<QueueSample>& sample) const
     return cycles;
 }
 
-void
+bool
 DeadlockDetector::Check()
 {
     if (Evaluate(SampleLocal(), Simulator::Now()))
     {
         Simulator::Stop();
-        return;
+        return false;
     }
     // An idle fabric has no paused queue holding data: its skipped checks find no cycle.
-    Time now = Simulator::Now();
-    Time next = m_idleness ? m_idleness->NextTick(now, m_interval) : now + m_interval;
-    if (next != Time::Max())
-    {
-        m_event = Simulator::Schedule(next - now, &DeadlockDetector::Check, this);
-    }
+    return true;
 }
 
 bool

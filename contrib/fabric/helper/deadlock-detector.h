@@ -3,8 +3,8 @@
 
 #include "fabric-builder.h"
 #include "fabric-idleness.h"
+#include "sampling-ticker.h"
 
-#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <string>
@@ -49,10 +49,11 @@ class DeadlockDetector
     /// Checks every interval on this process's switches and stops the run on a deadlock.
     void Start();
 
-    /// Checks sleep while \p idleness says the fabric is idle (none: every interval).
-    void SetIdleness(const FabricIdleness* idleness)
+    /// Checks sleep while \p idleness says the fabric is idle and wake at its announcements
+    /// (none: every interval). Before Start().
+    void SetIdleness(FabricIdleness* idleness)
     {
-        m_idleness = idleness;
+        m_ticker.SetIdleness(idleness);
     }
 
     Time GetInterval() const
@@ -94,7 +95,8 @@ class DeadlockDetector
     std::string Describe() const;
 
   private:
-    void Check();
+    /// One check; false once a deadlock stopped the run.
+    bool Check();
     std::vector<std::vector<PausedQueue>> FindCycles(const std::vector<QueueSample>& sample) const;
 
     const FabricNetwork* m_net;
@@ -106,8 +108,7 @@ class DeadlockDetector
     std::vector<PausedQueue> m_candidate; ///< cycle seen at the last check
     std::vector<uint64_t> m_candidateTx;  ///< its members' sent bytes then
     Time m_candidateSince;
-    EventId m_event;
-    const FabricIdleness* m_idleness = nullptr;
+    SamplingTicker m_ticker;
 };
 
 } // namespace ns3

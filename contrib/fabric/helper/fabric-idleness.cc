@@ -1,5 +1,7 @@
 #include "fabric-idleness.h"
 
+#include "sampling-ticker.h"
+
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -41,7 +43,22 @@ FabricIdleness::QuietUntil() const
     {
         return now; // checked first: cheap, and true whenever traffic flows
     }
-    Time until = Time::Max();
+    for (const auto& busy : m_busy)
+    {
+        if (busy())
+        {
+            return now;
+        }
+    }
+    while (!m_announced.empty() && m_announced.top() < now)
+    {
+        m_announced.pop(); // launched: its flows are in the table now
+    }
+    Time until = m_announced.empty() ? Time::Max() : m_announced.top();
+    if (until <= now)
+    {
+        return now;
+    }
     for (const FlowRecord& f : m_net->GetFlowTable()->All())
     {
         if (f.finished || (f.uno && f.sentBytes >= f.bytes))
@@ -52,7 +69,7 @@ FabricIdleness::QuietUntil() const
         {
             return now; // started and not done: a NIC may be about to send
         }
-        until = std::min(until, f.start);
+        until = std::min(until, f.start); // Time::Max(): posted at run time, announced then
     }
     for (Time at : m_scripted)
     {
@@ -81,6 +98,39 @@ FabricIdleness::NextTick(Time now, Time interval) const
     int64_t k = (quiet - now).GetTimeStep() / interval.GetTimeStep();
     Time tick = now + TimeStep(interval.GetTimeStep() * k);
     return tick < quiet ? tick + interval : tick;
+}
+
+void
+FabricIdleness::Announce(Time at)
+{
+    if (!m_enabled)
+    {
+        return; // every ticker ticks anyway
+    }
+    at = std::max(at, Simulator::Now());
+    m_announced.push(at);
+    for (SamplingTicker* t : m_tickers)
+    {
+        t->Wake(at);
+    }
+}
+
+void
+FabricIdleness::AddBusyCheck(std::function<bool()> busy)
+{
+    m_busy.push_back(std::move(busy));
+}
+
+void
+FabricIdleness::AddTicker(SamplingTicker* ticker)
+{
+    m_tickers.push_back(ticker);
+}
+
+void
+FabricIdleness::RemoveTicker(SamplingTicker* ticker)
+{
+    m_tickers.erase(std::remove(m_tickers.begin(), m_tickers.end(), ticker), m_tickers.end());
 }
 
 } // namespace ns3

@@ -26,7 +26,8 @@ SetupJobs(const std::vector<JobSpec>& jobs,
           FabricNetwork& net,
           const std::vector<Ptr<HostTransport>>& nics,
           uint64_t seed,
-          PartitionedRun* parts)
+          PartitionedRun* parts,
+          CollectiveEngine::LaunchScheduledCallback launchScheduled)
 {
     if (jobs.empty())
     {
@@ -35,6 +36,7 @@ SetupJobs(const std::vector<JobSpec>& jobs,
     Ptr<JobRunner> runner = CreateObject<JobRunner>();
     runner->Configure(net.GetFlowTable(), nics, seed);
     runner->SetPortBinder(Create<NicPortBinder>(net)->AsCallback());
+    runner->SetLaunchScheduledCallback(launchScheduled);
     for (const JobSpec& job : jobs)
     {
         runner->AddJob(job);

@@ -19,7 +19,8 @@ Ptr<JobRunner> SetupJobs(const std::vector<JobSpec>& jobs,
                          FabricNetwork& net,
                          const std::vector<Ptr<HostTransport>>& nics,
                          uint64_t seed,
-                         PartitionedRun* parts = nullptr);
+                         PartitionedRun* parts = nullptr,
+                         CollectiveEngine::LaunchScheduledCallback launchScheduled = {});
 
 /// summary.json "jobs" of a finished runner: per job and step the step time, the exposed
 /// communication and the critical path.

@@ -147,13 +147,13 @@ RunRecorder::Start()
     {
         m_credits.Open(m_outDir + "/credits.csv",
                        "time_ns,node,port,vl,available,in_use,held,pending");
-        m_creditEvent = Simulator::ScheduleNow(&RunRecorder::SampleCredits, this);
+        m_creditTicker = Every(m_config.queueInterval, Time(0), &RunRecorder::SampleCredits);
     }
     if (!m_sampled.empty())
     {
-        m_queueEvent = Simulator::ScheduleNow(&RunRecorder::SampleQueues, this);
+        m_queueTicker = Every(m_config.queueInterval, Time(0), &RunRecorder::SampleQueues);
     }
-    m_rateEvent = Simulator::Schedule(m_config.rateInterval, &RunRecorder::SampleRates, this);
+    m_rateTicker = Every(m_config.rateInterval, m_config.rateInterval, &RunRecorder::SampleRates);
 }
 
 void
@@ -181,7 +181,6 @@ RunRecorder::SampleQueues()
             sp.last[q] = bytes;
         }
     }
-    m_queueEvent = ScheduleTick(m_config.queueInterval, &RunRecorder::SampleQueues);
 }
 
 void
@@ -211,7 +210,6 @@ RunRecorder::SampleCredits()
             cp.lastBusy[vl] = busy;
         }
     }
-    m_creditEvent = ScheduleTick(m_config.queueInterval, &RunRecorder::SampleCredits);
 }
 
 bool
@@ -298,19 +296,18 @@ RunRecorder::SampleRates()
             WriteUbCcColumns(row, *ubCc);
         }
     }
-    m_rateEvent = ScheduleTick(m_config.rateInterval, &RunRecorder::SampleRates);
 }
 
-EventId
-RunRecorder::ScheduleTick(Time interval, void (RunRecorder::*sampler)())
+std::unique_ptr<SamplingTicker>
+RunRecorder::Every(Time interval, Time first, void (RunRecorder::*sampler)())
 {
-    Time now = Simulator::Now();
-    Time next = m_idleness ? m_idleness->NextTick(now, interval) : now + interval;
-    if (next == Time::Max())
-    {
-        return EventId();
-    }
-    return Simulator::Schedule(next - now, sampler, this);
+    auto ticker = std::make_unique<SamplingTicker>(interval, [this, sampler]() {
+        (this->*sampler)();
+        return true;
+    });
+    ticker->SetIdleness(m_idleness);
+    ticker->Start(first);
+    return ticker;
 }
 
 void
@@ -341,9 +338,10 @@ RunRecorder::TrimEvent(uint32_t node, uint32_t flowId, uint32_t port, uint32_t c
 void
 RunRecorder::Finish()
 {
-    m_queueEvent.Cancel();
-    m_rateEvent.Cancel();
-    m_creditEvent.Cancel();
+    for (auto* ticker : {&m_queueTicker, &m_rateTicker, &m_creditTicker})
+    {
+        ticker->reset();
+    }
     if (m_credits.IsOpen())
     {
         m_credits.Commit(m_config.gzipAbove);

@@ -3,12 +3,13 @@
 
 #include "fabric-builder.h"
 #include "fabric-idleness.h"
+#include "sampling-ticker.h"
 #include "scenario-config.h"
 #include "trace/csv-writer.h"
 
-#include "ns3/event-id.h"
 #include "ns3/pcap-file-wrapper.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,9 @@ class RunRecorder
     RunRecorder(const FabricNetwork* net, const TraceConfig& config, const std::string& outDir);
     void Start();
 
-    /// Samplers sleep while \p idleness says the fabric is idle (none: they always tick).
-    void SetIdleness(const FabricIdleness* idleness)
+    /// Samplers sleep while \p idleness says the fabric is idle and wake at its announcements
+    /// (none: they always tick). Before Start().
+    void SetIdleness(FabricIdleness* idleness)
     {
         m_idleness = idleness;
     }
@@ -49,9 +51,10 @@ class RunRecorder
     void SampleQueues();
     /// credits.csv: per (port, credited lane), rows while credits are in use, held or pending.
     void SampleCredits();
-    /// Schedules \p sampler's next tick after one at now: the next of its grid, or the first
-    /// after an idle stretch (never when nothing changes again).
-    EventId ScheduleTick(Time interval, void (RunRecorder::*sampler)());
+    /// Ticks \p sampler every \p interval from \p first on, sleeping through idle time.
+    std::unique_ptr<SamplingTicker> Every(Time interval,
+                                          Time first,
+                                          void (RunRecorder::*sampler)());
     void QueueChanged(uint32_t node, uint32_t port, uint8_t priority, uint64_t bytes);
     bool Traced(uint32_t port) const;
     void SampleRates();
@@ -77,13 +80,13 @@ class RunRecorder
     };
 
     std::vector<CreditPort> m_creditPorts;
-    EventId m_creditEvent;
+    std::unique_ptr<SamplingTicker> m_creditTicker;
     std::vector<SampledPort> m_sampled;
     std::vector<uint64_t> m_lastDelivered;
     std::vector<Ptr<PcapFileWrapper>> m_pcaps;
-    EventId m_queueEvent;
-    EventId m_rateEvent;
-    const FabricIdleness* m_idleness = nullptr;
+    std::unique_ptr<SamplingTicker> m_queueTicker;
+    std::unique_ptr<SamplingTicker> m_rateTicker;
+    FabricIdleness* m_idleness = nullptr;
 };
 
 } // namespace ns3

@@ -93,6 +93,7 @@ struct TraceConfig
     Time rateInterval;
     bool pcap = false;
     std::vector<std::string> pcapNodes; ///< empty = every node
+    bool sleepWhenIdle = true;          ///< samplers skip idle time (same files as ticking)
 };
 
 /**

@@ -307,10 +307,11 @@ class ScenarioRun
     Ptr<JobRunner> m_jobs;
     std::string m_traceDir;
     TraceConfig m_trace;
+    /// Before the samplers: their tickers unregister from it when they go.
+    std::unique_ptr<FabricIdleness> m_idleness;
     std::unique_ptr<RunRecorder> m_recorder;
     std::unique_ptr<UbRecorder> m_ubRecorder;
     std::unique_ptr<DeadlockDetector> m_deadlock;
-    std::unique_ptr<FabricIdleness> m_idleness;
     std::unique_ptr<LinkFaults> m_linkFaults;
     double m_buildSeconds = 0;
     double m_runSeconds = 0;
@@ -447,11 +448,28 @@ ScenarioRun::ScheduleEvents()
 void
 ScenarioRun::SetUpCompletion()
 {
+    // Samplers sleep through idle time (unless told to tick throughout). Collectives and job
+    // phases announce their launches to wake them; other ranks' wires would wake the fabric
+    // unseen, so distributed runs tick throughout.
+    m_idleness = std::make_unique<FabricIdleness>(&m_net,
+                                                  ScriptedEventTimes(),
+                                                  !m_plan && m_cfg.trace.sleepWhenIdle);
+    auto announce = MakeCallback(&FabricIdleness::Announce, m_idleness.get());
     // Collectives: the engine adds its transfers as flows and posts them as they become eligible.
-    m_collective = SetupCollective(m_cfg.collective, m_net, m_nics, m_cfg.seed, m_parts.get());
+    m_collective =
+        SetupCollective(m_cfg.collective, m_net, m_nics, m_cfg.seed, m_parts.get(), announce);
     // Jobs: the flow table is empty between communication phases, so the runner, not the
     // table, says when the run is over.
-    m_jobs = SetupJobs(m_cfg.jobs, m_net, m_nics, m_cfg.seed, m_parts.get());
+    m_jobs = SetupJobs(m_cfg.jobs, m_net, m_nics, m_cfg.seed, m_parts.get(), announce);
+    // A SHARP member waiting for results retransmits on a timer, with no frame anywhere.
+    if (Ptr<CollectiveEngine> collective = m_collective)
+    {
+        m_idleness->AddBusyCheck([collective]() { return collective->SharpInFlight(); });
+    }
+    if (Ptr<JobRunner> jobs = m_jobs)
+    {
+        m_idleness->AddBusyCheck([jobs]() { return jobs->SharpInFlight(); });
+    }
     if (m_parts)
     {
         m_parts->InstallFinishRule();
@@ -521,11 +539,6 @@ ScenarioRun::StartRecording(double buildSeconds)
         std::filesystem::create_directories(m_traceDir);
         m_trace.gzipAbove = UINT64_MAX; // compressed after merging
     }
-    // Samplers sleep through idle time; flows posted at run time (collectives, job phases) and
-    // other ranks' wires would wake the fabric unseen, so those runs tick throughout.
-    m_idleness = std::make_unique<FabricIdleness>(&m_net,
-                                                  ScriptedEventTimes(),
-                                                  !m_plan && !m_collective && !m_jobs);
     m_recorder = std::make_unique<RunRecorder>(&m_net, m_trace, m_traceDir);
     m_recorder->SetIdleness(m_idleness.get());
     m_recorder->Start();

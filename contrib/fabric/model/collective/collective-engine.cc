@@ -303,6 +303,10 @@ CollectiveEngine::Eligible(uint32_t id)
         m_lateLaunchTime += now - at;
         at = now;
     }
+    if (!m_launchScheduled.IsNull())
+    {
+        m_launchScheduled(at);
+    }
     Simulator::Schedule(at - now, &CollectiveEngine::Launch, this, id);
 }
 
@@ -348,6 +352,7 @@ CollectiveEngine::Launch(uint32_t id)
             throw std::runtime_error("CollectiveEngine: an in-network transfer needs SHARP "
                                      "aggregation (collective.sharp)");
         }
+        ++m_sharpInFlight;
         m_sharp->Send(t.sharpGroup,
                       t.step,
                       t.src,
@@ -397,6 +402,7 @@ CollectiveEngine::RequestsOf(const CollectiveTransfer& t) const
 void
 CollectiveEngine::SharpDone(uint32_t id, const std::vector<float>& values)
 {
+    --m_sharpInFlight;
     m_state[id].payload = values;
     Complete(id, Simulator::Now(), true);
 }
@@ -404,6 +410,7 @@ CollectiveEngine::SharpDone(uint32_t id, const std::vector<float>& values)
 void
 CollectiveEngine::SharpFailed(uint32_t id, const std::string& reason)
 {
+    --m_sharpInFlight; // given up: no more retransmissions
     // The first failure names the cause; the transfer stays incomplete, so does the collective.
     if (m_failure.empty())
     {

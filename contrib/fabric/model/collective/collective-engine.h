@@ -86,6 +86,22 @@ class CollectiveEngine : public Object
         m_portBinder = binder;
     }
 
+    /// Told the time a transfer will launch, when its launch is scheduled and before anything
+    /// is scheduled for it: what samples the fabric can sleep until then (FabricIdleness).
+    typedef Callback<void, Time> LaunchScheduledCallback;
+
+    void SetLaunchScheduledCallback(LaunchScheduledCallback cb)
+    {
+        m_launchScheduled = cb;
+    }
+
+    /// True while an in-network (SHARP) transfer waits for results: a member may retransmit
+    /// although no frame is anywhere.
+    bool SharpInFlight() const
+    {
+        return m_sharpInFlight > 0;
+    }
+
     /// Per-rank time at which the rank has finished computing its gradient (default 0).
     void SetReadiness(std::vector<Time> ready);
 
@@ -275,6 +291,8 @@ class CollectiveEngine : public Object
     uint32_t m_elements = 1024;
     uint32_t m_portsPerNic = 0;
     PortBinder m_portBinder;
+    LaunchScheduledCallback m_launchScheduled;
+    uint32_t m_sharpInFlight = 0;
     bool m_checkValues = true;
     Ptr<FlowTable> m_table;
     std::vector<Ptr<HostTransport>> m_nics;

@@ -490,9 +490,23 @@ JobRunner::MakeEngine(const Instance& inst) const
     engine->SetAttribute("PortsPerNic", UintegerValue(job.portsPerNic));
     engine->Configure(m_table, m_nics, hosts, m_seed);
     engine->SetPortBinder(m_portBinder);
+    engine->SetLaunchScheduledCallback(m_launchScheduled);
     engine->SetPlan(JobPlanOf(job, inst.phase, ranks));
     engine->SetCheckValues(ph.kind == JobPhaseKind::COLLECTIVE);
     return engine;
+}
+
+bool
+JobRunner::SharpInFlight() const
+{
+    for (const Instance& inst : m_instances)
+    {
+        if (inst.engine && inst.engine->SharpInFlight())
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 void

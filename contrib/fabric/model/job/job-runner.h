@@ -60,6 +60,15 @@ class JobRunner : public Object
         m_portBinder = binder;
     }
 
+    /// Passed to every phase's engine (CollectiveEngine::SetLaunchScheduledCallback).
+    void SetLaunchScheduledCallback(CollectiveEngine::LaunchScheduledCallback cb)
+    {
+        m_launchScheduled = cb;
+    }
+
+    /// Some phase's in-network (SHARP) transfer waits for results.
+    bool SharpInFlight() const;
+
     /// Called once when every job has finished every step.
     void SetDoneCallback(Callback<void> cb)
     {
@@ -177,6 +186,7 @@ class JobRunner : public Object
     std::vector<Ptr<HostTransport>> m_nics;
     uint64_t m_seed = 1;
     CollectiveEngine::PortBinder m_portBinder;
+    CollectiveEngine::LaunchScheduledCallback m_launchScheduled;
     std::vector<JobSpec> m_jobs;
     std::vector<uint32_t> m_firstRecord; ///< by job
     std::vector<Record> m_records;
