@@ -66,6 +66,36 @@ TEST(FrameFifo, OrderThroughWrapAndGrowth)
     EXPECT_EQ(fifo.begin(), fifo.end());
 }
 
+TEST(FrameFifo, RoomFollowsWhatIsQueued)
+{
+    FrameFifo<int> fifo;
+    EXPECT_EQ(fifo.capacity(), 0u); // nothing allocated until the first push
+    for (int i = 0; i < 1000; ++i)
+    {
+        fifo.push_back(i);
+    }
+    EXPECT_EQ(fifo.capacity(), 1024u);
+    // Drained to 10 frames, the room has halved each time fewer than a quarter of it was in
+    // use: 1024 -> 512 at 255 left, 256 at 127, 128 at 63, 64 at 31, 32 at 15.
+    for (int i = 0; i < 990; ++i)
+    {
+        EXPECT_EQ(fifo.front(), i);
+        fifo.pop_front();
+    }
+    EXPECT_EQ(fifo.capacity(), 32u);
+    std::vector<int> rest;
+    for (int v = 990; v < 1000; ++v)
+    {
+        rest.push_back(v);
+    }
+    EXPECT_EQ(Contents(fifo), rest);
+    while (!fifo.empty())
+    {
+        fifo.pop_front();
+    }
+    EXPECT_EQ(fifo.capacity(), 8u);
+}
+
 TEST(FrameFifo, PopReleasesTheElement)
 {
     FrameFifo<Ptr<Packet>> fifo;

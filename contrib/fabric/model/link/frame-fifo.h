@@ -17,8 +17,10 @@ namespace ns3
  * them stay empty for a whole run: a 16 384-host fabric has 65 536 ports. std::deque allocates
  * a 512-byte block and its map when it is constructed, about 6 KiB per port in all, which made
  * up most of a large fabric's memory before any frame moved. This ring buffer allocates on the
- * first push and doubles when full; pops release the element at once (a frame's reference to
- * its packet goes when it leaves, as with std::deque::pop_front).
+ * first push, doubles when full and halves when three quarters are free, so that a queue that
+ * held thousands of frames once does not keep their room for the rest of the run (peak memory
+ * follows what is queued at once, as std::deque's does). Pops release the element at once (a
+ * frame's reference to its packet goes when it leaves, as with std::deque::pop_front).
  *
  * T must be default-constructible and movable.
  */
@@ -76,6 +78,16 @@ class FrameFifo
         m_slots[m_head] = T();
         m_head = (m_head + 1) & m_mask;
         --m_size;
+        if (m_size < m_capacity / 4 && m_capacity > kFirstCapacity)
+        {
+            Resize(m_capacity / 2);
+        }
+    }
+
+    /// Slots allocated (for tests: memory follows what is queued).
+    size_t capacity() const
+    {
+        return m_capacity;
     }
 
     void clear()
@@ -146,7 +158,11 @@ class FrameFifo
   private:
     void Grow()
     {
-        size_t capacity = m_capacity == 0 ? kFirstCapacity : 2 * m_capacity;
+        Resize(m_capacity == 0 ? kFirstCapacity : 2 * m_capacity);
+    }
+
+    void Resize(size_t capacity)
+    {
         std::unique_ptr<T[]> slots(new T[capacity]);
         for (size_t i = 0; i < m_size; ++i)
         {
