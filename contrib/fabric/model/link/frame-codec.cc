@@ -1,5 +1,7 @@
 #include "frame-codec.h"
 
+#include "wire/ethernet-ipv4-udp.h"
+
 #include "ns3/ethernet-header.h"
 #include "ns3/fatal-error.h"
 #include "ns3/ipv4-header.h"
@@ -61,6 +63,23 @@ class FrontBytesHeader : public Header
     uint32_t m_count;
     uint8_t m_bytes[kMaxBytes];
 };
+
+/// Applies \p edit to the IPv4 header of an Ethernet/IPv4 \p frame and writes the header
+/// checksum again: the one way a switch rewrites an IPv4 field (ECN, DSCP, identification).
+template <typename Edit>
+void
+EditIpv4Header(Packet& frame, Edit edit)
+{
+    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
+    if (frame.CopyData(front, sizeof front) < sizeof front)
+    {
+        return;
+    }
+    uint8_t* ip = front + kEthernetHeaderBytes;
+    edit(ip);
+    WriteIpv4Checksum(ip);
+    RewriteFrameFront(frame, front, sizeof front);
+}
 
 /// Ethernet + IPv4 (no options) + UDP: where a transport header starts.
 constexpr uint32_t kTransportOffset = kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes;
@@ -219,16 +238,10 @@ ReadIpv4Identification(const Ptr<const Packet>& frame)
 void
 WriteIpv4Identification(Ptr<Packet> frame, uint16_t id)
 {
-    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
-    if (frame->CopyData(front, sizeof front) < sizeof front)
-    {
-        return;
-    }
-    uint8_t* ip = front + kEthernetHeaderBytes;
-    ip[4] = static_cast<uint8_t>(id >> 8);
-    ip[5] = static_cast<uint8_t>(id);
-    UpdateIpv4Checksum(ip);
-    RewriteFrameFront(*frame, front, sizeof front);
+    EditIpv4Header(*frame, [id](uint8_t* ip) {
+        ip[4] = static_cast<uint8_t>(id >> 8);
+        ip[5] = static_cast<uint8_t>(id);
+    });
 }
 
 Ptr<Packet>
@@ -256,50 +269,17 @@ RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count)
 }
 
 void
-UpdateIpv4Checksum(uint8_t* ip)
-{
-    ip[10] = 0;
-    ip[11] = 0;
-    uint32_t sum = 0;
-    for (uint32_t i = 0; i < kIpv4HeaderBytes; i += 2)
-    {
-        sum += ReadBe16(ip + i);
-    }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    }
-    uint16_t checksum = static_cast<uint16_t>(~sum);
-    ip[10] = static_cast<uint8_t>(checksum >> 8);
-    ip[11] = static_cast<uint8_t>(checksum);
-}
-
-void
 MarkCongestionExperienced(Ptr<Packet> frame)
 {
-    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
-    if (frame->CopyData(front, sizeof front) < sizeof front)
-    {
-        return;
-    }
-    uint8_t* ip = front + kEthernetHeaderBytes;
-    ip[1] |= Ipv4Header::ECN_CE;
-    UpdateIpv4Checksum(ip);
-    RewriteFrameFront(*frame, front, sizeof front);
+    EditIpv4Header(*frame, [](uint8_t* ip) { ip[1] |= Ipv4Header::ECN_CE; });
 }
 
 void
 SetFramePriority(Ptr<Packet> frame, uint8_t priority)
 {
-    uint8_t front[kEthernetHeaderBytes + kIpv4HeaderBytes];
-    if (frame->CopyData(front, sizeof front) < sizeof front)
-    {
-        return;
-    }
-    uint8_t* ip = front + kEthernetHeaderBytes;
-    ip[1] = static_cast<uint8_t>((priority << 5) | (ip[1] & 0x3)); // DSCP = priority << 3
-    UpdateIpv4Checksum(ip);
-    RewriteFrameFront(*frame, front, sizeof front);
+    EditIpv4Header(*frame, [priority](uint8_t* ip) {
+        ip[1] = static_cast<uint8_t>((priority << 5) | (ip[1] & 0x3)); // DSCP = priority << 3
+    });
 }
 
 } // namespace ns3

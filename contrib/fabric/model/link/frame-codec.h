@@ -102,9 +102,6 @@ HostIndexOfIp(uint32_t ip)
 /// the bytes one at a time and re-encode every field).
 void RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count);
 
-/// Recomputes the header checksum of the IPv4 header at \p ip (20 bytes, no options; RFC 791).
-void UpdateIpv4Checksum(uint8_t* ip);
-
 /// Rewrites the IPv4 ECN field of a frame to CE (11), keeping the header checksum valid.
 void MarkCongestionExperienced(Ptr<Packet> frame);
 /// Rewrites the frame's traffic class (DSCP = priority << 3), keeping ECN and the checksum.

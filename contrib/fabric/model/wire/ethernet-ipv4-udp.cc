@@ -4,6 +4,24 @@ namespace ns3
 {
 
 void
+WriteIpv4Checksum(uint8_t* ip)
+{
+    ip[10] = 0;
+    ip[11] = 0;
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < 20; i += 2)
+    {
+        sum += (uint32_t(ip[i]) << 8) | ip[i + 1];
+    }
+    // Ten 16-bit words sum below 2^20: two folds bring the carries back into 16 bits.
+    sum = (sum & 0xFFFF) + (sum >> 16);
+    sum = (sum & 0xFFFF) + (sum >> 16);
+    uint16_t checksum = static_cast<uint16_t>(~sum);
+    ip[10] = static_cast<uint8_t>(checksum >> 8);
+    ip[11] = static_cast<uint8_t>(checksum);
+}
+
+void
 EthernetIpv4Udp::Write(uint8_t* b) const
 {
     dstMac.CopyTo(b);
@@ -19,23 +37,12 @@ EthernetIpv4Udp::Write(uint8_t* b) const
     ip[4] = ip[5] = ip[6] = ip[7] = 0;
     ip[8] = 64;
     ip[9] = 17;
-    ip[10] = ip[11] = 0;
     for (int i = 0; i < 4; ++i)
     {
         ip[12 + i] = static_cast<uint8_t>(srcIp >> (24 - 8 * i));
         ip[16 + i] = static_cast<uint8_t>(dstIp >> (24 - 8 * i));
     }
-    // The header checksum (RFC 791, RFC 1071) from the field values rather than the bytes just
-    // written: the 16-bit words are 0x45|TOS, the length, 0, 0, TTL 64|protocol 17, the
-    // checksum itself (0) and the two addresses. Seven words sum below 2^19, so two folds
-    // bring the carries back into 16 bits.
-    uint32_t sum = ((0x45u << 8) | tos) + ipLength + ((64u << 8) | 17u) + (srcIp >> 16) +
-                   (srcIp & 0xFFFF) + (dstIp >> 16) + (dstIp & 0xFFFF);
-    sum = (sum & 0xFFFF) + (sum >> 16);
-    sum = (sum & 0xFFFF) + (sum >> 16);
-    uint16_t checksum = static_cast<uint16_t>(~sum);
-    ip[10] = checksum >> 8;
-    ip[11] = checksum & 0xFF;
+    WriteIpv4Checksum(ip);
     uint8_t* udp = ip + 20;
     uint16_t udpLength = static_cast<uint16_t>(8 + udpPayloadBytes);
     udp[0] = srcPort >> 8;

@@ -12,6 +12,10 @@ namespace ns3
 constexpr uint32_t kEthernetIpv4UdpBytes = 42;
 
 /// The outer headers every fabric transport frame (RoCEv2, Unified Bus) carries.
+/// Writes the header checksum of the IPv4 header at \p ip (20 bytes, no options; RFC 791,
+/// RFC 1071), computed over the header with the checksum field zeroed.
+void WriteIpv4Checksum(uint8_t* ip);
+
 struct EthernetIpv4Udp
 {
     Mac48Address srcMac;
