@@ -5,10 +5,12 @@
 // attribute defaults set for this test only, add raw flows, run, and inspect the model objects.
 
 #include "fabric-builder.h"
+#include "host/host-transport.h"
 #include "link/frame-codec.h"
 #include "topology-generators.h"
 
 #include "ns3/config.h"
+#include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -66,6 +68,20 @@ AddFlow(FabricNetwork& net,
     uint32_t id = net.GetFlowTable()->Add(rec);
     net.GetHost(src)->StartFlowAt(id);
     return id;
+}
+
+/// A NIC of \p type (e.g. ns3::RdmaNic) installed on every host of \p net, in host order.
+inline std::vector<Ptr<HostTransport>>
+InstallNics(FabricNetwork& net, const std::string& type)
+{
+    std::vector<Ptr<HostTransport>> nics;
+    ObjectFactory factory(type);
+    for (uint32_t h = 0; h < net.GetNHosts(); ++h)
+    {
+        nics.push_back(factory.Create<HostTransport>());
+        nics.back()->Install(net.GetHost(h));
+    }
+    return nics;
 }
 
 /// Serialization time of a frame of \p bytes plus \p overhead on a link of \p rate.

@@ -62,14 +62,7 @@ class CollectiveRequestsTest : public test::SimTest
         Set("ns3::CollectiveEngine::LaunchCost", "0ns");
         FabricNetwork net =
             FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(100)), 0, 0);
-        std::vector<Ptr<HostTransport>> nics;
-        ObjectFactory factory("ns3::RdmaNic");
-        for (uint32_t h = 0; h < net.GetNHosts(); ++h)
-        {
-            Ptr<HostTransport> nic = factory.Create<HostTransport>();
-            nic->Install(net.GetHost(h));
-            nics.push_back(nic);
-        }
+        std::vector<Ptr<HostTransport>> nics = test::InstallNics(net, "ns3::RdmaNic");
         CollectiveJob job;
         job.ranks = 2;
         job.gpusPerServer = servers[0] == servers[1] ? 2 : 1;

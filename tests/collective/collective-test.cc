@@ -76,14 +76,7 @@ class CollectiveTest : public test::SimTest
             Set(k, v);
         }
         FabricNetwork net = FabricNetwork::Build(spec, 0, 0);
-        std::vector<Ptr<HostTransport>> nics;
-        ObjectFactory factory("ns3::RdmaNic");
-        for (uint32_t h = 0; h < net.GetNHosts(); ++h)
-        {
-            Ptr<HostTransport> nic = factory.Create<HostTransport>();
-            nic->Install(net.GetHost(h));
-            nics.push_back(nic);
-        }
+        std::vector<Ptr<HostTransport>> nics = test::InstallNics(net, "ns3::RdmaNic");
         run.engine = SetupCollective(run.cfg, net, nics, 1);
         g_completeReports = 0;
         run.engine->SetCompleteCallback(MakeCallback(&CountCompleteReport));

@@ -103,13 +103,7 @@ class CollectiveNicPorts : public test::SimTest
         p.controlNicPorts = nicPorts;
         TopologySpec spec = MakeRail(p);
         FabricNetwork net = FabricNetwork::Build(spec, 0, 0);
-        std::vector<Ptr<HostTransport>> nics;
-        ObjectFactory factory("ns3::RdmaNic");
-        for (uint32_t h = 0; h < net.GetNHosts(); ++h)
-        {
-            nics.push_back(factory.Create<HostTransport>());
-            nics.back()->Install(net.GetHost(h));
-        }
+        std::vector<Ptr<HostTransport>> nics = test::InstallNics(net, "ns3::RdmaNic");
         CollectiveJob job;
         job.ranks = 2;
         job.gpusPerServer = 1;

@@ -119,13 +119,7 @@ TEST_F(CollectiveControlServer, InterServerTrafficIsBoundByTheSharedSlot)
         Set(k, v);
     }
     FabricNetwork net = FabricNetwork::Build(spec, 0, 0);
-    std::vector<Ptr<HostTransport>> nics;
-    ObjectFactory factory("ns3::RdmaNic");
-    for (uint32_t h = 0; h < net.GetNHosts(); ++h)
-    {
-        nics.push_back(factory.Create<HostTransport>());
-        nics.back()->Install(net.GetHost(h));
-    }
+    std::vector<Ptr<HostTransport>> nics = test::InstallNics(net, "ns3::RdmaNic");
     Ptr<CollectiveEngine> engine = SetupCollective(cfg, net, nics, 1);
     Simulator::Stop(Seconds(1));
     Simulator::Run();

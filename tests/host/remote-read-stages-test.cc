@@ -30,6 +30,8 @@
 
 #include "ns3/uinteger.h"
 
+#include <functional>
+
 namespace ns3
 {
 namespace test
@@ -152,6 +154,33 @@ class RemoteReadStages : public SimTest
         EXPECT_EQ(f[0].deliveredBytes, 64u);
         return f[0].finish.GetPicoSeconds();
     }
+
+    /// One RoCE flow of \p bytes by \p verb from h0 to h1 over a 100 ns cable, with the
+    /// attribute defaults set so far; \p beforeRun sees h0's NIC before the run. Returns the
+    /// flow's record.
+    static FlowRecord OneRoceFlow(uint64_t bytes,
+                                  RdmaVerb verb,
+                                  const std::function<void(RdmaNic&)>& beforeRun = {})
+    {
+        FabricNetwork net = FabricNetwork::Build(TwoHosts(NanoSeconds(100)), 0, 0);
+        Ptr<RdmaNic> a = CreateObject<RdmaNic>();
+        Ptr<RdmaNic> b = CreateObject<RdmaNic>();
+        a->Install(net.GetHost(0));
+        b->Install(net.GetHost(1));
+        if (beforeRun)
+        {
+            beforeRun(*a);
+        }
+        FlowRecord rec;
+        rec.src = 0;
+        rec.dst = 1;
+        rec.bytes = bytes;
+        rec.verb = verb;
+        uint32_t id = net.GetFlowTable()->Add(rec);
+        a->StartFlowAt(id);
+        Simulator::Run();
+        return net.GetFlowTable()->Get(id);
+    }
 };
 
 TEST_F(RemoteReadStages, PipelineCyclesRoundOncePerPass)
@@ -268,20 +297,7 @@ TEST_F(RemoteReadStages, PipelinesDelayFramesWithoutSlowingThePort)
     //   T = 83 400 + 15 × 83 080 + 2P + L + 1 240 + 2P + L
     // A pipeline that held the port for P per frame would add 16 P instead of 4 P.
     Set("ns3::RdmaNic::PipelineCycles", "25");
-    FabricNetwork net = FabricNetwork::Build(TwoHosts(NanoSeconds(100)), 0, 0);
-    Ptr<RdmaNic> a = CreateObject<RdmaNic>();
-    Ptr<RdmaNic> b = CreateObject<RdmaNic>();
-    a->Install(net.GetHost(0));
-    b->Install(net.GetHost(1));
-    FlowRecord rec;
-    rec.src = 0;
-    rec.dst = 1;
-    rec.bytes = 16 * 4096;
-    rec.verb = RdmaVerb::WRITE;
-    uint32_t id = net.GetFlowTable()->Add(rec);
-    a->StartFlowAt(id);
-    Simulator::Run();
-    const FlowRecord& f = net.GetFlowTable()->Get(id);
+    FlowRecord f = OneRoceFlow(16 * 4096, RdmaVerb::WRITE);
     ASSERT_TRUE(f.finished);
     const int64_t frames = 83400 + 15 * 83080;
     EXPECT_EQ(f.finish.GetPicoSeconds(), frames + 4 * 77640 + 200000 + 1240);
@@ -296,20 +312,7 @@ TEST_F(RemoteReadStages, AWriteSkipsTheReadOnlyStages)
     // Frames: 138 B (BTH + RETH + 64 B) and the 62 B ACK: 2 760 + 1 240 ps.
     //   T = 780 + 4 × 27.95 + 200 + 350 + 4.0 = 1445.8 ns
     Preset(kPcie);
-    FabricNetwork net = FabricNetwork::Build(TwoHosts(NanoSeconds(100)), 0, 0);
-    Ptr<RdmaNic> a = CreateObject<RdmaNic>();
-    Ptr<RdmaNic> b = CreateObject<RdmaNic>();
-    a->Install(net.GetHost(0));
-    b->Install(net.GetHost(1));
-    FlowRecord rec;
-    rec.src = 0;
-    rec.dst = 1;
-    rec.bytes = 64;
-    rec.verb = RdmaVerb::WRITE;
-    uint32_t id = net.GetFlowTable()->Add(rec);
-    a->StartFlowAt(id);
-    Simulator::Run();
-    const FlowRecord& f = net.GetFlowTable()->Get(id);
+    FlowRecord f = OneRoceFlow(64, RdmaVerb::WRITE);
     ASSERT_TRUE(f.finished);
     EXPECT_EQ(f.finish.GetPicoSeconds(), 1445800);
 }
@@ -326,21 +329,9 @@ TEST_F(RemoteReadStages, WithoutAHostPathNothingChanges)
     // Every stage 0 (the default): the NIC records no stage times and the pipelines add
     // nothing; a read is its two frames and the cable twice.
     Set("ns3::FabricNetDevice::WireOverhead", "0");
-    FabricNetwork net = FabricNetwork::Build(TwoHosts(NanoSeconds(100)), 0, 0);
-    Ptr<RdmaNic> a = CreateObject<RdmaNic>();
-    Ptr<RdmaNic> b = CreateObject<RdmaNic>();
-    a->Install(net.GetHost(0));
-    b->Install(net.GetHost(1));
-    EXPECT_FALSE(a->GetHostPath().Any());
-    FlowRecord rec;
-    rec.src = 0;
-    rec.dst = 1;
-    rec.bytes = 64;
-    rec.verb = RdmaVerb::READ;
-    uint32_t id = net.GetFlowTable()->Add(rec);
-    a->StartFlowAt(id);
-    Simulator::Run();
-    const FlowRecord& f = net.GetFlowTable()->Get(id);
+    FlowRecord f = OneRoceFlow(64, RdmaVerb::READ, [](RdmaNic& requester) {
+        EXPECT_FALSE(requester.GetHostPath().Any());
+    });
     EXPECT_FALSE(f.stagesTraced);
     EXPECT_EQ(f.finish.GetPicoSeconds(), 1480 + 2520 + 200000);
 }
