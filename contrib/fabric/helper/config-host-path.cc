@@ -64,27 +64,16 @@ HostPathKeys(const std::string& section)
                         ".host_path (docs/models.md#remote-read-stages)")
             .Reader(ReadSection),
     };
-    const std::pair<const char*, const char*> stages[] = {
-        {"post", "PostTime"},
-        {"descriptor_build", "DescriptorBuildTime"},
-        {"doorbell", "DoorbellTime"},
-        {"descriptor_fetch", "DescriptorFetchTime"},
-        {"submit_bus", "SubmitBusTime"},
-        {"sequence", "SequenceTime"},
-        {"pipeline_cycles", "PipelineCycles"},
-        {"pipeline_clock", "PipelineClock"},
-        {"target_dma_read", "TargetDmaReadTime"},
-        {"target_bus", "TargetBusTime"},
-        {"dram", "DramTime"},
-        {"payload_write", "PayloadWriteTime"},
-        {"completion_write", "CompletionWriteTime"},
-        {"completion_bus", "CompletionBusTime"},
-        {"cq_poll", "CqPollTime"},
-        {"library_poll", "LibraryPollTime"},
-    };
-    for (const auto& [name, attribute] : stages)
+    // Each stage's key is its attribute's name in snake case, without "Time":
+    // DescriptorBuildTime -> descriptor_build, PipelineClock -> pipeline_clock.
+    for (const std::string& attribute : HostPathStageAttributes())
     {
-        rows.push_back(ScenarioKey(section + ".host_stages." + name, KeyKind::Native, "")
+        std::string stem = attribute;
+        if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, "Time") == 0)
+        {
+            stem.erase(stem.size() - 4);
+        }
+        rows.push_back(ScenarioKey(section + ".host_stages." + SnakeCase(stem), KeyKind::Native, "")
                            .Attribute(nic + attribute)
                            .OnlyWhenGiven());
     }

@@ -85,6 +85,9 @@ struct HostPathPreset
 /// none, pcie, pcie_nic_cpu, onchip, load (Datacenter networks, chapter 7, §7.3.3).
 const std::vector<HostPathPreset>& HostPathPresets();
 
+/// The NIC attributes of the host path stages, in table order: what every preset sets.
+std::vector<std::string> HostPathStageAttributes();
+
 } // namespace ns3
 
 #endif
