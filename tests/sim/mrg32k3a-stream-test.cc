@@ -12,9 +12,8 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rng-stream.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <vector>
 
 namespace ns3
@@ -41,8 +40,8 @@ class RngSettings : public ::testing::Test
     uint64_t m_run = RngSeedManager::GetRun();
 };
 
-const std::vector<uint64_t> kStreams = {0, 1, 2, 7, 100, 12345, (uint64_t{1} << 40) + 3,
-                                        (uint64_t{1} << 63) + 5, ~uint64_t{0}};
+const std::vector<uint64_t> kStreams =
+    {0, 1, 2, 7, 100, 12345, (uint64_t{1} << 40) + 3, (uint64_t{1} << 63) + 5, ~uint64_t{0}};
 
 TEST(Mrg32k3aStream, DrawsRngStreamsNumbers)
 {

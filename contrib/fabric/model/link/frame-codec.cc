@@ -4,7 +4,6 @@
 
 #include "ns3/ethernet-header.h"
 #include "ns3/fatal-error.h"
-#include "ns3/ipv4-header.h"
 
 #include <cstring>
 
@@ -248,15 +247,13 @@ Ptr<Packet>
 TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority)
 {
     Ptr<Packet> cut = frame->CreateFragment(0, keepBytes);
-    EthernetHeader eth(false);
-    cut->RemoveHeader(eth);
-    Ipv4Header ip;
-    ip.EnableChecksum();
-    cut->RemoveHeader(ip);
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>((priority << 3) | kTrimmedDscpCode));
-    ip.SetPayloadSize(cut->GetSize());
-    cut->AddHeader(ip);
-    cut->AddHeader(eth);
+    const uint16_t totalLength = static_cast<uint16_t>(cut->GetSize() - kEthernetHeaderBytes);
+    EditIpv4Header(*cut, [priority, totalLength](uint8_t* ip) {
+        const uint8_t dscp = static_cast<uint8_t>((priority << 3) | kTrimmedDscpCode);
+        ip[1] = static_cast<uint8_t>((dscp << 2) | (ip[1] & 0x3)); // ECN bits kept
+        ip[2] = static_cast<uint8_t>(totalLength >> 8);
+        ip[3] = static_cast<uint8_t>(totalLength);
+    });
     return cut;
 }
 
@@ -271,7 +268,7 @@ RewriteFrameFront(Packet& frame, const uint8_t* bytes, uint32_t count)
 void
 MarkCongestionExperienced(Ptr<Packet> frame)
 {
-    EditIpv4Header(*frame, [](uint8_t* ip) { ip[1] |= Ipv4Header::ECN_CE; });
+    EditIpv4Header(*frame, [](uint8_t* ip) { ip[1] |= 0x3; }); // ECN field = CE (RFC 3168)
 }
 
 void
