@@ -358,7 +358,7 @@ RunMain(int argc, char** argv)
         RunOutcome outcome;
         try
         {
-            outcome = ScenarioRunner::Run(cfg, outDir, plan.get());
+            outcome = ScenarioRunner::Run(cfg, outDir, plan.get(), RunTeardown::ProcessExit);
         }
         catch (const ConfigError&)
         {
@@ -407,5 +407,9 @@ main(int argc, char** argv)
 {
     int status = RunMain(argc, argv);
     RankExchange::Disable(); // MPI_Finalize on every rank, whatever happened
-    return status;
+    // The run left its objects to the process's end (RunTeardown::ProcessExit) and closed
+    // every file it wrote: end without running static destructors, which would find ns-3's
+    // simulator still holding them.
+    std::fflush(nullptr);
+    std::_Exit(status);
 }

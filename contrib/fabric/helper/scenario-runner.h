@@ -28,6 +28,13 @@ struct RunOutcome
     ConservationReport conservation;
 };
 
+/// What ScenarioRunner::Run leaves behind when it returns.
+enum class RunTeardown
+{
+    Full,       ///< the simulator destroyed and every object freed: the process may run again
+    ProcessExit ///< nothing freed: the caller ends the process right after (fabric-run)
+};
+
 /**
  * \brief Runs one scenario end to end: applies its attributes, builds the fabric, starts the
  * workload, records traces, runs to completion (all flows done, stop_time, or a detected PFC
@@ -39,9 +46,11 @@ class ScenarioRunner
     /// \p outDir must exist. Throws ConfigError for bad attribute values. With \p plan, this
     /// process simulates one part of a distributed run (docs/distributed.md): rank 0 returns
     /// the merged outcome and writes the merged files, the other ranks an empty summary.
+    /// Every output file is written and closed before it returns, whatever \p teardown says.
     static RunOutcome Run(const ScenarioConfig& cfg,
                           const std::string& outDir,
-                          const PartitionPlan* plan = nullptr);
+                          const PartitionPlan* plan = nullptr,
+                          RunTeardown teardown = RunTeardown::Full);
 };
 
 /// UDP source port (the entropy every frame of the flow carries) of flow \p id in a run of seed
