@@ -45,8 +45,8 @@ nlohmann::json
 SimulatedSummary(const std::string& path)
 {
     nlohmann::json summary = nlohmann::json::parse(ReadFile(path));
-    for (const char* key : {"wall_s", "build_s", "events_per_s", "packet_hops_per_s",
-                            "peak_rss_kb", "sim_over_wall"})
+    for (const char* key :
+         {"wall_s", "build_s", "events_per_s", "packet_hops_per_s", "peak_rss_kb", "sim_over_wall"})
     {
         summary.erase(key);
     }
@@ -61,8 +61,9 @@ ExpectSameOutputs(const std::string& scenario)
     const std::string inProcess = dir.Path() + "/in-process";
     const std::string command = "cd " + ShellQuote(kSourceDir) + " && exec " +
                                 ShellQuote(std::string(FABRIC_BUILD_DIR) + "/fabric-run") + " " +
-                                ShellQuote(kSourceDir + "/" + scenario) + " --out " + ShellQuote(viaProcess) +
-                                " --quiet >" + ShellQuote(dir.Path() + "/log") + " 2>&1";
+                                ShellQuote(kSourceDir + "/" + scenario) + " --out " +
+                                ShellQuote(viaProcess) + " --quiet >" +
+                                ShellQuote(dir.Path() + "/log") + " 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << ReadFile(dir.Path() + "/log");
 
     fs::create_directories(inProcess);

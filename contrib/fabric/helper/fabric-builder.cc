@@ -1,5 +1,6 @@
 #include "fabric-builder.h"
 
+#include "construction-defaults.h"
 #include "route-computer.h"
 
 #include "ns3/data-rate.h"
@@ -79,6 +80,7 @@ FabricNetwork::Build(const TopologySpec& spec,
     }
 
     ObjectFactory deviceFactory("ns3::FabricNetDevice");
+    SetConstructionDefaults(deviceFactory);
     for (uint32_t li = 0; li < spec.links.size(); ++li)
     {
         const TopologyLink& l = spec.links[li];

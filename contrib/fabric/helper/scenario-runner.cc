@@ -3,6 +3,7 @@
 #include "attribute-values.h"
 #include "collective-setup.h"
 #include "config-error.h"
+#include "construction-defaults.h"
 #include "deadlock-detector.h"
 #include "fabric-builder.h"
 #include "fabric-version.h"
@@ -92,6 +93,7 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
         return nics;
     }
     ObjectFactory factory(transport == "ub" ? "ns3::UbNic" : "ns3::RdmaNic");
+    SetConstructionDefaults(factory);
     for (uint32_t h = 0; h < net.GetNHosts(); ++h)
     {
         if (!net.IsHostLocal(h))
