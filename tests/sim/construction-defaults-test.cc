@@ -14,7 +14,6 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 namespace ns3
