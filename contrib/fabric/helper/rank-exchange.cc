@@ -1,47 +1,43 @@
 #include "rank-exchange.h"
 
+#include "rank-exchange-backend.h"
+
 #include "ns3/abort.h"
 
-#include <chrono>
 #include <cstdlib>
-
-#ifdef FABRIC_HAVE_MPI
-#include "ns3/global-value.h"
-#include "ns3/mpi-interface.h"
-#include "ns3/mpi-receiver.h"
-#include "ns3/string.h"
-
-#include <mpi.h>
-#endif
+#include <dlfcn.h>
+#include <filesystem>
 
 namespace ns3
 {
 
 namespace
 {
-double g_syncWaitSeconds = 0;
-uint64_t g_syncCount = 0;
 
-/// Times one blocking collective of the engine.
-class SyncTimer
+/// The MPI plugin's entry points once Enable loaded it; null in a run of one process.
+const RankExchangeBackend* g_backend = nullptr;
+
+/// Where this build put the MPI plugin (FABRIC_MPI_PLUGIN, set by contrib/fabric/CMakeLists.txt
+/// when ns-3 has its mpi module); empty without one.
+std::string
+PluginPath()
 {
-  public:
-    SyncTimer()
-        : m_start(std::chrono::steady_clock::now())
-    {
-    }
+#ifdef FABRIC_MPI_PLUGIN
+    return FABRIC_MPI_PLUGIN;
+#else
+    return "";
+#endif
+}
 
-    ~SyncTimer()
-    {
-        g_syncWaitSeconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-        ++g_syncCount;
-    }
-
-  private:
-    std::chrono::steady_clock::time_point m_start;
-};
 } // namespace
+
+bool
+RankExchange::Available()
+{
+    const std::string path = PluginPath();
+    std::error_code ec;
+    return !path.empty() && std::filesystem::exists(path, ec);
+}
 
 bool
 RankExchange::LaunchedByMpi()
@@ -50,65 +46,56 @@ RankExchange::LaunchedByMpi()
            std::getenv("PMIX_RANK");
 }
 
-double
-RankExchange::SyncWaitSeconds()
-{
-    return g_syncWaitSeconds;
-}
-
-uint64_t
-RankExchange::SyncCount()
-{
-    return g_syncCount;
-}
-
-#ifdef FABRIC_HAVE_MPI
-
-bool
-RankExchange::Available()
-{
-    return true;
-}
-
 void
 RankExchange::Enable(int* argc, char*** argv, const std::string& sync)
 {
-    GlobalValue::Bind("SimulatorImplementationType",
-                      StringValue(sync == "null-message" ? "ns3::NullMessageSimulatorImpl"
-                                                         : "ns3::DistributedSimulatorImpl"));
-    MpiInterface::Enable(argc, argv);
+    NS_ABORT_MSG_IF(!Available(), "this build has no MPI: build with ./fabric build --ns3=source");
+    if (!g_backend)
+    {
+        // RTLD_GLOBAL: Open MPI loads its own components later, and they look for libmpi's and
+        // open-pal's symbols in the global scope.
+        void* plugin = dlopen(PluginPath().c_str(), RTLD_NOW | RTLD_GLOBAL);
+        NS_ABORT_MSG_IF(!plugin, "cannot load the MPI plugin: " << dlerror());
+        auto getter =
+            reinterpret_cast<RankExchangeBackendGetter>(dlsym(plugin, kRankExchangeBackendSymbol));
+        NS_ABORT_MSG_IF(!getter, PluginPath() << " has no " << kRankExchangeBackendSymbol);
+        g_backend = getter();
+    }
+    g_backend->enable(argc, argv, sync);
 }
 
 bool
 RankExchange::Enabled()
 {
-    return MpiInterface::IsEnabled();
+    return g_backend && g_backend->enabled();
 }
 
 uint32_t
 RankExchange::Rank()
 {
-    return Enabled() ? MpiInterface::GetSystemId() : 0;
+    return Enabled() ? g_backend->rank() : 0;
 }
 
 uint32_t
 RankExchange::Size()
 {
-    return Enabled() ? MpiInterface::GetSize() : 1;
+    return Enabled() ? g_backend->size() : 1;
 }
 
 void
 RankExchange::SendPacket(Ptr<Packet> packet, Time rxTime, uint32_t node, uint32_t device)
 {
-    MpiInterface::SendPacket(packet, rxTime, node, device);
+    NS_ABORT_MSG_IF(!g_backend, "RankExchange::SendPacket without MPI");
+    g_backend->sendPacket(packet, rxTime, node, device);
 }
 
 void
 RankExchange::AttachReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> receive)
 {
-    Ptr<MpiReceiver> receiver = CreateObject<MpiReceiver>();
-    receiver->SetReceiveCallback(receive);
-    device->AggregateObject(receiver);
+    if (g_backend)
+    {
+        g_backend->attachReceiver(device, receive);
+    }
 }
 
 void
@@ -116,8 +103,20 @@ RankExchange::Barrier()
 {
     if (Enabled())
     {
-        MPI_Barrier(MpiInterface::GetCommunicator());
+        g_backend->barrier();
     }
+}
+
+double
+RankExchange::SyncWaitSeconds()
+{
+    return g_backend ? g_backend->syncWaitSeconds() : 0.0;
+}
+
+uint64_t
+RankExchange::SyncCount()
+{
+    return g_backend ? g_backend->syncCount() : 0;
 }
 
 void
@@ -125,103 +124,8 @@ RankExchange::Disable()
 {
     if (Enabled())
     {
-        MpiInterface::Disable();
+        g_backend->disable();
     }
 }
-
-} // namespace ns3
-
-// MPI profiling interface: the engine's blocking collectives (the granted-time window's
-// all-gather of next event times, the null-message engine's waits and reductions) resolve here
-// first, so the time a rank spends waiting for the others is measured, not estimated.
-extern "C"
-{
-    int MPI_Allgather(const void* sendbuf,
-                      int sendcount,
-                      MPI_Datatype sendtype,
-                      void* recvbuf,
-                      int recvcount,
-                      MPI_Datatype recvtype,
-                      MPI_Comm comm)
-    {
-        ns3::SyncTimer timer;
-        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    }
-
-    int MPI_Allreduce(const void* sendbuf,
-                      void* recvbuf,
-                      int count,
-                      MPI_Datatype datatype,
-                      MPI_Op op,
-                      MPI_Comm comm)
-    {
-        ns3::SyncTimer timer;
-        return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    }
-
-    int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
-    {
-        ns3::SyncTimer timer;
-        return PMPI_Waitall(count, requests, statuses);
-    }
-}
-
-namespace ns3
-{
-
-#else // no mpi module in this ns-3
-
-bool
-RankExchange::Available()
-{
-    return false;
-}
-
-void
-RankExchange::Enable(int*, char***, const std::string&)
-{
-    NS_ABORT_MSG("this build has no MPI: build with ./fabric build --ns3=source");
-}
-
-bool
-RankExchange::Enabled()
-{
-    return false;
-}
-
-uint32_t
-RankExchange::Rank()
-{
-    return 0;
-}
-
-uint32_t
-RankExchange::Size()
-{
-    return 1;
-}
-
-void
-RankExchange::SendPacket(Ptr<Packet>, Time, uint32_t, uint32_t)
-{
-    NS_ABORT_MSG("RankExchange::SendPacket without MPI");
-}
-
-void
-RankExchange::AttachReceiver(Ptr<NetDevice>, Callback<void, Ptr<Packet>>)
-{
-}
-
-void
-RankExchange::Barrier()
-{
-}
-
-void
-RankExchange::Disable()
-{
-}
-
-#endif
 
 } // namespace ns3

@@ -16,12 +16,13 @@ namespace ns3
  * \brief The MPI side of a distributed run, behind plain functions so that the rest of the
  * module builds against an ns-3 without its mpi module (Debian's package). Everything here is
  * ns-3's own distributed engine: DistributedSimulatorImpl (granted time window) or
- * NullMessageSimulatorImpl, MpiInterface::SendPacket and MpiReceiver.
+ * NullMessageSimulatorImpl, MpiInterface::SendPacket and MpiReceiver, in a plugin that Enable
+ * loads (helper/rank-exchange-backend.h); before Enable, a process is a run of one rank.
  */
 namespace RankExchange
 {
 
-/// Whether this build has ns-3's mpi module (./fabric build --ns3=source).
+/// Whether this build has the MPI plugin (ns-3's mpi module: ./fabric build --ns3=source).
 bool Available();
 /// Whether the process was started by an MPI launcher (mpirun sets OMPI_COMM_WORLD_SIZE, PMI_SIZE).
 bool LaunchedByMpi();
