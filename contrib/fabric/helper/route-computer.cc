@@ -14,11 +14,30 @@ ComputeRoutes(const TopologySpec& spec,
 {
     const uint32_t nNodes = static_cast<uint32_t>(spec.nodes.size());
     const uint32_t kInf = std::numeric_limits<uint32_t>::max();
-    auto peerOf = [&](uint32_t node, uint32_t link) {
-        const TopologyLink& l = spec.links[link];
-        return l.a == node ? l.b : l.a;
+
+    // Every node's working links as (peer, port index), in port order, and which nodes carry
+    // transit traffic, read once: the searches below visit each of them once per destination.
+    struct Neighbor
+    {
+        uint32_t peer;
+        uint16_t port;
     };
-    auto up = [&](uint32_t link) { return linkUp.empty() || linkUp[link]; };
+
+    std::vector<std::vector<Neighbor>> neighbors(nNodes);
+    std::vector<uint8_t> isSwitch(nNodes);
+    for (uint32_t n = 0; n < nNodes; ++n)
+    {
+        isSwitch[n] = spec.nodes[n].isSwitch;
+        for (uint32_t i = 0; i < portsOfNode[n].size(); ++i)
+        {
+            const uint32_t link = portsOfNode[n][i];
+            if (linkUp.empty() || linkUp[link])
+            {
+                const TopologyLink& l = spec.links[link];
+                neighbors[n].push_back(Neighbor{l.a == n ? l.b : l.a, static_cast<uint16_t>(i)});
+            }
+        }
+    }
 
     std::vector<uint32_t> hosts = spec.Hosts();
     std::vector<NodeRoutes> routes(nNodes);
@@ -45,21 +64,16 @@ ComputeRoutes(const TopologySpec& spec,
         for (size_t qi = 0; qi < queue.size(); ++qi)
         {
             uint32_t n = queue[qi];
-            if (n != target && !spec.nodes[n].isSwitch)
+            if (n != target && !isSwitch[n])
             {
                 continue; // hosts are endpoints, never transit
             }
-            for (uint32_t link : portsOfNode[n])
+            for (const Neighbor& next : neighbors[n])
             {
-                if (!up(link))
+                if (dist[next.peer] == kInf)
                 {
-                    continue;
-                }
-                uint32_t m = peerOf(n, link);
-                if (dist[m] == kInf)
-                {
-                    dist[m] = dist[n] + 1;
-                    queue.push_back(m);
+                    dist[next.peer] = dist[n] + 1;
+                    queue.push_back(next.peer);
                 }
             }
         }
@@ -72,18 +86,12 @@ ComputeRoutes(const TopologySpec& spec,
             ports.clear();
             if (n != target && dist[n] != kInf)
             {
-                for (uint32_t i = 0; i < portsOfNode[n].size(); ++i)
+                for (const Neighbor& next : neighbors[n])
                 {
-                    uint32_t link = portsOfNode[n][i];
-                    if (!up(link))
+                    const uint32_t m = next.peer;
+                    if ((isSwitch[m] || m == target) && dist[m] + 1 == dist[n])
                     {
-                        continue;
-                    }
-                    uint32_t m = peerOf(n, link);
-                    bool transit = spec.nodes[m].isSwitch || m == target;
-                    if (transit && dist[m] + 1 == dist[n])
-                    {
-                        ports.push_back(static_cast<uint16_t>(i));
+                        ports.push_back(next.port);
                     }
                 }
             }

@@ -796,7 +796,7 @@ ScenarioRunner::Run(const ScenarioConfig& cfg,
     CheckDistributable(cfg, plan);
     // LoadScenario takes absent keys' defaults from the attributes as they are: a run must
     // leave them as it found them, or a scenario loaded next would inherit its settings.
-    ScopedAttributeDefaults defaults(cfg.file, cfg.attributes);
+    auto defaults = std::make_unique<ScopedAttributeDefaults>(cfg.file, cfg.attributes);
     SeedAndScheduler(cfg);
     auto run = std::make_unique<ScenarioRun>(cfg, outDir, plan);
 
@@ -827,9 +827,11 @@ ScenarioRunner::Run(const ScenarioConfig& cfg,
     cleanup.armed = false;
     if (teardown == RunTeardown::ProcessExit)
     {
-        // Disposing of every node, device and pending event, then freeing them, is a
-        // millisecond of work (a fifth of a 2-host run) that the process's exit does at once.
+        // Disposing of every node, device and pending event, then freeing them, and putting
+        // the attribute defaults back are a millisecond of work (bench/PROFILE.md, round 7)
+        // that the process's exit makes moot.
         run.release();
+        defaults.release();
         return outcome;
     }
     Simulator::Destroy();
