@@ -1,6 +1,7 @@
 #include "fabric-host.h"
 
 #include "link/frame-codec.h"
+#include "sim/fabric-now.h"
 #include "wire/bth-header.h"
 #include "wire/roce-frame-header.h"
 #include "wire/roce-header-view.h"
@@ -65,7 +66,7 @@ FabricHost::SetRoutes(std::vector<uint32_t> groupOfHost, std::vector<std::vector
 void
 FabricHost::StartFlowAt(uint32_t flowId)
 {
-    Time at = m_flows->Get(flowId).start - Simulator::Now();
+    Time at = m_flows->Get(flowId).start - FabricNow();
     Simulator::Schedule(at.IsNegative() ? Time(0) : at, &FabricHost::StartFlow, this, flowId);
 }
 
@@ -89,7 +90,7 @@ FabricHost::StartFlow(uint32_t flowId)
         return;
     }
     uint32_t portIndex = EgressPortFor(f.dst, f.entropy);
-    m_ports[portIndex].flows.push_back(ActiveFlow{flowId, f.bytes, 0, Simulator::Now()});
+    m_ports[portIndex].flows.push_back(ActiveFlow{flowId, f.bytes, 0, FabricNow()});
     ServePort(portIndex);
 }
 
@@ -104,7 +105,7 @@ FabricHost::ServePort(uint32_t portIndex)
 {
     Port& port = m_ports[portIndex];
     FabricNetDevice& dev = *port.device;
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (dev.IsBusyAt(now) || !dev.IsLinkUp())
     {
         return;

@@ -1,5 +1,7 @@
 #include "flow-table.h"
 
+#include "sim/fabric-now.h"
+
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -60,7 +62,7 @@ void
 FlowTable::Delivered(uint32_t id, uint32_t payloadBytes, bool ecnMarked)
 {
     FlowRecord& f = m_flows[id];
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (f.deliveredBytes == 0)
     {
         f.firstRx = now;
@@ -90,7 +92,7 @@ FlowTable::MarkFinished(FlowRecord& f)
         return;
     }
     f.finished = true;
-    f.finish = Simulator::Now();
+    f.finish = FabricNow();
     uint32_t id = f.id; // a listener may add flows, which moves the records
     for (const auto& listener : m_flowFinished)
     {

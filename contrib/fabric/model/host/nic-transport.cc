@@ -1,5 +1,7 @@
 #include "nic-transport.h"
 
+#include "sim/fabric-now.h"
+
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -218,7 +220,7 @@ NicTransport::StartFlowAt(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
     f.reliable = true;
-    Time at = f.start - Simulator::Now();
+    Time at = f.start - FabricNow();
     at = at.IsNegative() ? Time(0) : at;
     if (m_hostPath.Any())
     {
@@ -234,7 +236,7 @@ NicTransport::StartFlowAt(uint32_t flowId)
 void
 NicTransport::Submitted(uint32_t flowId)
 {
-    m_flows->Get(flowId).submitted = Simulator::Now();
+    m_flows->Get(flowId).submitted = FabricNow();
     Post(flowId);
 }
 
@@ -251,7 +253,7 @@ NicTransport::CompleteRequest(uint32_t flowId)
     if (m_hostPath.Any())
     {
         FlowRecord& f = m_flows->Get(flowId);
-        f.answered = Simulator::Now();
+        f.answered = FabricNow();
         Time stages = m_hostPath.Completion(DataToRequester(f.verb));
         if (stages.IsStrictlyPositive())
         {

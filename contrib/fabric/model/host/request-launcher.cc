@@ -1,5 +1,7 @@
 #include "request-launcher.h"
 
+#include "sim/fabric-now.h"
+
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -31,7 +33,7 @@ RequestLauncher::TryLaunch()
         {
             return; // a Release calls us again
         }
-        Time now = Simulator::Now();
+        Time now = FabricNow();
         if (!m_lastLaunch.IsStrictlyNegative() && now < m_lastLaunch + m_interval)
         {
             if (!m_event.IsRunning())
@@ -74,7 +76,7 @@ RequestLauncher::SchedulePoll()
     }
     // The next multiple of the interval, not before now; a poll that already ran at this
     // instant does not run again.
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     int64_t step = m_pollInterval.GetTimeStep();
     int64_t next = (now.GetTimeStep() + step - 1) / step * step;
     if (next == m_lastPoll.GetTimeStep())
@@ -87,7 +89,7 @@ RequestLauncher::SchedulePoll()
 void
 RequestLauncher::Poll()
 {
-    m_lastPoll = Simulator::Now();
+    m_lastPoll = FabricNow();
     uint32_t handled = std::min(m_pollBatch, m_unhandled);
     m_unhandled -= handled;
     m_inflight -= std::min(m_inflight, handled);

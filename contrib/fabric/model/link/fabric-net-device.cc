@@ -1,6 +1,7 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
+#include "sim/fabric-now.h"
 #include "wire/credit-update-header.h"
 #include "wire/pfc-pause-header.h"
 
@@ -461,7 +462,7 @@ FabricNetDevice::TryTransmit()
     {
         return;
     }
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (now < m_busyUntil)
     {
         if (!m_completePending)
@@ -580,7 +581,7 @@ void
 FabricNetDevice::ScheduleResumeCheck()
 {
     // Some queue may hold data behind a pause that expires by itself (no XON): wake up then.
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     Time earliest = Time::Max();
     for (uint8_t p = 0; p < kFabricPriorities; ++p)
     {
@@ -842,7 +843,7 @@ FabricNetDevice::HandleCreditFrame(Ptr<Packet> frame)
         return;
     }
     m_credits->Apply(credit);
-    m_lastCreditArrival = Simulator::Now();
+    m_lastCreditArrival = FabricNow();
     m_creditStalledMask = 0; // a stall that continues counts again from here
     TryTransmit();
 }
@@ -893,7 +894,7 @@ FabricNetDevice::CreditRequestCheck()
     {
         return;
     }
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (now - m_lastCreditArrival >= m_creditSyncInterval)
     {
         // Stalled for a whole interval without a credit: credit frames may have been lost.
@@ -960,7 +961,7 @@ FabricNetDevice::HandlePfcFrame(Ptr<Packet> frame)
     {
         return; // other MAC Control opcodes (e.g. 802.3x PAUSE) are not modelled
     }
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     Time quantum = GetPauseQuantum();
     bool resumed = false;
     for (uint8_t p = 0; p < kFabricPriorities; ++p)

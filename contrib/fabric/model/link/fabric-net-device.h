@@ -8,6 +8,7 @@
 #include "frame-codec.h"
 #include "frame-fifo.h"
 #include "frame-ref.h"
+#include "sim/fabric-now.h"
 #include "sim/lazy-uniform-random.h"
 
 #include "ns3/callback.h"
@@ -141,7 +142,7 @@ class FabricNetDevice : public NetDevice
 
     bool IsPaused(uint8_t priority) const
     {
-        return m_pausedUntil[priority] > Simulator::Now();
+        return m_pausedUntil[priority] > FabricNow();
     }
 
     /// End of the pause in force on a priority (in the past when not paused).
@@ -156,10 +157,10 @@ class FabricNetDevice : public NetDevice
     /// Whether a frame is being serialized right now.
     bool IsBusy() const
     {
-        return Simulator::Now() < m_busyUntil;
+        return FabricNow() < m_busyUntil;
     }
 
-    /// The same, at \p now (Simulator::Now() read by the caller: each read is a call).
+    /// The same, at \p now (FabricNow() read by the caller: each read is a call).
     bool IsBusyAt(Time now) const
     {
         return now < m_busyUntil;
@@ -343,7 +344,7 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TryTransmit();
-    /// \p now: Simulator::Now(), which the caller has read already (time does not move within
+    /// \p now: FabricNow(), which the caller has read already (time does not move within
     /// an event, and each Now() is a call through the simulator).
     void StartTransmission(WireFrame&& wire, uint32_t bytes, Time now);
     void TransmitComplete(uint32_t generation);

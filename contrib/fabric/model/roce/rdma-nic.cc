@@ -1,5 +1,6 @@
 #include "rdma-nic.h"
 
+#include "sim/fabric-now.h"
 #include "wire/aeth-header.h"
 #include "wire/bth-header.h"
 #include "wire/cnp-padding-header.h"
@@ -229,7 +230,7 @@ void
 RdmaNic::Launch(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
-    f.launch = Simulator::Now();
+    f.launch = FabricNow();
     if (f.verb == RdmaVerb::READ)
     {
         SendReadRequest(flowId, 0);
@@ -240,7 +241,7 @@ RdmaNic::Launch(uint32_t flowId)
     qp.port = PortToward(DataSink(f), f.entropy);
     qp.packets = PacketsOf(f);
     qp.startPsn = InitialPsn(flowId);
-    qp.nextSend = Simulator::Now();
+    qp.nextSend = FabricNow();
     qp.launched = true;
     if (m_recovery == SELECTIVE_REPEAT)
     {
@@ -442,7 +443,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
         LastPacketSent(qp.flow);
     }
     qp.highestSent = std::max(qp.highestSent, index + 1);
-    qp.sentAt[index] = Simulator::Now();
+    qp.sentAt[index] = FabricNow();
     if (m_recovery == SELECTIVE_REPEAT && !qp.resend.empty() && qp.resend.front() == index)
     {
         qp.resend.pop_front();
@@ -463,7 +464,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     }
     if (rate < dev->GetDataRate())
     {
-        qp.nextSend = Simulator::Now() + BitsAtRate(uint64_t(bytes) * 8, rate, false);
+        qp.nextSend = FabricNow() + BitsAtRate(uint64_t(bytes) * 8, rate, false);
     }
     if (!qp.rtoArmed && !qp.responder)
     {
@@ -616,7 +617,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.port = PortToward(f.src, f.entropy);
         qp.packets = PacketsOf(f);
         qp.startPsn = InitialPsn(info.connection);
-        qp.nextSend = Simulator::Now();
+        qp.nextSend = FabricNow();
         qp.launched = true;
         qp.sentAt.assign(qp.packets, Time(0));
         qp.cc = CreateCongestionControl<RoceCongestionControl>();
@@ -635,7 +636,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         {
             // The host path's DMA read of the data (and the DRAM access) before the first
             // response leaves (the port wakes for it, as for pacing).
-            qp.nextSend = std::max(qp.nextSend, Simulator::Now() + memory);
+            qp.nextSend = std::max(qp.nextSend, FabricNow() + memory);
         }
         ActivateSender(qp.port, qp.flow);
     }
@@ -710,7 +711,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     // DCQCN notification point: one CNP per QP per CnpInterval for CE-marked packets.
     if (info.ecn == 3)
     {
-        Time now = Simulator::Now();
+        Time now = FabricNow();
         if (!rq.cnpSent || now - rq.lastCnp >= m_cnpInterval)
         {
             rq.cnpSent = true;
@@ -748,7 +749,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         {
             // The message is complete: the host processes completions one at a time; the
             // buffer is free once it has.
-            Time now = Simulator::Now();
+            Time now = FabricNow();
             m_processorFreeAt = std::max(m_processorFreeAt, now) + m_completionTime;
             ++m_completionsQueued;
             Simulator::Schedule(m_processorFreeAt - now, &RdmaNic::CompletionProcessed, this);
@@ -912,7 +913,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         if (from < qp.packets && from >= qp.una)
         {
             qp.nextIndex = from;
-            qp.nextSend = std::max(qp.nextSend, Simulator::Now() + m_rnrDelay);
+            qp.nextSend = std::max(qp.nextSend, FabricNow() + m_rnrDelay);
             ActivateSender(qp.port, qp.flow);
         }
         return;
@@ -939,7 +940,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
     if (newUna > qp.una)
     {
         RoceAckFeedback ack;
-        ack.rtt = Simulator::Now() - qp.sentAt[newUna - 1];
+        ack.rtt = FabricNow() - qp.sentAt[newUna - 1];
         ack.ackedBytes = PayloadBetween(qp, qp.una, newUna);
         ack.ecnEcho = RoceBecn(info);
         if (telemetry && qp.usesInt)
@@ -1004,7 +1005,7 @@ RdmaNic::ArmRto(SenderQp& qp)
 {
     uint32_t outstanding = qp.highestSent > qp.una ? qp.highestSent - qp.una : 0;
     Time rto = outstanding <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     qp.rtoDeadline = now + rto;
     qp.rtoArmed = true;
     if (qp.rtoPending && qp.rtoEventAt <= qp.rtoDeadline)
@@ -1026,7 +1027,7 @@ RdmaNic::RtoExpired(uint32_t flowId)
     {
         return;
     }
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (now < qp.rtoDeadline)
     {
         // Re-armed by ACKs since this event was scheduled: wait for the current deadline.

@@ -1,5 +1,7 @@
 #include "swift.h"
 
+#include "sim/fabric-now.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -170,7 +172,7 @@ SwiftCongestionControl::OnAck(const RoceAckFeedback& ack)
     }
     else
     {
-        const Time now = Simulator::Now();
+        const Time now = FabricNow();
         if (!m_decreased || now - m_lastDecrease >= delay)
         {
             const double excess = (delay - target).GetSeconds() / delay.GetSeconds();

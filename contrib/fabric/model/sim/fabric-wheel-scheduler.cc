@@ -13,6 +13,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FabricWheelScheduler");
 NS_OBJECT_ENSURE_REGISTERED(FabricWheelScheduler);
 
+FabricWheelScheduler* FabricWheelScheduler::s_serving = nullptr;
+
 namespace
 {
 
@@ -98,6 +100,10 @@ FabricWheelScheduler::FabricWheelScheduler()
 FabricWheelScheduler::~FabricWheelScheduler()
 {
     NS_LOG_FUNCTION(this);
+    if (s_serving == this)
+    {
+        s_serving = nullptr;
+    }
     for (Bucket& b : m_buckets)
     {
         delete[] b.m_events;
@@ -149,6 +155,15 @@ Scheduler::Event
 FabricWheelScheduler::RemoveNext()
 {
     NS_ASSERT_MSG(!IsEmpty(), "FabricWheelScheduler::RemoveNext on an empty schedule");
+    const Event next = TakeNext();
+    s_serving = this;
+    m_lastRemovedTs = next.key.m_ts;
+    return next;
+}
+
+Scheduler::Event
+FabricWheelScheduler::TakeNext()
+{
     if (m_wheelEvents != 0)
     {
         const uint32_t slot = FirstSlot();

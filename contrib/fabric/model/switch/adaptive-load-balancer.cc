@@ -1,6 +1,7 @@
 #include "adaptive-load-balancer.h"
 
 #include "fabric-switch.h"
+#include "sim/fabric-now.h"
 
 #include "ns3/simulator.h"
 
@@ -45,7 +46,7 @@ AdaptiveLoadBalancer::LeastLoaded(const std::vector<uint16_t>& group, uint8_t pr
     int best = -1;
     bool bestPaused = true;
     uint64_t bestBytes = 0;
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     for (size_t i = 0; i < n; ++i)
     {
         uint16_t port = group[(start + i) % n];
@@ -71,7 +72,7 @@ AdaptiveLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16
         return LeastLoaded(group, info.priority);
     }
     uint32_t key = FabricFlowHash(info, m_switch->GetHashSalt());
-    int port = m_flowlets.Lookup(key, Simulator::Now(), m_flowletGap, group);
+    int port = m_flowlets.Lookup(key, FabricNow(), m_flowletGap, group);
     if (port >= 0)
     {
         return static_cast<uint16_t>(port);

@@ -2,6 +2,7 @@
 
 #include "conga-stage.h"
 #include "fabric-switch.h"
+#include "sim/fabric-now.h"
 
 #include "ns3/double.h"
 #include "ns3/simulator.h"
@@ -89,7 +90,7 @@ CongaLoadBalancer::CreateCompanionStage()
 void
 CongaLoadBalancer::Decay(Dre& d)
 {
-    int64_t periods = Simulator::Now().GetTimeStep() / m_drePeriod.GetTimeStep();
+    int64_t periods = FabricNow().GetTimeStep() / m_drePeriod.GetTimeStep();
     int64_t k = periods - d.periodsSeen;
     if (k > 0)
     {
@@ -170,7 +171,7 @@ CongaLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16_t>
     {
         return group[hash % group.size()]; // CONGA runs at the leaves; spines hash
     }
-    int port = m_flowlets.Lookup(hash, Simulator::Now(), m_flowletGap, group);
+    int port = m_flowlets.Lookup(hash, FabricNow(), m_flowletGap, group);
     if (port >= 0)
     {
         return static_cast<uint16_t>(port);

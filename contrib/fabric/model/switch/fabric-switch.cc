@@ -1,5 +1,7 @@
 #include "fabric-switch.h"
 
+#include "sim/fabric-now.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -616,7 +618,7 @@ FabricSwitch::WatchdogCheck()
     // detection time, counted from when the pause began. Queues deeper in a pause tree were
     // paused later than its root, so the root triggers first; its drops unwind the tree before
     // the others' deadlines, and only the real victim queue is touched.
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
         Ptr<FabricNetDevice> dev = m_ports[port];

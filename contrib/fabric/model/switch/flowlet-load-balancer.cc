@@ -1,6 +1,7 @@
 #include "flowlet-load-balancer.h"
 
 #include "fabric-switch.h"
+#include "sim/fabric-now.h"
 
 #include "ns3/simulator.h"
 
@@ -40,7 +41,7 @@ uint16_t
 FlowletLoadBalancer::SelectPort(const FrameInfo& info, const std::vector<uint16_t>& group)
 {
     uint32_t key = FabricFlowHash(info, m_switch->GetHashSalt());
-    int port = m_flowlets.Lookup(key, Simulator::Now(), m_gap, group);
+    int port = m_flowlets.Lookup(key, FabricNow(), m_gap, group);
     if (port >= 0)
     {
         return static_cast<uint16_t>(port);

@@ -3,6 +3,7 @@
 #include "fabric-switch.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
+#include "sim/fabric-now.h"
 #include "wire/int-header.h"
 
 #include "ns3/simulator.h"
@@ -61,10 +62,8 @@ IntStampStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
     {
         return; // shorter than its headers say: nothing to stamp
     }
-    IntHop hop = IntHop::Stamp(m_rateCodes[index],
-                               Simulator::Now(),
-                               m_txBytes[index],
-                               port.GetTotalQueueBytes());
+    IntHop hop =
+        IntHop::Stamp(m_rateCodes[index], FabricNow(), m_txBytes[index], port.GetTotalQueueBytes());
     PushIntHop(front + offset, hop);
     RewriteFrameFront(*item.frame.Peek(), front, count);
     ++m_stamped;

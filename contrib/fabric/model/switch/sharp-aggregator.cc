@@ -1,6 +1,7 @@
 #include "sharp-aggregator.h"
 
 #include "link/frame-codec.h"
+#include "sim/fabric-now.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -110,8 +111,8 @@ SharpAggregator::Receive(Ptr<FabricNetDevice> device, Ptr<Packet> frame)
         }
         // The switch's reduction unit: one contribution at a time at AggregationRate.
         Time cost = m_rate.CalculateBytesTxTime(SharpHeader::FrameBytes(payload));
-        m_busyUntil = std::max(m_busyUntil, Simulator::Now()) + cost;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(),
+        m_busyUntil = std::max(m_busyUntil, FabricNow()) + cost;
+        Simulator::Schedule(m_busyUntil - FabricNow(),
                             &SharpAggregator::Process,
                             this,
                             port,
@@ -297,8 +298,8 @@ SharpAggregator::Release(const Key& key)
             m_peakUsed = std::max(m_peakUsed, m_used);
         }
         Time cost = m_rate.CalculateBytesTxTime(SharpHeader::FrameBytes(heldPayload));
-        m_busyUntil = std::max(m_busyUntil, Simulator::Now()) + cost;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(),
+        m_busyUntil = std::max(m_busyUntil, FabricNow()) + cost;
+        Simulator::Schedule(m_busyUntil - FabricNow(),
                             &SharpAggregator::Process,
                             this,
                             heldPort,

@@ -1,6 +1,7 @@
 #include "caqm.h"
 
 #include "link/frame-codec.h"
+#include "sim/fabric-now.h"
 #include "switch/fabric-switch.h"
 #include "ub-header-view.h"
 #include "wire/ub-header.h"
@@ -79,7 +80,7 @@ CaqmCongestionControl::Start(DataRate lineRate, uint32_t mtu)
 UbCci
 CaqmCongestionControl::OnSend(uint32_t frameBytes)
 {
-    if (!m_slowStart && Simulator::Now() - m_lastCongestion > m_srtt * m_theta)
+    if (!m_slowStart && FabricNow() - m_lastCongestion > m_srtt * m_theta)
     {
         m_slowStart = true;
     }
@@ -113,7 +114,7 @@ CaqmCongestionControl::OnAck(const UbAckFeedback& fb)
     {
         // Marked or refused: the path has no spare credit; stop doubling.
         m_slowStart = false;
-        m_lastCongestion = Simulator::Now();
+        m_lastCongestion = FabricNow();
     }
     if (fb.increase)
     {
@@ -235,7 +236,7 @@ CaqmSwitch::AssignStreams(int64_t stream)
 void
 CaqmSwitch::Update(PortState& p, uint64_t queueBytes)
 {
-    int64_t period = Simulator::Now().GetTimeStep() / m_updatePeriod.GetTimeStep();
+    int64_t period = FabricNow().GetTimeStep() / m_updatePeriod.GetTimeStep();
     if (period == p.period)
     {
         return;

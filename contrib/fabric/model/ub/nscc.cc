@@ -1,5 +1,7 @@
 #include "nscc.h"
 
+#include "sim/fabric-now.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -152,7 +154,7 @@ NsccCongestionControl::Start(DataRate lineRate, uint32_t mtu)
     SetBaseRtt(m_networkRtt);
     m_window = m_initialWindow.GetValue() > 0 ? double(m_initialWindow.GetValue()) : m_maxWindow;
     m_window = std::max(m_window, m_minWindow);
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     m_lastAdjust = now;
     m_lastDecrease = now;
     m_quickAdaptEnd = now;
@@ -185,7 +187,7 @@ bool
 NsccCongestionControl::QuickAdapt(bool loss, bool marked, Time delay)
 {
     bool taken = false;
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (marked && m_bytesIgnored < m_bytesToIgnore)
     {
         taken = true; // marks of what was in flight when the window was last cut
@@ -244,7 +246,7 @@ NsccCongestionControl::MultiplicativeDecrease()
     m_fastIncreasing = false;
     m_fastCount = 0;
     m_quadrant = MULTIPLICATIVE_DECREASE;
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     if (m_avgDelay > m_target && now - m_lastDecrease > m_baseRtt)
     {
         double d = m_avgDelay.GetSeconds();
@@ -257,7 +259,7 @@ NsccCongestionControl::MultiplicativeDecrease()
 void
 NsccCongestionControl::FulfillAdjustment()
 {
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     m_window += m_pendingIncrease / m_window;
     if (now - m_lastAdjust >= m_adjustPeriod)
     {
@@ -317,7 +319,7 @@ NsccCongestionControl::OnAck(const UbAckFeedback& fb)
     }
     Clamp();
     if (m_receivedSinceAdjust > double(m_adjustPackets) * m_mtu ||
-        Simulator::Now() - m_lastAdjust > m_adjustPeriod)
+        FabricNow() - m_lastAdjust > m_adjustPeriod)
     {
         FulfillAdjustment();
     }

@@ -1,6 +1,7 @@
 // UbNic, the UB service mode UNO (unreliable, no order; docs/models.md#ub-uno): a write on an
 // unreliable transport channel, with no window, congestion control, ACK, timeout or resend.
 
+#include "sim/fabric-now.h"
 #include "ub-header-view.h"
 #include "ub-nic.h"
 
@@ -81,7 +82,7 @@ UbNic::ReceiveUnreliable(const FrameInfo& info, const UbFrameHeader& h)
     if (++a.received == a.got.size())
     {
         // Only the target can tell that every packet is there: the flow finishes here.
-        f.executed = Simulator::Now();
+        f.executed = FabricNow();
         m_unoRx.erase(flowId);
         m_flows->Completed(flowId);
     }

@@ -1,5 +1,6 @@
 #include "ub-nic.h"
 
+#include "sim/fabric-now.h"
 #include "ub-header-view.h"
 #include "wire/icrc-trailer.h"
 
@@ -333,7 +334,7 @@ void
 UbNic::Launch(uint32_t flowId)
 {
     FlowRecord& f = m_flows->Get(flowId);
-    f.launch = Simulator::Now();
+    f.launch = FabricNow();
     uint32_t channel = ChannelFor(f);
     f.cc = m_tx[channel].cc; // cc.csv samples the channel's state for each flow it carries
     TxMessage& m = m_messages[flowId];
@@ -503,7 +504,7 @@ UbNic::SendData(TxChannel& ch, uint32_t psn)
     f.sentBytes += p.payload;
     p.everSent = true;
     p.lost = false;
-    p.sent = Simulator::Now();
+    p.sent = FabricNow();
     ch.inflight += p.frameBytes;
     if (m_ackInterval > 1 && !last && WindowBlockedAfterSend(ch))
     {
@@ -927,7 +928,7 @@ UbNic::Execute(uint32_t flowId)
     m.executed = true;
     m_executed.insert(flowId);
     const FlowRecord& f = m_flows->Get(flowId);
-    m_flows->Get(flowId).executed = Simulator::Now();
+    m_flows->Get(flowId).executed = FabricNow();
     m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), flowId), m_waiting.end());
     if (f.verb == RdmaVerb::READ)
     {
@@ -1032,7 +1033,7 @@ UbNic::MarkAcked(TxChannel& ch, TxPacket& p)
     TxMessage& m = m_messages[p.flow];
     if (++m.acked == m.packets)
     {
-        m.allAckedAt = Simulator::Now();
+        m.allAckedAt = FabricNow();
         if (m.kind == MessageKind::RESPONSE)
         {
             FinishResponse(m);
@@ -1131,7 +1132,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     fb.congestedCount = ack.congestedCount;
     fb.increase = ack.increase;
     fb.hintSum = ack.hintSum;
-    fb.rtt = newestSent.IsPositive() ? Simulator::Now() - newestSent : Time(0);
+    fb.rtt = newestSent.IsPositive() ? FabricNow() - newestSent : Time(0);
     fb.ecnEcho = (h.word & 1) != 0;
     fb.ackedBytes = ackedBytes;
     if (newestSent.IsPositive() || fb.congestedCount > 0)
@@ -1165,17 +1166,17 @@ UbNic::ArmRto(TxChannel& ch)
     }
     if (oldest == Time::Max())
     {
-        oldest = Simulator::Now();
+        oldest = FabricNow();
     }
-    Time due = std::max(oldest + m_rto, Simulator::Now() + NanoSeconds(1));
-    ch.rto = Simulator::Schedule(due - Simulator::Now(), &UbNic::RtoExpired, this, ch.id);
+    Time due = std::max(oldest + m_rto, FabricNow() + NanoSeconds(1));
+    ch.rto = Simulator::Schedule(due - FabricNow(), &UbNic::RtoExpired, this, ch.id);
 }
 
 void
 UbNic::RtoExpired(uint32_t channel)
 {
     TxChannel& ch = m_tx[channel];
-    Time now = Simulator::Now();
+    Time now = FabricNow();
     bool any = false;
     for (uint32_t i = 0; i < ch.packets.size(); ++i)
     {
