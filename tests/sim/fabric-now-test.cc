@@ -10,7 +10,6 @@
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
-
 #include <utility>
 #include <vector>
 
@@ -52,8 +51,13 @@ TEST(FabricNow, IsSimulatorNowInEveryEventAndAfterTheRun)
     Simulator::SetScheduler(ObjectFactory("ns3::FabricWheelScheduler"));
     EXPECT_EQ(FabricNow(), Simulator::Now());
     Clock clock;
-    for (Time t : {NanoSeconds(0), NanoSeconds(3), NanoSeconds(3), PicoSeconds(4097),
-                   MicroSeconds(5), MilliSeconds(2), Seconds(1)}) // the last two beyond the wheel
+    for (Time t : {NanoSeconds(0),
+                   NanoSeconds(3),
+                   NanoSeconds(3),
+                   PicoSeconds(4097),
+                   MicroSeconds(5),
+                   MilliSeconds(2),
+                   Seconds(1)}) // the last two beyond the wheel
     {
         Simulator::Schedule(t, &Clock::RecordAndSchedule, &clock, NanoSeconds(7));
     }
