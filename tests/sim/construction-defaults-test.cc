@@ -1,4 +1,4 @@
-// SetConstructionDefaults must not change what an object is made with: a device and a UB NIC
+// SetConstructionDefaults must not change what an object is made with: a device, a switch and NICs
 // made by a factory holding every default carry the same value in every attribute as ones made
 // by a plain factory, also after Config::SetDefault changed a default, and a value the factory
 // sets itself still wins over the default.
@@ -63,6 +63,8 @@ TEST(ConstructionDefaults, ObjectsGetTheValuesOfAPlainFactory)
 {
     ExpectSameAttributes("ns3::FabricNetDevice");
     ExpectSameAttributes("ns3::UbNic");
+    ExpectSameAttributes("ns3::RdmaNic");
+    ExpectSameAttributes("ns3::FabricSwitch");
 }
 
 TEST(ConstructionDefaults, DefaultsAreTakenWhenTheFactoryIsFilled)

@@ -125,12 +125,9 @@ RunRecorder::Start()
                     m_sampled.push_back(SampledPort{n, p, {}});
                 }
             }
-            dev->TraceConnectWithoutContext(
-                "PfcSent",
-                MakeCallback(&RunRecorder::PfcEvent, this).Bind(n, p, true));
-            dev->TraceConnectWithoutContext(
-                "PfcReceived",
-                MakeCallback(&RunRecorder::PfcEvent, this).Bind(n, p, false));
+            PfcTap& tap = m_pfcTaps.emplace_back(PfcTap{this, n, p});
+            dev->ConnectPfcTraces(MakeCallback(&PfcTap::Sent, &tap),
+                                  MakeCallback(&PfcTap::Received, &tap));
             if (pcap)
             {
                 Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();

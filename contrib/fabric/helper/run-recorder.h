@@ -9,6 +9,7 @@
 
 #include "ns3/pcap-file-wrapper.h"
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,27 @@ class RunRecorder
     bool Traced(uint32_t port) const;
     void SampleRates();
     void PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority, uint16_t quanta);
+
+    /// One port's PFC trace sink. A callback per port made on it carries (node, port) without
+    /// ns-3's argument binding: 1 024 bound callbacks connected by name were 4.8 M instructions
+    /// of a 128-host run's start.
+    struct PfcTap
+    {
+        RunRecorder* recorder;
+        uint32_t node;
+        uint32_t port;
+
+        void Sent(uint8_t priority, uint16_t quanta)
+        {
+            recorder->PfcEvent(node, port, true, priority, quanta);
+        }
+
+        void Received(uint8_t priority, uint16_t quanta)
+        {
+            recorder->PfcEvent(node, port, false, priority, quanta);
+        }
+    };
+
     void WatchdogEvent(uint32_t node, uint32_t port, uint8_t priority, bool triggered);
     void TrimEvent(uint32_t node, uint32_t flowId, uint32_t port, uint32_t cutBytes);
 
@@ -82,6 +104,7 @@ class RunRecorder
     std::vector<CreditPort> m_creditPorts;
     std::unique_ptr<SamplingTicker> m_creditTicker;
     std::vector<SampledPort> m_sampled;
+    std::deque<PfcTap> m_pfcTaps; ///< a deque: the callbacks hold their addresses
     std::vector<uint64_t> m_lastDelivered;
     std::vector<Ptr<PcapFileWrapper>> m_pcaps;
     std::unique_ptr<SamplingTicker> m_queueTicker;

@@ -100,6 +100,15 @@ class FabricNetDevice : public NetDevice
     void SendPause(uint8_t priority, uint16_t quanta);
 
     /// The port's credit state under FlowControl = cbfc (created by Attach); null under PFC.
+    /// Connects \p sent and \p received to the PfcSent and PfcReceived trace sources, as
+    /// TraceConnectWithoutContext does, without looking the sources up by name.
+    void ConnectPfcTraces(const Callback<void, uint8_t, uint16_t>& sent,
+                          const Callback<void, uint8_t, uint16_t>& received)
+    {
+        m_pfcSentTrace.ConnectWithoutContext(sent);
+        m_pfcReceivedTrace.ConnectWithoutContext(received);
+    }
+
     const CreditFlowControl* GetCredits() const
     {
         return m_credits.get();
