@@ -179,8 +179,8 @@ def markdown(entries: List[dict], machine: str) -> str:
     for e in entries:
         o, h = e["ours"], e["htsim"]
         lines.append(
-            f"| {e['name']} | {e['hosts']} | {e['pairs']} | {o['wall_s']:.2f} | "
-            f"{h['wall_s']:.2f} | {e['wall_ratio']:.2f}x | {o['peak_rss_kb'] / 1024:.0f} | "
+            f"| {e['name']} | {e['hosts']} | {e['pairs']} | {o['wall_s']:.3f} | "
+            f"{h['wall_s']:.3f} | {e['wall_ratio']:.2f}x | {o['peak_rss_kb'] / 1024:.0f} | "
             f"{h['peak_rss_kb'] / 1024:.0f} | {o['events']} | {o['packet_hops']} | "
             f"{h['data_packets']} | {h['ack_packets']} |")
     return "\n".join(lines) + "\n"
