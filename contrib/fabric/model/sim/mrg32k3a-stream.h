@@ -33,31 +33,29 @@ class Mrg32k3aStream
         constexpr double m1 = 4294967087.0;
         constexpr double m2 = 4294944443.0;
         constexpr double norm = 1.0 / (m1 + 1.0);
-        // Every product and difference below is an integer under 2^53, exact in a double.
-        double p1 = 1403580.0 * m_state[1] - 810728.0 * m_state[0];
-        p1 -= static_cast<int32_t>(p1 / m1) * m1;
-        if (p1 < 0.0)
-        {
-            p1 += m1;
-        }
-        m_state[0] = m_state[1];
-        m_state[1] = m_state[2];
-        m_state[2] = p1;
-
-        double p2 = 527612.0 * m_state[5] - 1370589.0 * m_state[3];
-        p2 -= static_cast<int32_t>(p2 / m2) * m2;
-        if (p2 < 0.0)
-        {
-            p2 += m2;
-        }
-        m_state[3] = m_state[4];
-        m_state[4] = m_state[5];
-        m_state[5] = p2;
-
+        const double p1 = Step(m_state, 1, 1403580.0, 810728.0, m1);
+        const double p2 = Step(m_state + 3, 2, 527612.0, 1370589.0, m2);
         return (p1 > p2) ? (p1 - p2) * norm : (p1 - p2 + m1) * norm;
     }
 
   private:
+    /// One component's recurrence, as RngStream writes it: p = (a * s[recent] - b * s[0]) mod
+    /// m, then s shifts by one and takes p. Every product and difference is an integer under
+    /// 2^53, exact in a double.
+    static double Step(double* s, int recent, double a, double b, double m)
+    {
+        double p = a * s[recent] - b * s[0];
+        p -= static_cast<int32_t>(p / m) * m;
+        if (p < 0.0)
+        {
+            p += m;
+        }
+        s[0] = s[1];
+        s[1] = s[2];
+        s[2] = p;
+        return p;
+    }
+
     double m_state[6]; ///< two components of three values each, as in RngStream
 };
 
