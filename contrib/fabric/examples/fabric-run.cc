@@ -329,8 +329,7 @@ RunMain(int argc, char** argv)
                     throw ConfigError("command line",
                                       0,
                                       "--partition",
-                                      "this fabric-run was built against an ns-3 without MPI: "
-                                      "build it with ./fabric build --ns3=source");
+                                      RankExchange::WhyUnavailable());
                 }
                 RankExchange::Enable(&argc, &argv, sync);
                 plan->rank = RankExchange::Rank();

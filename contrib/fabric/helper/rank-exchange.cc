@@ -39,6 +39,22 @@ RankExchange::Available()
     return !path.empty() && std::filesystem::exists(path, ec);
 }
 
+std::string
+RankExchange::WhyUnavailable()
+{
+    if (PluginPath().empty())
+    {
+        return "this fabric-run was built against an ns-3 without MPI: build it with "
+               "./fabric build --ns3=source";
+    }
+    if (!Available())
+    {
+        return "its MPI plugin " + PluginPath() +
+               " is missing: build it with ./fabric build --ns3=source";
+    }
+    return "";
+}
+
 bool
 RankExchange::LaunchedByMpi()
 {
@@ -49,7 +65,7 @@ RankExchange::LaunchedByMpi()
 void
 RankExchange::Enable(int* argc, char*** argv, const std::string& sync)
 {
-    NS_ABORT_MSG_IF(!Available(), "this build has no MPI: build with ./fabric build --ns3=source");
+    NS_ABORT_MSG_IF(!Available(), WhyUnavailable());
     if (!g_backend)
     {
         // RTLD_GLOBAL: Open MPI loads its own components later, and they look for libmpi's and

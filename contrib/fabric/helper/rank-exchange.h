@@ -24,6 +24,9 @@ namespace RankExchange
 
 /// Whether this build has the MPI plugin (ns-3's mpi module: ./fabric build --ns3=source).
 bool Available();
+/// Why Available() is false, for an error message: no MPI in this build, or its plugin gone
+/// ("" when it is true).
+std::string WhyUnavailable();
 /// Whether the process was started by an MPI launcher (mpirun sets OMPI_COMM_WORLD_SIZE, PMI_SIZE).
 bool LaunchedByMpi();
 /// Selects the distributed simulator (\p sync: "granted-time" or "null-message") and initializes
