@@ -80,6 +80,13 @@ EditIpv4Header(Packet& frame, Edit edit)
     RewriteFrameFront(frame, front, sizeof front);
 }
 
+/// Writes \p dscp into the TOS byte of the IPv4 header at \p ip, keeping its ECN bits.
+void
+WriteDscp(uint8_t* ip, uint8_t dscp)
+{
+    ip[1] = static_cast<uint8_t>((dscp << 2) | (ip[1] & 0x3));
+}
+
 /// Ethernet + IPv4 (no options) + UDP: where a transport header starts.
 constexpr uint32_t kTransportOffset = kEthernetHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes;
 
@@ -249,8 +256,7 @@ TrimFrame(const Ptr<Packet>& frame, uint32_t keepBytes, uint8_t priority)
     Ptr<Packet> cut = frame->CreateFragment(0, keepBytes);
     const uint16_t totalLength = static_cast<uint16_t>(cut->GetSize() - kEthernetHeaderBytes);
     EditIpv4Header(*cut, [priority, totalLength](uint8_t* ip) {
-        const uint8_t dscp = static_cast<uint8_t>((priority << 3) | kTrimmedDscpCode);
-        ip[1] = static_cast<uint8_t>((dscp << 2) | (ip[1] & 0x3)); // ECN bits kept
+        WriteDscp(ip, static_cast<uint8_t>((priority << 3) | kTrimmedDscpCode));
         ip[2] = static_cast<uint8_t>(totalLength >> 8);
         ip[3] = static_cast<uint8_t>(totalLength);
     });
@@ -274,9 +280,8 @@ MarkCongestionExperienced(Ptr<Packet> frame)
 void
 SetFramePriority(Ptr<Packet> frame, uint8_t priority)
 {
-    EditIpv4Header(*frame, [priority](uint8_t* ip) {
-        ip[1] = static_cast<uint8_t>((priority << 5) | (ip[1] & 0x3)); // DSCP = priority << 3
-    });
+    EditIpv4Header(*frame,
+                   [priority](uint8_t* ip) { WriteDscp(ip, static_cast<uint8_t>(priority << 3)); });
 }
 
 } // namespace ns3
