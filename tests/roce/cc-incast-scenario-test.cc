@@ -135,6 +135,34 @@ TEST_F(CcIncast, DctcpQueueOscillatesAroundKWithThePapersAmplitude)
     EXPECT_NEAR(Median(maxima), qmax, 4.0);
 }
 
+TEST_F(CcIncast, DctcpLoneFlowWindowSettlesAtTheBandwidthDelayProduct)
+{
+    // One flow alone on the 400 Gb/s path: its NIC's line rate, not the window, limits it once
+    // the window holds the pipe, C x RTT = 73.8 packets (the base RTT above). Linux grows cwnd
+    // only while it limits the sender (RFC 7661 §4.1), so the window stops there: at most one
+    // packet of slack for the packet being acknowledged and one for the increase that crossed
+    // it. Growing on every unmarked ACK instead adds a packet per RTT for the whole run
+    // (2 ms / 6.17 us = 324 packets, 1.3 MB).
+    RunOutcome o = Run("dctcp-incast-8", {"workload.senders=1", "stop_time=2ms"});
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    ExpectLossless(o);
+    const double bdpPackets = kBaseRtt * kPacketsPerSecond;
+    EXPECT_NEAR(bdpPackets, 73.8, 0.1);
+    double maxWindow = 0;
+    size_t rows = 0;
+    for (const auto& r : ReadCsv((m_dir / "cc.csv").string()).rows)
+    {
+        if (!r.at("window_bytes").empty())
+        {
+            maxWindow = std::max(maxWindow, std::stod(r.at("window_bytes")));
+            ++rows;
+        }
+    }
+    ASSERT_GE(rows, 100u);                   // a row every 10 us for 2 ms
+    EXPECT_GE(maxWindow / 4096, bdpPackets); // it did fill the pipe
+    EXPECT_LE(maxWindow / 4096, bdpPackets + 2);
+}
+
 TEST_F(CcIncast, SwiftHoldsItsTargetDelay)
 {
     // Target 9 us + 1 hop x 1 us = 10 us, no flow scaling. Swift holds the RTT at the target,
@@ -174,7 +202,8 @@ TEST_F(CcIncast, TimelyBacksOffFromAnIncastBurst)
                                         "alpha",
                                         "window_bytes",
                                         "rtt_ns",
-                                        "u"}));
+                                        "u",
+                                        "target_gbps"}));
     double lowest = 400;
     for (const auto& r : cc.rows)
     {

@@ -378,6 +378,54 @@ TEST_F(Dcqcn, ZeroByteCounterDisablesByteEvents)
     EXPECT_RATE(cc->GetRate(), Gbps(200));
 }
 
+// The NIC's timer-only reaction point (byte counter off, as the `scaled` preset runs it): the
+// HPCC simulator's RateIncEventMlx (alibaba-edu/High-Precision-Congestion-Control,
+// simulation/src/point-to-point/model/rdma-hw.cc:686-733) does fast recovery while the timer
+// stage T < F, one additive step at T = F and a hyper step of R_HAI at every later event.
+TEST_F(Dcqcn, TimerOnlyGoesHyperAfterOneAdditiveStep)
+{
+    Ptr<DcqcnCongestionControl> cc = Make();
+    cc->SetAttribute("ByteCounter", QueueSizeValue(QueueSize("0B")));
+    cc->Start(DataRate("400Gbps"));
+    cc->OnCnp();
+    cc->OnCnp();   // Rt = 200, Rc = 100
+    RunPeriods(5); // fast recovery: Rc = 196.875
+    EXPECT_RATE(cc->GetRate(), Gbps(196.875));
+    EXPECT_RATE(cc->GetTargetRate(), Gbps(200));
+    // Event 6 (T = 5 = F): additive, Rt = 201, Rc = (201 + 196.875) / 2 = 198.9375.
+    RunPeriods(6);
+    EXPECT_RATE(cc->GetTargetRate(), Gbps(201));
+    EXPECT_RATE(cc->GetRate(), Gbps(198.9375));
+    // Event 7 (T = 6 > F): hyper, Rt = 201 + 5 = 206, Rc = (206 + 198.9375) / 2 = 202.46875.
+    RunPeriods(7);
+    EXPECT_RATE(cc->GetTargetRate(), Gbps(206));
+    EXPECT_RATE(cc->GetRate(), Gbps(202.46875));
+    // Event 8: a constant R_HAI step (the NIC has no i): Rt = 211, Rc = 206.734375.
+    RunPeriods(8);
+    EXPECT_RATE(cc->GetTargetRate(), Gbps(211));
+    EXPECT_RATE(cc->GetRate(), Gbps(206.734375));
+    EXPECT_EQ(cc->GetByteStage(), 0U);
+}
+
+// The same with the timer off and the byte counter alone: the byte stage decides.
+TEST_F(Dcqcn, ByteCounterOnlyGoesHyperAfterOneAdditiveStep)
+{
+    Ptr<DcqcnCongestionControl> cc = Make();
+    cc->SetAttribute("RateIncreaseTimer", TimeValue(Time(0)));
+    cc->SetAttribute("ByteCounter", QueueSizeValue(QueueSize("1000000B")));
+    cc->Start(DataRate("400Gbps"));
+    cc->OnCnp();
+    cc->OnCnp();                  // Rt = 200, Rc = 100
+    cc->OnBytesSent(5 * 1000000); // fast recovery x5: Rc = 196.875
+    EXPECT_RATE(cc->GetRate(), Gbps(196.875));
+    cc->OnBytesSent(1000000); // BC = 5 = F: additive, Rt = 201, Rc = 198.9375
+    EXPECT_RATE(cc->GetTargetRate(), Gbps(201));
+    cc->OnBytesSent(1000000); // BC = 6: hyper, Rt = 206, Rc = 202.46875
+    EXPECT_RATE(cc->GetTargetRate(), Gbps(206));
+    EXPECT_RATE(cc->GetRate(), Gbps(202.46875));
+    EXPECT_EQ(cc->GetTimerStage(), 0U);
+}
+
 TEST_F(Dcqcn, MinRateClampUnderRepeatedCnps)
 {
     Ptr<DcqcnCongestionControl> cc = Make();

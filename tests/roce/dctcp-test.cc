@@ -114,15 +114,46 @@ TEST_F(Dctcp, GrowsOnePacketPerWindowWithoutMarks)
 {
     // Congestion avoidance: cwnd += 1 packet x acked / cwnd. Acknowledging one whole window
     // W0 = 40 packets one packet at a time adds between W0/(W0+1) and 1 packet.
+    // The window is full at every ACK (the NIC refilled it after the previous one).
     Ptr<DctcpCongestionControl> cc = Make(40 * kPacket);
     for (int i = 0; i < 40; ++i)
     {
-        cc->OnAck(Ack(false, 39 * kPacket));
+        cc->OnAck(Ack(false, cc->GetWindow()));
     }
     double grown = (double(cc->GetWindow()) - 40.0 * kPacket) / kPacket;
     EXPECT_GE(grown, 40.0 / 41 - 1e-3);
     EXPECT_LE(grown, 1.0);
     EXPECT_EQ(cc->GetRate(), DataRate("400Gbps")); // the window, not a pacer, limits it
+}
+
+// Linux grows cwnd only while it limits the sender (tcp_is_cwnd_limited; RFC 7661 §4.1). A QP
+// whose outstanding payload before the ACK stays below the window (its line rate or the end of
+// its data held it back) keeps the window exactly.
+TEST_F(Dctcp, DoesNotGrowAWindowThatDoesNotLimit)
+{
+    Ptr<DctcpCongestionControl> cc = Make(40 * kPacket);
+    for (int i = 0; i < 1000; ++i)
+    {
+        cc->OnAck(Ack(false, 38 * kPacket)); // 39 packets outstanding < 40: not limited
+    }
+    EXPECT_EQ(cc->GetWindow(), 40 * kPacket);
+    // One packet more outstanding: the window was full, and it grows by 1 packet x 1/40.
+    cc->OnAck(Ack(false, 39 * kPacket));
+    EXPECT_EQ(cc->GetWindow(), 40 * kPacket + kPacket / 40);
+}
+
+TEST_F(Dctcp, MaxWindowCapsTheGrowth)
+{
+    ObjectFactory f;
+    f.SetTypeId("ns3::DctcpCongestionControl");
+    f.Set("InitialWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, 40 * kPacket)));
+    f.Set("MaxWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, 41 * kPacket)));
+    Ptr<DctcpCongestionControl> cc = StartCc<DctcpCongestionControl>(f);
+    for (int i = 0; i < 10000; ++i)
+    {
+        cc->OnAck(Ack(false, cc->GetWindow())); // always window-limited
+    }
+    EXPECT_EQ(cc->GetWindow(), 41 * kPacket);
 }
 
 TEST_F(Dctcp, InitialWindowIsTheBdpAndCnpsAreIgnored)

@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -63,6 +64,32 @@ TEST_F(Swift, TargetIsBasePlusHopsPlusFlowScaling)
     EXPECT_NEAR(Make(1, fs)->GetTargetDelay().GetSeconds(), 6e-6 + 0.9 * a, 1e-12);
     EXPECT_NEAR(0.9 * a, 1.46943e-6, 1e-10);
     EXPECT_NEAR(Make(0.05, fs)->GetTargetDelay().GetSeconds(), 11e-6, 1e-12);
+}
+
+// The target scales with the QP's own path (Swift §3.5: hops from the IP TTL; htsim
+// swift.cpp:792 from the route), not a global constant: 5 us + 3 x 1 us across a 2-tier Clos
+// spine, 5 us + 1 us within a leaf. The default window follows: 400 Gb/s x 8 us = 400 000 B.
+TEST_F(Swift, TargetScalesWithThePathsHops)
+{
+    ObjectFactory f;
+    f.SetTypeId("ns3::SwiftCongestionControl");
+    f.Set("FsRange", TimeValue(Time(0)));
+    Ptr<SwiftCongestionControl> spine = f.Create<SwiftCongestionControl>();
+    spine->SetPathHops(3);
+    spine->Start(DataRate("400Gbps"));
+    EXPECT_EQ(spine->GetHops(), 3u);
+    EXPECT_EQ(spine->GetTargetDelay(), MicroSeconds(8));
+    EXPECT_EQ(spine->GetWindow(), 400000u);
+    Ptr<SwiftCongestionControl> leaf = f.Create<SwiftCongestionControl>();
+    leaf->SetPathHops(1);
+    leaf->Start(DataRate("400Gbps"));
+    EXPECT_EQ(leaf->GetTargetDelay(), MicroSeconds(6));
+    // A configured Hops wins over the path.
+    f.Set("Hops", UintegerValue(2));
+    Ptr<SwiftCongestionControl> fixed = f.Create<SwiftCongestionControl>();
+    fixed->SetPathHops(3);
+    fixed->Start(DataRate("400Gbps"));
+    EXPECT_EQ(fixed->GetTargetDelay(), MicroSeconds(7));
 }
 
 TEST_F(Swift, DecreasesInProportionToTheExcessDelayOncePerRtt)

@@ -327,6 +327,17 @@ TEST_F(ScenarioKeys, HeadroomAndXonOffsetAreComputedNotTheAttributeDefaults)
     EXPECT_EQ(LastValue(cfg, "ns3::SharedBufferMmu::XonThreshold"), "51200B");
 }
 
+TEST_F(ScenarioKeys, TrimmingTellsNsccToTargetThreeQuartersOfTheRtt)
+{
+    // uet-htsim sets NSCC's target from its trimming flag (htsim/sim/uec.cpp:107-111): the
+    // scenario's switch.trim.enabled is that flag.
+    ScenarioConfig cfg = LoadText("minimal.yaml", kMinimal);
+    EXPECT_EQ(LastValue(cfg, "ns3::NsccCongestionControl::TrimmingEnabled"), "");
+    cfg = LoadText("trim.yaml", std::string(kMinimal) + "switch: {trim: {enabled: true}}\n");
+    EXPECT_EQ(LastValue(cfg, "ns3::FabricSwitch::TrimEnabled"), "true");
+    EXPECT_EQ(LastValue(cfg, "ns3::NsccCongestionControl::TrimmingEnabled"), "true");
+}
+
 // --- --help ------------------------------------------------------------------------------------
 
 TEST_F(ScenarioKeys, HelpListsEveryKeyWithItsDefault)

@@ -5,6 +5,7 @@
 #include "wire/roce-frame-header.h"
 
 #include <cmath>
+#include <tuple>
 
 namespace ns3
 {
@@ -26,6 +27,28 @@ TEST(EcnCurve, PiecewiseLinear)
 class EcnMarking : public SimTest
 {
 };
+
+/// Without Kmin/Kmax the thresholds follow the HPCC simulator's per-speed maps
+/// (alibaba-edu/High-Precision-Congestion-Control, simulation/run.py:96-98; switch-mmu.cc:112
+/// reads them in KB of 1000 B): Kmin 100 KB and Kmax 400 KB per 25 Gb/s, Pmax 0.2.
+TEST_F(EcnMarking, DefaultThresholdsAreHpccsPerSpeedMap)
+{
+    for (auto [rate, kmin, kmax] :
+         {std::tuple<const char*, uint64_t, uint64_t>{"25Gbps", 100000, 400000},
+          {"100Gbps", 400000, 1600000},
+          {"400Gbps", 1600000, 6400000}})
+    {
+        Config::Reset();
+        FabricNetwork net =
+            FabricNetwork::Build(MakeStar(2, DataRate(rate), NanoSeconds(150)), 0, 0);
+        Ptr<FabricSwitch> sw = net.GetSwitch(net.Spec().Find("sw0").value());
+        EcnCurve c = sw->GetEcnCurve(0);
+        EXPECT_EQ(c.kmin, kmin) << rate;
+        EXPECT_EQ(c.kmax, kmax) << rate;
+        EXPECT_DOUBLE_EQ(c.pmax, 0.2) << rate;
+        Simulator::Destroy();
+    }
+}
 
 /// One sender into a receiver that pauses its switch port (nothing drains), lossy and with an
 /// effectively infinite buffer: frame k finds exactly k frames queued ahead of it, so the number

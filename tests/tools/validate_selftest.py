@@ -55,7 +55,7 @@ SABOTAGE = {
     "dcqcn-recurrence": "ns3::DcqcnCongestionControl::FastRecoveryStages=4",
     # g = 1/15 instead of the printed 1/16: alpha after one window is off by 4e-3.
     "dctcp-alpha": "ns3::DctcpCongestionControl::G=0.0666667",
-    # eta 1 % below the printed 0.95: the goodput falls below the queue-term bound.
+    # eta 1 % below the printed 0.95: the lone flow's U settles 1 % below eta + W_AI/(B·T).
     "hpcc-incast": "ns3::HpccCongestionControl::Eta=0.9405",
     # The target one frame time (83.56 ns) above the printed 5 us: one frame more held.
     "swift-held-queue": "ns3::SwiftCongestionControl::BaseTarget=5084ns",
@@ -63,8 +63,8 @@ SABOTAGE = {
     "nscc-initial-window": "ns3::NsccCongestionControl::MaxWindowBdp=1.5001",
     # beta 0.801 instead of the printed 0.8: each cut 1e-4 deeper than f.
     "timely-high-rtt": "ns3::TimelyCongestionControl::Beta=0.801",
-    # 26 B instead of 24 B per frame on the wire (the link 0.05 % slower): Γ_n 4.7e-4 lower.
-    "powertcp-lone-flow": f"{WIRE}=26",
+    # eta 1 % below the printed 0.95: Γ_n and W settle 1 % below the fixed point.
+    "powertcp-lone-flow": "ns3::PowerTcpCongestionControl::Eta=0.9405",
     # 4 B of wire overhead on 322 B frames (1.2 %): the 50 GB/s payload path 1.2 % slower.
     "request-path": f"{WIRE}=4",
     # Completions polled every 20.2 µs instead of the printed 20 µs: relaunches 0.2 µs late.
@@ -85,17 +85,23 @@ SABOTAGE_MORE = [
     ("dcqcn-recurrence", "ns3::DcqcnCongestionControl::ClampTargetRate=false"),
     # The leaf sums 1 % slower than the 1.6 Tb/s the aggregator-bound row assumes.
     ("collectives", "ns3::SharpAggregator::AggregationRate=1584Gbps"),
-    # eta 1 % above 0.95: the goodput exceeds eta·B·p/f plus the additive steps.
+    # eta 1 % above 0.95: the lone flow above its fixed point, the 2:1 goodput above
+    # eta·B·p/f plus the additive steps.
     ("hpcc-incast", "ns3::HpccCongestionControl::Eta=0.9595"),
+    # maxStage 1 instead of the printed 0 (the defaults before): below eta every other update
+    # is additive, and the lone flow leaves the fixed point.
+    ("hpcc-incast", "ns3::HpccCongestionControl::MaxStage=1"),
     # ... and one frame time below: one frame less.
     ("swift-held-queue", "ns3::SwiftCongestionControl::BaseTarget=4916ns"),
     # ... and 1e-4 below: 11 B under.
     ("nscc-initial-window", "ns3::NsccCongestionControl::MaxWindowBdp=1.4999"),
     # ... and 0.799: each cut 1e-4 shallower.
     ("timely-high-rtt", "ns3::TimelyCongestionControl::Beta=0.799"),
-    # ... 22 B: Γ_n 4.7e-4 higher; and τ 0.1 % above the printed 10 µs: W 500 B above B·τ.
-    ("powertcp-lone-flow", f"{WIRE}=22"),
+    # ... 1 % above; τ 0.1 % above the printed 10 µs: W 475 B above η·B·τ + β; and the
+    # paper's window rule (no η, γ against the current window): W at B·τ, Γ_n at 0.994.
+    ("powertcp-lone-flow", "ns3::PowerTcpCongestionControl::Eta=0.9595"),
     ("powertcp-lone-flow", "ns3::PowerTcpCongestionControl::BaseRtt=10010ns"),
+    ("powertcp-lone-flow", "ns3::PowerTcpCongestionControl::Variant=paper"),
     # A launch every 18.8 ns instead of the printed 6.2 / 18.6 ns: m/δ 1 % (or far) lower.
     ("request-path", "ns3::UbNic::RequestInterval=18.8ns"),
     # 5 completions handled per poll instead of 4: slots free sooner, 2.05 GB/s sustained.
@@ -271,6 +277,47 @@ class ValidateSelfTest(unittest.TestCase):
         self.assertEqual((peak_p, peak_b, done), (3, 30, 5))
         self.assertEqual(series[-1], (5, 0, 0))
 
+
+
+class ReportStaleness(unittest.TestCase):
+    """./fabric validate says when the committed report is older than the model."""
+
+    def git(self, repo, *args):
+        import subprocess
+        subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"] + list(args),
+                       check=True, capture_output=True)
+
+    def test_a_model_commit_after_the_report_makes_it_stale(self):
+        import subprocess
+        from fabrictools.validate import report
+        with tempfile.TemporaryDirectory() as repo:
+            self.git(repo, "init", "-q")
+            model = os.path.join(repo, "contrib", "fabric", "model")
+            os.makedirs(model)
+            with open(os.path.join(model, "a.cc"), "w") as f:
+                f.write("1\n")
+            self.git(repo, "add", "-A")
+            self.git(repo, "commit", "-q", "-m", "model")
+            rev = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"],
+                                 capture_output=True, text=True).stdout.strip()
+            path = os.path.join(repo, "report.json")
+            with open(path, "w") as f:
+                json.dump({"git_revision": rev, "model_dirty": False}, f)
+            self.assertEqual(report.staleness(repo, path), "")
+            # A commit outside the model (the report itself, docs) keeps it current.
+            self.git(repo, "add", "report.json")
+            self.git(repo, "commit", "-q", "-m", "report")
+            self.assertEqual(report.staleness(repo, path), "")
+            with open(os.path.join(model, "a.cc"), "w") as f:
+                f.write("2\n")
+            self.assertTrue(report.model_dirty(repo))
+            self.git(repo, "commit", "-q", "-am", "model again")
+            why = report.staleness(repo, path)
+            self.assertIn(f"generated at {rev}; 1 later commit changed the model", why)
+            # A report written from uncommitted model changes names no revision it describes.
+            with open(path, "w") as f:
+                json.dump({"git_revision": rev, "model_dirty": True}, f)
+            self.assertIn("uncommitted model changes", report.staleness(repo, path))
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()

@@ -71,13 +71,13 @@ class UbCcCsv : public SimTest
         std::ifstream in(m_dir / "cc.csv");
         std::string line;
         std::getline(in, line);
-        EXPECT_EQ(line, "time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u");
+        EXPECT_EQ(line, "time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u,target_gbps");
         std::vector<CcRow> rows;
         while (std::getline(in, line))
         {
             std::vector<std::string> f = SplitCsv(line);
-            EXPECT_EQ(f.size(), 8u) << line;
-            if (f.size() == 8)
+            EXPECT_EQ(f.size(), 9u) << line;
+            if (f.size() == 9)
             {
                 rows.push_back({std::stoull(f[0]), f[1], f[2], f[3], f[4], f[5], f[6], f[7]});
             }

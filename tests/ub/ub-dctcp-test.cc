@@ -17,13 +17,16 @@ namespace
 constexpr double kMtu = 4096;
 constexpr uint64_t F = 4096 + kUbFrameOverhead; // 4162 B: one full frame
 
+/// An ACK of one frame; \p inflight frame bytes remain in flight after it. The default is more
+/// than any window here: the window held the channel back, so it may grow.
 UbAckFeedback
-Ack(bool ecn)
+Ack(bool ecn, uint64_t inflight = uint64_t(1) << 30)
 {
     UbAckFeedback fb;
     fb.rtt = MicroSeconds(5);
     fb.ecnEcho = ecn;
     fb.ackedBytes = F;
+    fb.inflightBytes = inflight;
     return fb;
 }
 
@@ -79,6 +82,25 @@ TEST(UbDctcp, AWindowWithoutMarksDecaysAlphaByOneMinusG)
     cc->OnAck(Ack(false));
     cc->OnAck(Ack(false)); // 8324 B: the first window ends
     EXPECT_DOUBLE_EQ(cc->GetAlpha(), 15.0 / 16);
+}
+
+// The window grows only while it limits the channel (Linux tcp_is_cwnd_limited, RFC 7661): the
+// NIC stops a channel when one more full frame would exceed the window, so with less than the
+// window minus a frame in flight before the ACK the channel was not held back.
+TEST(UbDctcp, AWindowThatDoesNotLimitTheChannelDoesNotGrow)
+{
+    Ptr<UbDctcp> cc = CreateObject<UbDctcp>();
+    cc->Start(DataRate("400Gbps"), 4096);
+    const uint64_t w = 10 * 4096; // IW = 40960 B
+    // Before the ACK: 5 frames = 20810 B in flight; 20810 + 4162 <= 40960: not limited.
+    for (int i = 0; i < 100; ++i)
+    {
+        cc->OnAck(Ack(false, 4 * F));
+    }
+    EXPECT_EQ(cc->GetWindow(), w);
+    // 9 frames before the ACK: 37458 + 4162 > 40960, the window was full: slow start adds F.
+    cc->OnAck(Ack(false, 8 * F));
+    EXPECT_EQ(cc->GetWindow(), w + F);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "ub-test-util.h"
 #include "ub/nscc.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
 
@@ -82,6 +83,25 @@ TEST_F(UbNsccQuadrants, ConstantsScaleWithTheBdp)
     t6->SetAttribute("TargetDelay", TimeValue(MicroSeconds(6)));
     t6->Start(DataRate("400Gbps"), kMtu);
     EXPECT_NEAR(t6->GetAlpha(), 65536.0 / 12e-6, 1e-3);
+}
+
+// With trimming the target is three quarters of the network RTT (uet-htsim,
+// htsim/sim/uec.cpp:107-108): 9 us; b = 9 / 12 = 0.75, so alpha = 4 * 4096 * 4 * 0.75 / 9 us,
+// again 65536 B / 12 us. A given TargetDelay still wins.
+TEST_F(UbNsccQuadrants, TrimmingTargetsThreeQuartersOfTheNetworkRtt)
+{
+    Ptr<NsccCongestionControl> cc = CreateObject<NsccCongestionControl>();
+    cc->SetAttribute("NetworkRtt", TimeValue(MicroSeconds(12)));
+    cc->SetAttribute("TrimmingEnabled", BooleanValue(true));
+    cc->Start(DataRate("400Gbps"), kMtu);
+    EXPECT_EQ(cc->GetTargetDelay(), MicroSeconds(9));
+    EXPECT_NEAR(cc->GetAlpha(), 65536.0 / 12e-6, 1e-3);
+    Ptr<NsccCongestionControl> given = CreateObject<NsccCongestionControl>();
+    given->SetAttribute("NetworkRtt", TimeValue(MicroSeconds(12)));
+    given->SetAttribute("TrimmingEnabled", BooleanValue(true));
+    given->SetAttribute("TargetDelay", TimeValue(MicroSeconds(5)));
+    given->Start(DataRate("400Gbps"), kMtu);
+    EXPECT_EQ(given->GetTargetDelay(), MicroSeconds(5));
 }
 
 TEST_F(UbNsccQuadrants, NoEcnAboveTargetIsAFairIncrease)

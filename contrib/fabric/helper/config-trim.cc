@@ -5,6 +5,22 @@
 
 namespace ns3
 {
+namespace
+{
+
+/// switch.trim.enabled: the switches trim, and NSCC senders aim at the lower queuing delay a
+/// trimming fabric allows (uet-htsim, htsim/sim/uec.cpp:107-111: 0.75 x network RTT).
+void
+ReadTrimEnabled(YamlFields& trim, const ScenarioKey& key, ScenarioBuild& b)
+{
+    KeyValue v = SetFromKey(trim, key, b.cfg.attributes);
+    if (v.flag)
+    {
+        b.cfg.attributes.emplace_back("ns3::NsccCongestionControl::TrimmingEnabled", "true");
+    }
+}
+
+} // namespace
 
 ScenarioKeys
 TrimKeys()
@@ -16,8 +32,11 @@ TrimKeys()
                     "packet trimming (NDP, Ultra Ethernet): cut the payload of a data frame "
                     "instead of dropping or queueing it; the receiver NACKs the header at once")
             .Reader(ReadSection),
-        ScenarioKey("switch.trim.enabled", KeyKind::Flag, "trim data frames")
-            .Attribute(sw + "TrimEnabled"),
+        ScenarioKey("switch.trim.enabled",
+                    KeyKind::Flag,
+                    "trim data frames (NSCC senders then target 0.75 x network RTT)")
+            .Attribute(sw + "TrimEnabled")
+            .Reader(ReadTrimEnabled),
         ScenarioKey("switch.trim.threshold",
                     KeyKind::Bytes,
                     "egress queue bytes (of the frame's priority) above which a data frame is "

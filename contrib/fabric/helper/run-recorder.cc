@@ -54,7 +54,7 @@ WriteUbCcColumns(std::ostream& row, const UbCongestionControl& cc)
     {
         row << state.utilisation;
     }
-    row << '\n';
+    row << ",\n"; // target_gbps: no UB algorithm keeps a target rate
 }
 } // namespace
 
@@ -74,7 +74,8 @@ RunRecorder::Start()
     m_queues.Open(m_outDir + "/queues.csv", "time_ns,node,port,priority,bytes");
     m_pfc.Open(m_outDir + "/pfc.csv", "time_ns,node,port,priority,event,quanta");
     m_rates.Open(m_outDir + "/rates.csv", "time_ns,flow_id,src,rate_gbps");
-    m_cc.Open(m_outDir + "/cc.csv", "time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u");
+    m_cc.Open(m_outDir + "/cc.csv",
+              "time_ns,flow_id,cc,rate_gbps,alpha,window_bytes,rtt_ns,u,target_gbps");
 
     for (uint32_t n = 0; n < spec.nodes.size(); ++n)
     {
@@ -280,6 +281,11 @@ RunRecorder::SampleRates()
             if (!std::isnan(state.utilisation))
             {
                 row << state.utilisation;
+            }
+            row << ',';
+            if (!std::isnan(state.targetRate))
+            {
+                row << state.targetRate / 1e9;
             }
             row << '\n';
         }

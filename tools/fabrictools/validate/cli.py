@@ -58,6 +58,9 @@ def parse_args(argv):
     p.add_argument("--keep-runs", action="store_true",
                    help="keep earlier run directories of the selected cases (default: replace them)")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
+    p.add_argument("--check-report", action="store_true",
+                   help="only say whether results/validation/report.json is older than the model "
+                        "(exit 1 if it is) and exit")
     # For tools' self-test: an ns-3 attribute given to every run but invisible to the formulas,
     # i.e. a model that no longer does what the analytic side assumes.
     p.add_argument("--sabotage-attr", action="append", default=[], help=argparse.SUPPRESS)
@@ -67,6 +70,14 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     root = repo.ROOT
+    committed = os.path.join(root, "results", "validation", "report.json")
+    stale = report.staleness(root, committed)
+    if args.check_report:
+        print(f"validate: {stale}" if stale else f"validate: {os.path.relpath(committed, root)} "
+              "describes the current model")
+        return 1 if stale else 0
+    if stale:
+        print(f"validate: note: {stale}", file=sys.stderr)
     if args.list:
         for cid, mod, _ in CASES:
             print(cid + ("" if mod else "   (not available)"))

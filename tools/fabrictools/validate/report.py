@@ -58,12 +58,56 @@ def git_revision(root):
         return ""
 
 
+# The code a validation report judges: the model and the layer that builds and runs it.
+MODEL_PATHS = ["contrib/fabric/model", "contrib/fabric/helper"]
+
+
+def model_dirty(root):
+    """Whether the model has uncommitted changes (a report of them names no revision)."""
+    try:
+        out = subprocess.run(["git", "-C", root, "status", "--porcelain", "--"] + MODEL_PATHS,
+                             capture_output=True, text=True, timeout=10).stdout
+        return bool(out.strip())
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def staleness(root, report_path):
+    """Why the report at report_path no longer describes the model, or "" when it does (or when
+    git cannot tell: no repository, a revision it does not know)."""
+    try:
+        with open(report_path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return f"{os.path.relpath(report_path, root)}: no report"
+    rev = doc.get("git_revision", "")
+    if not rev:
+        return ""
+    if doc.get("model_dirty"):
+        return (f"{os.path.relpath(report_path, root)} was generated from uncommitted model "
+                f"changes on top of {rev}")
+    try:
+        r = subprocess.run(["git", "-C", root, "rev-list", "--count", f"{rev}..HEAD", "--"] + MODEL_PATHS,
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    if r.returncode != 0 or not r.stdout.strip().isdigit():
+        return ""
+    n = int(r.stdout.strip())
+    if n == 0:
+        return ""
+    return (f"{os.path.relpath(report_path, root)} was generated at {rev}; {n} later commit"
+            f"{'s' if n != 1 else ''} changed the model ({', '.join(MODEL_PATHS)}): "
+            f"run ./fabric validate to regenerate it")
+
+
 def write(out_dir, cases, ctx, wall_s, mode):
     os.makedirs(out_dir, exist_ok=True)
     rev = git_revision(ctx.root)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     doc = {
-        "generated": stamp, "git_revision": rev, "mode": mode, "wall_s": round(wall_s, 1),
+        "generated": stamp, "git_revision": rev, "model_dirty": model_dirty(ctx.root),
+        "mode": mode, "wall_s": round(wall_s, 1),
         "host": platform.node(),
         "cases": [],
     }

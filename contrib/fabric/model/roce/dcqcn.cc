@@ -237,6 +237,15 @@ DcqcnCongestionControl::GetTraceValue() const
     return m_alpha;
 }
 
+RoceCcTraceState
+DcqcnCongestionControl::GetTraceState() const
+{
+    RoceCcTraceState state;
+    state.alpha = m_alpha;
+    state.targetRate = m_rt;
+    return state;
+}
+
 DataRate
 DcqcnCongestionControl::GetTargetRate() const
 {
@@ -300,8 +309,17 @@ DcqcnCongestionControl::RateIncrease(IncreaseSource source)
     // The stages count the events before this one: the first F events after a cut are fast
     // recovery, the (F+1)-th is the first additive increase.
     const uint32_t f = m_fastRecovery;
-    const uint32_t maxStage = std::max(m_timerStage, m_byteStage);
-    const uint32_t minStage = std::min(m_timerStage, m_byteStage);
+    // A disabled source (ByteCounter 0B, RateIncreaseTimer 0) never counts events, so it must not
+    // hold the QP out of hyper increase: the stage is then the other source's alone. With the byte
+    // counter off this is the NIC's timer-only reaction point as the HPCC simulator implements it
+    // (rdma-hw.cc RateIncEventMlx: stage < F fast recovery, = F additive, > F hyper by R_HAI).
+    const bool timerOn = m_increaseTimer.IsStrictlyPositive();
+    const bool bytesOn = m_byteCounterAttr.GetValue() > 0;
+    const bool bothOn = timerOn && bytesOn;
+    const uint32_t timerStage = timerOn ? m_timerStage : m_byteStage;
+    const uint32_t byteStage = bytesOn ? m_byteStage : m_timerStage;
+    const uint32_t maxStage = std::max(timerStage, byteStage);
+    const uint32_t minStage = std::min(timerStage, byteStage);
     if (maxStage < f)
     {
         // Fast recovery: close half the gap to the rate before the cut.
@@ -310,8 +328,9 @@ DcqcnCongestionControl::RateIncrease(IncreaseSource source)
     else if (minStage > f)
     {
         // Hyper increase: both the timer and the byte counter agree the path has been free for
-        // a while; probe faster and faster.
-        const double i = static_cast<double>(minStage - f);
+        // a while; probe faster and faster (paper: i = min(T, BC) - F). A single source steps by
+        // R_HAI per event, as the NIC does (HPCC simulator rdma-hw.cc HyperIncreaseMlx).
+        const double i = bothOn ? static_cast<double>(minStage - f) : 1.0;
         m_rt = std::min(m_lineRate, m_rt + i * m_hai);
         NS_LOG_LOGIC("hyper increase, i=" << i);
     }

@@ -37,6 +37,12 @@ namespace ns3
  *                                                Rc <- (Rt + Rc) / 2
  *     otherwise                 additive incr.: Rt <- Rt + R_AI;  Rc <- (Rt + Rc) / 2
  *   then the event is counted (T++ or BC++). Rt and Rc never exceed the line rate.
+ * - One source only (ByteCounter 0B, or RateIncreaseTimer 0): the disabled source counts no
+ *   events and must not veto hyper increase, so its stage is taken to be the other's. With the
+ *   byte counter off this is the NIC's timer-only reaction point as the HPCC simulator has it
+ *   (alibaba-edu/High-Precision-Congestion-Control, simulation/src/point-to-point/model/
+ *   rdma-hw.cc, RateIncEventMlx/HyperIncreaseMlx, lines 686-733): T < F fast recovery, T = F
+ *   additive, every later event hyper by a constant R_HAI (i = 1). The `scaled` preset runs so.
  *
  * Before the first CNP the QP is not rate limited: Rc = Rt = line rate and no timer runs (the
  * HPCC simulator also arms DCQCN timers at the first CNP; the NIC only creates a rate limiter
@@ -108,6 +114,8 @@ class DcqcnCongestionControl : public RoceCongestionControl
     std::string GetName() const override;
     /// Alpha.
     double GetTraceValue() const override;
+    /// Alpha and the target rate Rt.
+    RoceCcTraceState GetTraceState() const override;
 
     /// Target rate Rt.
     DataRate GetTargetRate() const;

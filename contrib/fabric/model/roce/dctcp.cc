@@ -49,6 +49,13 @@ DctcpCongestionControl::GetTypeId()
                           QueueSizeValue(QueueSize("4096B")),
                           MakeQueueSizeAccessor(&DctcpCongestionControl::m_additiveIncrease),
                           MakeQueueSizeChecker())
+            .AddAttribute("MaxWindow",
+                          "Ceiling of the window; 0B = none (Linux's snd_cwnd_clamp default). "
+                          "The window grows only while it limits the QP, so a QP that its line "
+                          "rate limits stays near line rate x RTT without a ceiling.",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&DctcpCongestionControl::m_maxWindow),
+                          MakeQueueSizeChecker())
             .AddAttribute("MinWindow",
                           "Floor of the window after a cut.",
                           QueueSizeValue(QueueSize("4096B")),
@@ -65,7 +72,7 @@ void
 DctcpCongestionControl::Start(DataRate lineRate)
 {
     NS_LOG_FUNCTION(this << lineRate);
-    for (const QueueSize* q : {&m_initialWindow, &m_additiveIncrease, &m_minWindow})
+    for (const QueueSize* q : {&m_initialWindow, &m_additiveIncrease, &m_minWindow, &m_maxWindow})
     {
         NS_ABORT_MSG_IF(q->GetUnit() != QueueSizeUnit::BYTES,
                         "DctcpCongestionControl window sizes must be given in bytes");
@@ -139,10 +146,28 @@ DctcpCongestionControl::OnAck(const RoceAckFeedback& ack)
         m_cwrEnd = sentTotal;
         NS_LOG_DEBUG("cut: cwnd=" << m_cwnd);
     }
-    else if (!m_cwr)
+    else if (!m_cwr && WasWindowLimited(ack))
     {
         m_cwnd += double(m_additiveIncrease.GetValue()) * double(ack.ackedBytes) / m_cwnd;
+        const uint64_t cap = m_maxWindow.GetValue();
+        if (cap > 0)
+        {
+            m_cwnd = std::min(m_cwnd, double(std::max<uint64_t>(cap, m_minWindow.GetValue())));
+        }
     }
+}
+
+bool
+DctcpCongestionControl::WasWindowLimited(const RoceAckFeedback& ack) const
+{
+    // The NIC sends while the unacknowledged payload is below the window (RdmaNic::WindowOpen),
+    // and between two ACKs the window and the first unacknowledged byte stay put while the
+    // payload sent only grows. So the payload outstanding just before this ACK reaches the
+    // window exactly when the window stopped the QP at some time since the previous ACK: Linux's
+    // tcp_is_cwnd_limited for that interval. A QP held back by its pacer or by the end of its
+    // data never reaches it, and its window must not grow (RFC 7661 §4.1: cwnd only grows while
+    // it is used).
+    return double(ack.inflightBytes + ack.ackedBytes) >= m_cwnd;
 }
 
 uint64_t

@@ -27,8 +27,12 @@ namespace ns3
  *   F = marked / acked over that window; alpha <- (1 - g) alpha + g F (paper eq. 1).
  * - ECN-echoed ACK outside CWR: cwnd <- max(MinWindow, cwnd (1 - alpha/2)) (paper eq. 2), then
  *   CWR until everything sent at the cut is acknowledged: at most one cut per RTT.
- * - Otherwise (not in CWR): congestion avoidance, cwnd += AdditiveIncrease x ackedBytes / cwnd,
- *   i.e. AdditiveIncrease per window acknowledged (one segment per RTT, as TCP's).
+ * - Otherwise (not in CWR), and only if the window limited the QP since the previous ACK (the
+ *   payload outstanding before this ACK had reached cwnd; Linux tcp_is_cwnd_limited, RFC 7661):
+ *   congestion avoidance, cwnd += AdditiveIncrease x ackedBytes / cwnd, i.e. AdditiveIncrease
+ *   per window acknowledged (one segment per RTT, as TCP's), at most MaxWindow. A QP that its
+ *   line rate or pacer limits keeps its window, so a lone flow's window settles at line rate x
+ *   RTT instead of growing without bound (and flooding the queue when others join).
  *
  * The window is the paper's mechanism (the HPCC simulator instead cuts a pacing rate and keeps
  * a fixed BDP window); the QP sends at line rate while the window is open, so the switch queue
@@ -44,6 +48,7 @@ namespace ns3
  * |                  |         | cables: ~2 us propagation + serialisation; set per fabric)  |
  * | AdditiveIncrease | 4096B   | paper: one segment per RTT; one 4 KiB RoCE MTU packet       |
  * | MinWindow        | 4096B   | one packet (the NIC always lets one packet out)             |
+ * | MaxWindow        | 0B      | none, as Linux (snd_cwnd_clamp); growth needs a full window |
  */
 class DctcpCongestionControl : public RoceCongestionControl
 {
@@ -75,6 +80,8 @@ class DctcpCongestionControl : public RoceCongestionControl
     bool InCwr() const;
 
   private:
+    /// Whether the window stopped the QP at some time since the previous ACK.
+    bool WasWindowLimited(const RoceAckFeedback& ack) const;
     // Attributes
     double m_g;
     double m_initialAlpha;
@@ -82,6 +89,7 @@ class DctcpCongestionControl : public RoceCongestionControl
     Time m_baseRtt;
     QueueSize m_additiveIncrease;
     QueueSize m_minWindow;
+    QueueSize m_maxWindow;
 
     // State
     DataRate m_lineRate;

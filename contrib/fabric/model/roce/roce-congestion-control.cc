@@ -23,6 +23,11 @@ RoceCongestionControl::OnAck(const RoceAckFeedback& ack)
 {
 }
 
+void
+RoceCongestionControl::SetPathHops(uint32_t /* switches */)
+{
+}
+
 uint64_t
 RoceCongestionControl::GetWindow() const
 {

@@ -39,6 +39,8 @@ struct RoceCcTraceState
     uint64_t windowBytes = 0;                                      ///< 0: no window
     Time rtt;                                                      ///< 0: no RTT kept
     double utilisation = std::numeric_limits<double>::quiet_NaN(); ///< INT-derived U
+    /// DCQCN's target rate Rt in bit/s: the rate fast recovery closes on (NaN: no target).
+    double targetRate = std::numeric_limits<double>::quiet_NaN();
 };
 
 /**
@@ -57,6 +59,9 @@ class RoceCongestionControl : public Object
     static TypeId GetTypeId();
     ~RoceCongestionControl() override;
 
+    /// The QP's path crosses \p switches switches (its hop count; the NIC tells it before
+    /// Start). Only algorithms that scale by the path use it (Swift); the default ignores it.
+    virtual void SetPathHops(uint32_t switches);
     /// The QP starts sending on a port of \p lineRate.
     virtual void Start(DataRate lineRate) = 0;
     /// The QP is done: cancel timers.

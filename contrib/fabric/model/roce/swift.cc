@@ -36,8 +36,10 @@ SwiftCongestionControl::GetTypeId()
                           MakeTimeAccessor(&SwiftCongestionControl::m_perHop),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("Hops",
-                          "Switch hops on the path (the paper reads them from the IP TTL).",
-                          UintegerValue(1),
+                          "Switch hops the target is scaled by; 0 = the QP's own path (the "
+                          "paper reads them from the IP TTL, htsim from the route), 1 when the "
+                          "NIC does not know it.",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&SwiftCongestionControl::m_hops),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("FsRange",
@@ -78,7 +80,7 @@ SwiftCongestionControl::GetTypeId()
                           MakeDoubleChecker<double>(1e-9))
             .AddAttribute("MaxCwnd",
                           "Ceiling and initial value of cwnd; 0B = line rate x (BaseTarget + "
-                          "Hops x PerHopScaling).",
+                          "hops x PerHopScaling).",
                           QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&SwiftCongestionControl::m_maxCwndAttr),
                           MakeQueueSizeChecker())
@@ -106,7 +108,7 @@ SwiftCongestionControl::Start(DataRate lineRate)
     double bytes = double(m_maxCwndAttr.GetValue());
     if (bytes == 0)
     {
-        Time t = m_baseTarget + m_perHop * int64_t(m_hops);
+        Time t = m_baseTarget + m_perHop * int64_t(GetHops());
         bytes = std::round(lineRate.GetBitRate() / 8.0 * t.GetSeconds());
     }
     m_maxCwnd = std::max(bytes / m_mtu, m_minCwnd);
@@ -114,6 +116,22 @@ SwiftCongestionControl::Start(DataRate lineRate)
     m_lastDelay = Time(0);
     m_lastDecrease = Time(0);
     m_decreased = false;
+}
+
+void
+SwiftCongestionControl::SetPathHops(uint32_t switches)
+{
+    m_pathHops = switches;
+}
+
+uint32_t
+SwiftCongestionControl::GetHops() const
+{
+    if (m_hops > 0)
+    {
+        return m_hops; // configured
+    }
+    return m_pathHops > 0 ? m_pathHops : 1;
 }
 
 void
@@ -147,7 +165,7 @@ SwiftCongestionControl::OnBytesSent(uint32_t bytes)
 Time
 SwiftCongestionControl::GetTargetDelay() const
 {
-    Time target = m_baseTarget + m_perHop * int64_t(m_hops);
+    Time target = m_baseTarget + m_perHop * int64_t(GetHops());
     const double range = m_fsRange.GetSeconds();
     if (range > 0)
     {

@@ -21,7 +21,7 @@ namespace ns3
  * timestamps; this model has no host processing delay, so fabric delay = RTT). cwnd is kept
  * in packets of Mtu payload bytes.
  *
- *   target = BaseTarget + Hops x PerHopScaling
+ *   target = BaseTarget + hops x PerHopScaling
  *            + clamp(a / sqrt(cwnd) + b, 0, FsRange)                       (§3.5)
  *            with a = FsRange / (1/sqrt(FsMinCwnd) - 1/sqrt(FsMaxCwnd)), b = -a / sqrt(FsMaxCwnd)
  *   delay < target:  cwnd += AdditiveIncrease x acked / cwnd   (cwnd >= 1)
@@ -33,8 +33,11 @@ namespace ns3
  *
  * Flow scaling raises the target of flows with small windows, so that many flows sharing a
  * bottleneck (each with a small cwnd) get a larger target and fairness improves (§3.5).
- * Hops is a configured constant (the paper derives it from the IP TTL of the ACKed packet);
- * on a star it is 1 switch.
+ * hops is the number of switches on the QP's path, as the NIC tells it (SetPathHops: the
+ * topology's shortest path, which every equal-cost path the fabric routes on shares; the paper
+ * reads it from the IP TTL of the ACKed packet, htsim from the route, htsim/sim/swift.cpp:792,
+ * where it counts links, one more than switches). A non-zero Hops attribute overrides it; a QP
+ * whose NIC knows no path counts 1 (a star).
  *
  * | Attribute        | Default | Source                                                     |
  * |------------------|---------|------------------------------------------------------------|
@@ -42,7 +45,7 @@ namespace ns3
  * |                  |         | hop with few flows; no value published. Chosen: a few µs   |
  * |                  |         | above the sub-µs base RTT of this simulator's 400G star     |
  * | PerHopScaling    | 1us     | §3.5 h; chosen to match BaseTarget's scale                 |
- * | Hops             | 1       | switches on the path (a star)                              |
+ * | Hops             | 0       | 0: the QP's path (1 switch on a star); >0: fixed           |
  * | FsRange          | 5us     | §3.5 fs_range; chosen = BaseTarget                         |
  * | FsMinCwnd        | 0.1     | packets; value of public reimplementations (htsim)         |
  * | FsMaxCwnd        | 100     | packets; value of public reimplementations (htsim)         |
@@ -50,7 +53,7 @@ namespace ns3
  * | Beta             | 0.8     | Algorithm 1 beta; htsim 0.8                                |
  * | MaxMdf           | 0.5     | Algorithm 1 max_mdf; htsim 0.5                             |
  * | MinCwnd          | 0.001   | packets; paper (cwnd below 1 packet, paced); htsim        |
- * | MaxCwnd          | 0B      | 0B: line rate x (BaseTarget + Hops x PerHopScaling)        |
+ * | MaxCwnd          | 0B      | 0B: line rate x (BaseTarget + hops x PerHopScaling)        |
  * | Mtu              | 4096    | payload bytes per packet; the scenario sets host.mtu       |
  */
 class SwiftCongestionControl : public RoceCongestionControl
@@ -76,6 +79,10 @@ class SwiftCongestionControl : public RoceCongestionControl
     /// Window and the latest delay.
     RoceCcTraceState GetTraceState() const override;
 
+    /// Switches on the QP's path (before Start).
+    void SetPathHops(uint32_t switches) override;
+    /// The hops the target is scaled by: Hops if set, else the path's, else 1.
+    uint32_t GetHops() const;
     /// Target delay for the current cwnd.
     Time GetTargetDelay() const;
     /// cwnd in packets.
@@ -86,6 +93,7 @@ class SwiftCongestionControl : public RoceCongestionControl
     Time m_baseTarget;
     Time m_perHop;
     uint32_t m_hops;
+    uint32_t m_pathHops = 0; ///< switches on the QP's path (0: unknown)
     Time m_fsRange;
     double m_fsMinCwnd;
     double m_fsMaxCwnd;

@@ -5,6 +5,8 @@
 
 #include "ns3/log.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -49,12 +51,16 @@ EcnMarkStage::Install(const FabricSwitch& sw)
     m_curves.assign(n, EcnCurve());
     for (uint32_t i = 0; i < n; ++i)
     {
-        double per100G = static_cast<double>(sw.GetPort(i)->GetDataRate().GetBitRate()) / 100e9;
+        // The HPCC simulator's per-speed map (alibaba-edu/High-Precision-Congestion-Control,
+        // simulation/run.py:96-97, in KB of 1000 B as switch-mmu.cc:112 reads them): Kmin
+        // 100 KB and Kmax 400 KB per 25 Gb/s of port rate; ns3-datacenter's PowerTCP
+        // experiments use the same map (examples/PowerTCP/config-burst.txt, KMIN_MAP).
+        const double per25G = static_cast<double>(sw.GetPort(i)->GetDataRate().GetBitRate()) / 25e9;
         EcnCurve& c = m_curves[i];
-        c.kmin =
-            m_kmin.GetValue() ? m_kmin.GetValue() : static_cast<uint64_t>(100 * 1024 * per100G);
-        c.kmax =
-            m_kmax.GetValue() ? m_kmax.GetValue() : static_cast<uint64_t>(400 * 1024 * per100G);
+        c.kmin = m_kmin.GetValue() ? m_kmin.GetValue()
+                                   : static_cast<uint64_t>(std::llround(100e3 * per25G));
+        c.kmax = m_kmax.GetValue() ? m_kmax.GetValue()
+                                   : static_cast<uint64_t>(std::llround(400e3 * per25G));
         c.pmax = m_pmax;
         NS_LOG_INFO("port " << i << " kmin " << c.kmin << " kmax " << c.kmax << " pmax " << c.pmax);
     }

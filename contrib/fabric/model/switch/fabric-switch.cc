@@ -54,18 +54,21 @@ FabricSwitch::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("EcnKmin",
                           "Egress queue depth where marking starts. 0B = per-port-speed default "
-                          "(100 KiB per 100 Gb/s of port rate).",
+                          "(100 KB per 25 Gb/s of port rate: the HPCC simulator's KMIN_MAP, "
+                          "simulation/run.py:97).",
                           QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&FabricSwitch::m_kmin),
                           MakeQueueSizeChecker())
             .AddAttribute("EcnKmax",
                           "Egress queue depth where marking reaches Pmax (above it: always). "
-                          "0B = per-port-speed default (400 KiB per 100 Gb/s).",
+                          "0B = per-port-speed default (400 KB per 25 Gb/s: the HPCC "
+                          "simulator's KMAX_MAP, simulation/run.py:96).",
                           QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&FabricSwitch::m_kmax),
                           MakeQueueSizeChecker())
             .AddAttribute("EcnPmax",
-                          "Marking probability at Kmax.",
+                          "Marking probability at Kmax (HPCC simulator's PMAX_MAP, "
+                          "simulation/run.py:98: 0.2).",
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&FabricSwitch::m_pmax),
                           MakeDoubleChecker<double>(0.0, 1.0))

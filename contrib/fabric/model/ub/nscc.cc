@@ -2,6 +2,7 @@
 
 #include "sim/fabric-now.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -43,8 +44,16 @@ NsccCongestionControl::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&NsccCongestionControl::m_networkRtt),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("TrimmingEnabled",
+                          "The switches trim instead of dropping (switch.trim.enabled sets it): "
+                          "a 0 TargetDelay means 0.75 x NetworkRtt instead of NetworkRtt "
+                          "(uet-htsim uec.cpp:107-111).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NsccCongestionControl::m_trimmingEnabled),
+                          MakeBooleanChecker())
             .AddAttribute("TargetDelay",
-                          "Target queuing delay T (0 = NetworkRtt, the value without trimming).",
+                          "Target queuing delay T (0 = NetworkRtt without trimming, 0.75 x "
+                          "NetworkRtt with TrimmingEnabled: uet-htsim uec.cpp:104-111).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&NsccCongestionControl::m_targetAttr),
                           MakeTimeChecker(Time(0)))
@@ -142,7 +151,12 @@ NsccCongestionControl::Start(DataRate lineRate, uint32_t mtu)
     m_lineRate = lineRate;
     m_mtu = mtu;
     m_minWindow = double(mtu) + kUbFrameOverhead;
-    m_target = m_targetAttr.IsStrictlyPositive() ? m_targetAttr : m_networkRtt;
+    // uet-htsim (htsim/sim/uec.cpp:104-111): a given target wins; otherwise the network RTT,
+    // or three quarters of it where switches trim (a trimmed packet costs a NACK, not a drop
+    // and a timeout, so the sender can run the queues shorter).
+    m_target = m_targetAttr.IsStrictlyPositive() ? m_targetAttr
+               : m_trimmingEnabled               ? m_networkRtt * 0.75
+                                                 : m_networkRtt;
     m_adjustPeriod = m_adjustPeriodAttr.IsStrictlyPositive() ? m_adjustPeriodAttr : m_networkRtt;
     double referenceBdp = BytesIn(m_referenceRtt, m_referenceRate);
     double networkBdp = BytesIn(m_networkRtt, lineRate);

@@ -54,11 +54,12 @@ namespace ns3
  * Defaults (uet-htsim): FairIncrease 5, ProportionalGain 4, Eta 0.15, FastIncreaseScale 0.25,
  * FastIncreaseDelay 1 us, Gamma 0.8, MaxDecrease 0.5, DelayWeight 0.0125, QuickAdaptGate 3
  * (one eighth), QuickAdaptDelayFactor 4, AdjustPackets 8, AdjustPeriod = NetworkRtt,
- * T = NetworkRtt (the value without packet trimming, which UB does not do), MaxWindowBdp 1.5.
+ * T = NetworkRtt, or 0.75 x NetworkRtt when the switches trim (TrimmingEnabled, set by
+ * switch.trim.enabled; uec.cpp:104-111), MaxWindowBdp 1.5.
  *
  * Differences from uet-htsim, where UB differs from UET: UB ACKs may acknowledge several
  * packets (ub.ack_interval); the ECN echo and RTT are those of the packet that triggered the
- * ACK, applied to all the bytes it acknowledges. UB has no trimming NACK: the packets the UB
+ * ACK, applied to all the bytes it acknowledges. A trimmed packet's NACK and the packets the UB
  * NIC deems lost (reorder window or timeout) are handled as UET's NACK.
  */
 class NsccCongestionControl : public UbCongestionControl
@@ -166,6 +167,7 @@ class NsccCongestionControl : public UbCongestionControl
     // Attributes
     Time m_networkRtt;
     Time m_targetAttr;
+    bool m_trimmingEnabled;
     DataRate m_referenceRate;
     Time m_referenceRtt;
     double m_fairIncrease;

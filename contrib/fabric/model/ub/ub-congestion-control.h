@@ -24,6 +24,7 @@ struct UbAckFeedback
     Time rtt;                   ///< send-to-ACK time of the newest packet this ACK covers
     bool ecnEcho = false;       ///< the packet that triggered the ACK arrived marked (CE or C)
     uint64_t ackedBytes = 0;    ///< frame bytes this ACK newly acknowledges
+    uint64_t inflightBytes = 0; ///< frame bytes still in flight after this ACK
 };
 
 /// Channel state cc.csv prints (columns left empty where unset; docs/models.md#ub-cc-trace).

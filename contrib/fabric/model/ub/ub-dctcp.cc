@@ -95,6 +95,13 @@ UbDctcp::OnAck(const UbAckFeedback& fb)
         }
         return;
     }
+    // Grow only a window that held the channel back since the previous ACK: the NIC stops a
+    // channel when one more full frame would exceed the window (UbNic::WindowBlockedAfterSend),
+    // and until this ACK the bytes in flight only grew. Linux's tcp_is_cwnd_limited, RFC 7661.
+    if (double(fb.inflightBytes + fb.ackedBytes) + double(m_mtu) + kUbFrameOverhead <= m_window)
+    {
+        return;
+    }
     if (m_slowStart)
     {
         m_window += acked;

@@ -19,7 +19,10 @@ namespace ns3
  *  - on a marked ACK the window is cut, at most once per window of data:
  *    W <- W * (1 - alpha / 2) (paper eq. 2), and slow start ends;
  *  - otherwise TCP's growth: slow start (W += acknowledged bytes) until the first cut, then
- *    congestion avoidance, AdditiveIncrease MTUs per window of data (W += MTU * B / W).
+ *    congestion avoidance, AdditiveIncrease MTUs per window of data (W += MTU * B / W), and
+ *    only while the window limits the channel (the bytes in flight before the ACK left no room
+ *    for one more full frame: Linux tcp_is_cwnd_limited, RFC 7661 §4.1). A channel its line
+ *    rate holds back keeps its window near line rate x RTT instead of growing without bound.
  * The initial window is InitialWindow (0 = 10 MTU, as TCP's IW10 and C-AQM here); alpha starts
  * at InitialAlpha = 1 (the Linux dctcp module's default: the first cut halves).
  * A lost packet halves the window at most once per window of data (TCP's reaction to loss).

@@ -1176,6 +1176,7 @@ void
 UbNic::RtoExpired(uint32_t channel)
 {
     TxChannel& ch = m_tx[channel];
+    fb.inflightBytes = ch.inflight;
     Time now = FabricNow();
     bool any = false;
     for (uint32_t i = 0; i < ch.packets.size(); ++i)
