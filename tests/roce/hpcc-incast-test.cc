@@ -117,13 +117,14 @@ class HpccIncast : public SimTest
   protected:
     RunOutcome Run(const std::string& file,
                    const std::vector<std::string>& overrides,
-                   bool probe = false)
+                   bool probe = false,
+                   const std::string& directory = "tests/data/scenarios/")
     {
         m_dir = fs::temp_directory_path() / ("fabric-hpcc-" + std::to_string(getpid()));
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
         ScenarioConfig cfg =
-            LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/" + file + ".yaml",
+            LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/" + directory + file + ".yaml",
                          overrides,
                          FABRIC_SOURCE_DIR);
         bool stamped = false;
@@ -201,13 +202,13 @@ class HpccIncast : public SimTest
 // frame bytes: 54 (headers) + 44 (INT) + 4096 + 4 (ICRC) = 4198 per packet, so U = η with an
 // empty queue means 0.95 x 400 = 380 Gb/s of frames, 380 x 4096 / 4198 = 370.77 Gb/s of
 // payload. At line rate (frames plus 24 B of preamble and gap) the payload could reach
-// 400 x 4096 / 4222 = 388.06 Gb/s. W_AI (B T / 2500 = 40 B) lets each sender add 40 B per
-// update, and every sender may have a frame arriving at once: a queue beyond
-// N x (40 + 4198) B on average is not "near zero".
+// 400 x 4096 / 4222 = 388.06 Gb/s. W_AI (B T / 2500 = 15.24 B at T = 762 ns) lets each sender
+// add 15.24 B per update, and every sender may have a frame arriving at once: a queue beyond
+// N x (15.24 + 4198) B on average is not "near zero".
 constexpr double kEtaGoodput = 0.95 * 400 * 4096 / 4198;
 constexpr double kLineGoodput = 400.0 * 4096 / 4222;
 constexpr double kFrameBytes = 4198;
-constexpr double kWai = 40;
+constexpr double kWai = 400e9 * 762e-9 / 8 / 2500;
 
 TEST_F(HpccIncast, TwoToOneIncastHoldsEtaWithAnEmptyQueue)
 {
@@ -221,7 +222,7 @@ TEST_F(HpccIncast, TwoToOneIncastHoldsEtaWithAnEmptyQueue)
     double goodput;
     double meanQueue;
     uint64_t maxQueue;
-    // From 30 us: 15 base RTTs (T = 2 us) after the line-rate start.
+    // From 30 us: 39 base RTTs (T = 762 ns) after the line-rate start.
     SteadyState(30e3, &goodput, &meanQueue, &maxQueue);
     // Two senders converge on η within 2% (the rate samples are 10 us of whole packets).
     EXPECT_NEAR(goodput, kEtaGoodput, 0.02 * kEtaGoodput);
@@ -259,6 +260,37 @@ TEST_F(HpccIncast, SixteenToOneIncastStaysLosslessNearEtaWithAShortQueue)
     EXPECT_GE(goodput, 0.90 * kEtaGoodput);
     EXPECT_LE(goodput, 0.985 * kLineGoodput);
     EXPECT_LE(meanQueue, 16 * (kWai + kFrameBytes));
+}
+
+TEST_F(HpccIncast, DemoIncastFinishesWithinEtaOfLineRatePlusOneBaseRtt)
+{
+    // The demo's incast (examples/incast.yaml: star of 400 Gb/s links with 30 m cables, 4096 B
+    // payloads, 24 B of wire overhead, start at 10 us) with HPCC at the authors' defaults and
+    // T the path's base RTT as the authors' simulator derives it (alibaba-edu/
+    // High-Precision-Congestion-Control scratch/third.cc:250 and 917-919: twice the one-way
+    // propagation plus a payload's serialization per hop, in whole ns):
+    // T = 2 x 2 x 150 ns + 2 x floor(4096 x 8 / 400 Gb/s) = 600 + 2 x 81 = 762 ns.
+    // Two senders of 32 MiB: 16 384 frames of 4096 + 54 + 44 (INT) + 4 + 24 = 4222 wire bytes,
+    // 1383.465 us at line rate. HPCC holding the port at η = 0.95 (of the frame bytes INT
+    // counts, a little more of the wire) finishes within 1383.465 / 0.95 + T of the start.
+    // With maxStage 5 (the defaults before) the last flow ends at 1477.8 us.
+    RunOutcome o = Run(
+        "incast",
+        {"cc=hpcc", "hpcc.base_rtt=762ns", "workload.senders=2", "workload.bytes_per_sender=32MiB"},
+        false,
+        "examples/");
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    EXPECT_EQ(o.summary["flows_finished"].get<uint32_t>(), 2u);
+    EXPECT_EQ(o.summary["counters"]["dropped_bytes"].get<uint64_t>(), 0u);
+    const double frames = 2.0 * 32 * 1024 * 1024 / 4096;
+    const double lineRateUs = frames * (4096 + 54 + 44 + 4 + 24) * 8 / 400e9 * 1e6;
+    EXPECT_NEAR(lineRateUs, 1383.465, 1e-3);
+    double lastUs = 0;
+    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()).rows)
+    {
+        lastUs = std::max(lastUs, std::stod(r.at("finish_ns")) / 1e3);
+    }
+    EXPECT_LE(lastUs, 10 + lineRateUs / 0.95 + 0.762);
 }
 
 TEST_F(HpccIncast, SwitchesStampWhatThePortHoldsAtTheInstant)

@@ -1,14 +1,17 @@
 // HPCC and PowerTCP senders on synthetic INT sequences: each window worked out by hand from
-// the papers' Algorithm 1 (HPCC, SIGCOMM 2019; PowerTCP, NSDI 2022; docs/models.md).
+// the papers' Algorithm 1 (HPCC, SIGCOMM 2019; PowerTCP, NSDI 2022) and from the authors'
+// simulators' update code, cited per test (docs/models.md#hpcc, #powertcp).
 
 #include "roce/hpcc.h"
 #include "roce/powertcp.h"
 
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/queue-size.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <vector>
 
 namespace ns3
 {
@@ -103,6 +106,56 @@ TEST(Hpcc, WindowFollowsAlgorithmOneOnASyntheticIntSequence)
     EXPECT_TRUE(std::isnan(trace.alpha));
 }
 
+TEST(Hpcc, DefaultsAreTheAuthorsEvaluationAMultiplicativeStepEveryUpdate)
+{
+    // The authors' evaluation runs HPCC with MI_THRESH 0 (alibaba-edu/High-Precision-Congestion-
+    // Control simulation/run.py:72 --mi default 0 -> run.py:41), U_TARGET 0.95 (run.py:71/40),
+    // RATE_AI = 10 bw/25 Mb/s (run.py:112), MIN_RATE 1000Mb/s (run.py:28). Every window below
+    // is rdma-hw.cc's UpdateRateHp on this INT sequence, worked by hand: u at line 800,
+    // U = (U (T - τ) + u τ) / T at 829, and with incStage >= MI_THRESH always true,
+    // W = W_c / (U/η) + W_AI at 833, W_c committed on the once-per-RTT update (892-896).
+    // T = 10 us, B = 100 Gb/s: W = W_c = B T = 125 000 B, U = 1, W_AI = B T / 2500 = 50 B.
+    Ptr<HpccCongestionControl> cc = CreateObject<HpccCongestionControl>();
+    cc->SetAttribute("BaseRtt", TimeValue(MicroSeconds(10)));
+    cc->Start(DataRate("100Gbps"));
+    EXPECT_DOUBLE_EQ(cc->GetWindowAi(), 50.0);
+    DataRateValue minRate;
+    cc->GetAttribute("MinRate", minRate);
+    EXPECT_EQ(minRate.Get(), DataRate("1Gbps"));
+    cc->OnAck(Ack(1000, 0, 0, 4096, 0));
+
+    // ACK 1: 12 800 B in 1 us (u = 1.024): U = 0.9 + 0.1024 = 1.0024;
+    // W = 125000 x 0.95 / 1.0024 + 50 = 118 515.682 B; new RTT: W_c = W.
+    cc->OnAck(Ack(2000, 100, 0, 4096, 0));
+    EXPECT_NEAR(cc->GetUtilisation(), 1.0024, 1e-12);
+    EXPECT_NEAR(cc->GetWindowBytes(), 118515.682362, 1e-5);
+
+    // ACK 2: 5 120 B (u = 0.4096): U = 0.90216 + 0.04096 = 0.94312 < η. Stage 0: with
+    // maxStage 5 this is an additive step (118 565.682 B); with the authors' 0 it is
+    // multiplicative: W = 118515.682 x 0.95 / 0.94312 + 50 = 119 430.247 B. New RTT, and 1 MB
+    // left in flight: the next ACK does not reach the update point.
+    cc->OnAck(Ack(3000, 140, 0, 4096, 1000000));
+    EXPECT_NEAR(cc->GetUtilisation(), 0.94312, 1e-12);
+    EXPECT_NEAR(cc->GetWindowBytes(), 119430.246675, 1e-5);
+    EXPECT_NEAR(cc->GetReferenceWindow(), 119430.246675, 1e-5);
+
+    // ACK 3 (fast react): u = 1.024 (the queue of 25 600 B was 0 at the last ACK: min = 0),
+    // U = 0.9 x 0.94312 + 0.1024 = 0.951208; W = 119430.247 x 0.95 / 0.951208 + 50
+    // = 119 328.575 B; W_c stays.
+    cc->OnAck(Ack(4000, 240, 25600, 4096, 0));
+    EXPECT_NEAR(cc->GetUtilisation(), 0.951208, 1e-12);
+    EXPECT_NEAR(cc->GetWindowBytes(), 119328.574551, 1e-5);
+    EXPECT_NEAR(cc->GetReferenceWindow(), 119430.246675, 1e-5);
+
+    // ACK 4: u = 1.024 + 25600 x 8 / (100e9 x 10e-6) = 1.2288, U = 0.9789672;
+    // W = 119430.247 x 0.95 / 0.9789672 + 50 = 115 946.359 B, a new RTT: W_c = W.
+    cc->OnAck(Ack(5000, 340, 25600, 1000000, 0));
+    EXPECT_NEAR(cc->GetUtilisation(), 0.9789672, 1e-12);
+    EXPECT_NEAR(cc->GetWindowBytes(), 115946.359287, 1e-5);
+    EXPECT_NEAR(cc->GetReferenceWindow(), 115946.359287, 1e-5);
+    EXPECT_EQ(cc->GetIncreaseStage(), 0u);
+}
+
 TEST(Hpcc, IgnoresAcksWithoutTelemetryAndLongPaths)
 {
     Ptr<HpccCongestionControl> cc = CreateObject<HpccCongestionControl>();
@@ -121,43 +174,82 @@ TEST(Hpcc, IgnoresAcksWithoutTelemetryAndLongPaths)
     EXPECT_DOUBLE_EQ(cc->GetUtilisation(), 1.0);
 }
 
-TEST(PowerTcp, WindowFollowsAlgorithmOneOnASyntheticIntSequence)
+// The INT sequence both PowerTCP variants see below (τ = 10 us, B = 100 Gb/s = 12.5e9 B/s:
+// W starts at B τ = 125 000 B, Γ_n at 1, e = B² τ = 1.5625e15 B²/s; the default β is
+// 150 Mb/s x τ = 187.5 B, γ = 0.9):
+//   ACK 1: the queue grew 0 -> 25 600 B in 1 us while 12 800 B left: λ = q̇ + µ = 38.4e9 B/s,
+//          Γ' = 38.4e9 x (25600 + 125000) / e = 3.7011456, Γ_n = 0.9 + 0.37011456
+//          = 1.27011456; a new RTT, leaving 1 MB in flight.
+//   ACK 2: queue steady, 12 800 B: Γ' = 12.8e9 x 150600 / e = 1.2337152,
+//          Γ_n = 1.266474624; the same RTT.
+//   ACK 3: the queue drains 25 600 B while 12 800 B leave: λ = -12.8e9 B/s, a new RTT.
+void
+FeedPowerTcpSequence(Ptr<PowerTcpCongestionControl> cc, std::vector<double>* windows)
 {
-    // γ = 0.9, β = 1000 B, τ = 10 us, B = 100 Gb/s = 12.5e9 B/s: B τ = 125 000 B, the base
-    // power e = B² τ = 1.5625e15 B²/s; Γ_n starts at 1.
+    cc->OnAck(Ack(1000, 0, 0, 4096, 0));
+    EXPECT_DOUBLE_EQ(cc->GetWindowBytes(), 125000);
+    cc->OnAck(Ack(2000, 100, 25600, 4096, 1000000));
+    EXPECT_NEAR(cc->GetNormalisedPower(), 1.27011456, 1e-12);
+    windows->push_back(cc->GetWindowBytes());
+    cc->OnAck(Ack(3000, 200, 25600, 4096, 0));
+    EXPECT_NEAR(cc->GetNormalisedPower(), 1.266474624, 1e-12);
+    windows->push_back(cc->GetWindowBytes());
+    cc->OnAck(Ack(4000, 300, 0, 1000000, 0));
+    windows->push_back(cc->GetWindowBytes());
+}
+
+TEST(PowerTcp, DefaultIsTheAuthorsSimulatorGammaAgainstTheReferenceWindowOverEta)
+{
+    // inet-tub/ns3-datacenter simulator/ns-3.39/src/point-to-point/model/rdma-hw.cc,
+    // UpdateRatePower: the arrival rate floored at B/2 (lines 1020-1022), power over B² τ
+    // (1025-1026), Γ_n smoothed (1062), R = 0.9 (R_c / (Γ_n / η) + 150 Mb/s) + 0.1 R_c
+    // (1064-1065) on every ACK against R_c, which takes R on the once-per-RTT update
+    // (1082-1087); η = 0.95 (config-burst.txt:36). As windows (W = R τ):
+    //   ACK 1: W = 0.9 (125000 x 0.95 / 1.27011456 + 187.5) + 0.1 x 125000
+    //          = 96 814.703 B; new RTT: W_c = W.
+    //   ACK 2: W = 0.9 (96814.703 x 0.95 / 1.266474624 + 187.5) + 0.1 x 96814.703
+    //          = 75 210.054 B (against W_c, not the current window); W_c stays.
+    //   ACK 3: λ counts as B/2: Γ' = 6.25e9 x 125000 / e = 0.5, Γ_n = 1.1898271616;
+    //          W = 0.9 (96814.703 x 0.95 / 1.1898271616 + 187.5) + 0.1 x 96814.703
+    //          = 79 420.469 B; new RTT: W_c = W.
     Ptr<PowerTcpCongestionControl> cc = CreateObject<PowerTcpCongestionControl>();
-    cc->SetAttribute("Beta", QueueSizeValue(QueueSize("1000B")));
     cc->SetAttribute("BaseRtt", TimeValue(MicroSeconds(10)));
     cc->Start(DataRate("100Gbps"));
     EXPECT_TRUE(cc->UsesInt());
-    cc->OnAck(Ack(1000, 0, 0, 4096, 0));
-    EXPECT_DOUBLE_EQ(cc->GetWindowBytes(), 125000);
+    EXPECT_DOUBLE_EQ(cc->GetBetaBytes(), 187.5);
+    std::vector<double> w;
+    FeedPowerTcpSequence(cc, &w);
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_NEAR(w[0], 96814.702945, 1e-5);
+    EXPECT_NEAR(w[1], 75210.054158, 1e-5);
+    EXPECT_NEAR(w[2], 79420.468553, 1e-5);
+    EXPECT_NEAR(cc->GetNormalisedPower(), 1.1898271616, 1e-12);
+    EXPECT_NEAR(cc->GetReferenceWindow(), 79420.468553, 1e-5);
+    EXPECT_NEAR(cc->GetRate().GetBitRate(), 79420.468553 * 8 / 10e-6, 1.0);
+    EXPECT_NEAR(cc->GetTraceState().utilisation, 1.1898271616, 1e-12);
+}
 
-    // ACK 1, 1 us later: the queue grew 0 -> 25 600 B (q̇ = 25.6e9 B/s) while the port sent
-    // 12 800 B (µ = 12.8e9 B/s): λ = 38.4e9 B/s, Γ = λ (25600 + 125000) = 5.783e15,
-    // Γ/e = 3.7011456. Γ_n = (1 x 9 us + 3.7011456 x 1 us) / 10 us = 1.27011456. A new RTT
-    // (the ACK passes the last update): W_old = 125000, and
-    // W = 0.9 (125000 / 1.27011456 + 1000) + 0.1 x 125000 = 101 974.687 B.
-    cc->OnAck(Ack(2000, 100, 25600, 4096, 1000000));
-    EXPECT_NEAR(cc->GetNormalisedPower(), 1.27011456, 1e-12);
-    EXPECT_NEAR(cc->GetWindowBytes(), 101974.687310, 1e-5);
-
-    // ACK 2: queue steady at 25 600 B, µ = 12.8e9: Γ/e = 12.8e9 x 150600 / 1.5625e15
-    // = 1.2337152; Γ_n = 0.9 x 1.27011456 + 0.12337152 = 1.266474624. Same RTT (1 MB was in
-    // flight): W_old stays 125000: W = 0.9 (125000 / 1.266474624 + 1000) + 0.1 x 101974.687
-    // = 99 926.726 B.
-    cc->OnAck(Ack(3000, 200, 25600, 4096, 0));
-    EXPECT_NEAR(cc->GetNormalisedPower(), 1.266474624, 1e-12);
-    EXPECT_NEAR(cc->GetWindowBytes(), 99926.725842, 1e-5);
-
-    // ACK 3: the queue drains 25 600 B while 12 800 B leave: λ = q̇ + µ < 0 counts as 0,
-    // Γ_n = 0.9 x 1.266474624 = 1.1398271616. New RTT: W_old = 99926.726;
-    // W = 0.9 (99926.726 / 1.1398271616 + 1000) + 0.1 x 99926.726 = 89 794.155 B.
-    cc->OnAck(Ack(4000, 300, 0, 1000000, 0));
+TEST(PowerTcp, PaperVariantIsAlgorithmOneGammaAgainstTheCurrentWindow)
+{
+    // Algorithm 1 of the paper (as transcribed in inet-tub/powertcp-linux tcp_powertcp.c):
+    // W <- γ (W_old / Γ_n + β) + (1 - γ) W on every ACK, λ = max(0, q̇ + µ), no η; W_old the
+    // window set at the last once-per-RTT point (powertcp.c update_old / get_cwnd):
+    //   ACK 1: W = 0.9 (125000 / 1.27011456 + 187.5) + 0.1 x 125000 = 101 243.437 B;
+    //          new RTT: W_old = W.
+    //   ACK 2: W = 0.9 (101243.437 / 1.266474624 + 187.5) + 0.1 x 101243.437 = 82 240.128 B.
+    //   ACK 3: λ < 0 counts as 0: Γ_n = 0.9 x 1.266474624 = 1.1398271616;
+    //          W = 0.9 (101243.437 / 1.1398271616 + 187.5) + 0.1 x 82240.128 = 88 333.912 B.
+    Ptr<PowerTcpCongestionControl> cc = CreateObject<PowerTcpCongestionControl>();
+    cc->SetAttribute("Variant", EnumValue(PowerTcpCongestionControl::PAPER));
+    cc->SetAttribute("BaseRtt", TimeValue(MicroSeconds(10)));
+    cc->Start(DataRate("100Gbps"));
+    std::vector<double> w;
+    FeedPowerTcpSequence(cc, &w);
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_NEAR(w[0], 101243.437310, 1e-5);
+    EXPECT_NEAR(w[1], 82240.128320, 1e-5);
+    EXPECT_NEAR(w[2], 88333.912375, 1e-5);
     EXPECT_NEAR(cc->GetNormalisedPower(), 1.1398271616, 1e-12);
-    EXPECT_NEAR(cc->GetWindowBytes(), 89794.155447, 1e-5);
-    EXPECT_NEAR(cc->GetRate().GetBitRate(), 89794.155447 * 8 / 10e-6, 1.0);
-    EXPECT_NEAR(cc->GetTraceState().utilisation, 1.1398271616, 1e-12);
 }
 
 } // namespace

@@ -88,9 +88,6 @@ SABOTAGE_MORE = [
     # eta 1 % above 0.95: the lone flow above its fixed point, the 2:1 goodput above
     # eta·B·p/f plus the additive steps.
     ("hpcc-incast", "ns3::HpccCongestionControl::Eta=0.9595"),
-    # maxStage 1 instead of the printed 0 (the defaults before): below eta every other update
-    # is additive, and the lone flow leaves the fixed point.
-    ("hpcc-incast", "ns3::HpccCongestionControl::MaxStage=1"),
     # ... and one frame time below: one frame less.
     ("swift-held-queue", "ns3::SwiftCongestionControl::BaseTarget=4916ns"),
     # ... and 1e-4 below: 11 B under.

@@ -22,6 +22,7 @@ const std::vector<std::pair<std::string, std::string>> kRoceCc = {
     {"swift", "ns3::SwiftCongestionControl"},
     {"hpcc", "ns3::HpccCongestionControl"},
     {"powertcp", "ns3::PowerTcpCongestionControl"},
+    {"theta-powertcp", "ns3::ThetaPowerTcpCongestionControl"},
 };
 /// The RoCE congestion controls that read in-band telemetry: switches then stamp INT.
 const std::vector<std::string> kIntCc = {"hpcc", "powertcp"};
@@ -102,7 +103,8 @@ ReadCc(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     else if (TypeOfCc(cc, kRoceCc).empty())
     {
         throw root.Error(key.Name(),
-                         "expected none, dcqcn, dctcp, timely, swift, hpcc or powertcp, got '" +
+                         "expected none, dcqcn, dctcp, timely, swift, hpcc, powertcp or "
+                         "theta-powertcp, got '" +
                              cc + "'");
     }
     if (cc != "none" && transport != "roce")
@@ -208,11 +210,19 @@ TransportKeys()
         ScenarioKey("cc",
                     KeyKind::Choice,
                     "congestion control: none | dcqcn | dctcp | timely | swift | hpcc | "
-                    "powertcp with transport roce (dctcp turns on ECN-Echo in ACKs; hpcc and "
-                    "powertcp read in-band telemetry: switches stamp INT); caqm | nscc | dctcp | "
-                    "none with transport ub")
-            .Choices(
-                {"none", "dcqcn", "dctcp", "timely", "swift", "hpcc", "powertcp", "caqm", "nscc"})
+                    "powertcp | theta-powertcp with transport roce (dctcp turns on ECN-Echo in "
+                    "ACKs; hpcc and powertcp read in-band telemetry: switches stamp INT); caqm | "
+                    "nscc | dctcp | none with transport ub")
+            .Choices({"none",
+                      "dcqcn",
+                      "dctcp",
+                      "timely",
+                      "swift",
+                      "hpcc",
+                      "powertcp",
+                      "theta-powertcp",
+                      "caqm",
+                      "nscc"})
             .Rule(CcDefaults)
             .Reader(ReadCc),
         ScenarioKey("roce", KeyKind::Mapping, "RoCE NICs (transport: roce)").Reader(ReadSection),
@@ -308,7 +318,10 @@ TransportKeys()
           {"timely", "ns3::TimelyCongestionControl", "TIMELY rate control (cc: timely)"},
           {"swift", "ns3::SwiftCongestionControl", "Swift window control (cc: swift)"},
           {"hpcc", "ns3::HpccCongestionControl", "HPCC sender (cc: hpcc)"},
-          {"powertcp", "ns3::PowerTcpCongestionControl", "PowerTCP sender (cc: powertcp)"}})
+          {"powertcp", "ns3::PowerTcpCongestionControl", "PowerTCP sender (cc: powertcp)"},
+          {"theta_powertcp",
+           "ns3::ThetaPowerTcpCongestionControl",
+           "θ-PowerTCP sender (cc: theta-powertcp)"}})
     {
         ScenarioKeys keys =
             TypeAttributeKeys(section, typeName, help + ", one key per " + typeName + " attribute");

@@ -19,19 +19,24 @@ HpccCongestionControl::GetTypeId()
             .SetGroupName("Fabric")
             .AddConstructor<HpccCongestionControl>()
             .AddAttribute("Eta",
-                          "Target utilisation η of the most loaded link (paper: 0.95).",
+                          "Target utilisation η of the most loaded link (HPCC simulator run.py:71 "
+                          "--utgt 95 -> U_TARGET; paper §5: 95%).",
                           DoubleValue(0.95),
                           MakeDoubleAccessor(&HpccCongestionControl::m_eta),
                           MakeDoubleChecker<double>(0.01, 1.0))
             .AddAttribute("MaxStage",
                           "Additive-increase steps (reference updates below η) before a "
-                          "multiplicative update toward η (paper: maxStage = 5).",
-                          UintegerValue(5),
+                          "multiplicative update toward η. 0: a multiplicative step every "
+                          "update, as the HPCC authors' evaluation runs (alibaba-edu/"
+                          "High-Precision-Congestion-Control simulation/run.py:72 --mi default "
+                          "0 -> MI_THRESH, run.py:41).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&HpccCongestionControl::m_maxStage),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("WAi",
                           "Additive increase W_AI of the window per update. 0B: line rate x "
-                          "BaseRtt / 2500 (the HPCC simulator's RATE_AI of 10 bw/25 Mb/s).",
+                          "BaseRtt / 2500 (HPCC simulator run.py:112: RATE_AI = 10 bw/25 Mb/s "
+                          "for a NIC of bw Gb/s).",
                           QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&HpccCongestionControl::m_wAi),
                           MakeQueueSizeChecker())
@@ -42,12 +47,13 @@ HpccCongestionControl::GetTypeId()
                           MakeTimeAccessor(&HpccCongestionControl::m_baseRtt),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MinRate",
-                          "Floor of the rate W/T (HPCC simulator: 100 Mb/s).",
-                          DataRateValue(DataRate("100Mbps")),
+                          "Floor of the rate W/T (HPCC simulator run.py:28: MIN_RATE 1000Mb/s).",
+                          DataRateValue(DataRate("1Gbps")),
                           MakeDataRateAccessor(&HpccCongestionControl::m_minRate),
                           MakeDataRateChecker())
             .AddAttribute("InitialU",
-                          "U before the first measurement (HPCC simulator: 1).",
+                          "U before the first measurement (HPCC simulator rdma-queue-pair.cc:49: "
+                          "hp.u = 1).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&HpccCongestionControl::m_initialU),
                           MakeDoubleChecker<double>(0.0));

@@ -35,18 +35,30 @@ namespace ns3
  * ACK only records the hops; an ACK whose path reports more than kIntMaxHops hops, or a
  * different hop count than the last, is only recorded too (no rate can be computed from it).
  *
- * Defaults and sources (paper = HPCC SIGCOMM 2019; sim = the authors' ns-3 simulator,
- * alibaba-edu/High-Precision-Congestion-Control, rdma-hw.cc and run.py):
+ * This is the authors' simulator's HpccCongestionControl with MULTI_RATE 0 (one U per QP),
+ * FAST_REACT 1 (every ACK recomputes W against W_c) and SAMPLE_FEEDBACK 0: alibaba-edu/
+ * High-Precision-Congestion-Control, simulation/src/point-to-point/model/rdma-hw.cc,
+ * HandleAckHp (lines 744-752) and UpdateRateHp (754-913): u_i at line 800, the EWMA of U at
+ * 827-829, the multiplicative / additive step at 830-838, the bounds at 839-842, W_c and the
+ * stage committed once per RTT at 892-896, the next update point at 908-911. The simulator keeps a
+ * rate R and sizes the window W = B T R / B_max (rdma-queue-pair.cc GetWin, VAR_WIN 1); here W is
+ * the state and R = W / T, the same law.
+ *
+ * Defaults and sources (sim = that repository; run.py: simulation/run.py, the script the
+ * authors' evaluation runs, which overrides scratch/third.cc's and rdma-hw.cc's defaults):
  *
  * | Attribute | Default | Source                                                              |
  * |-----------|---------|---------------------------------------------------------------------|
- * | Eta       | 0.95    | paper §3.3 and §5 (η = 95%); sim U_TARGET 0.95                     |
- * | MaxStage  | 5       | paper §5 (maxStage = 5); sim MI_THRESH 5 (run.py --mi)             |
- * | WAi       | 0B      | 0B: B T / 2500, the sim's RATE_AI = 10 bw/25 Mb/s (bw in Gb/s)     |
- * |           |         | times T; the paper sets W_AI = W_init (1 - η) / N for N flows      |
- * | BaseRtt   | 10us    | T: the fabric's base RTT (paper §3.2); 10us as ns3::RdmaNic::BaseRtt|
- * | MinRate   | 100Mbps | sim m_minRate (MinRate 100Mb/s)                                     |
- * | InitialU  | 1       | sim (hp.u starts at 1)                                              |
+ * | Eta       | 0.95    | run.py:71 (--utgt 95) -> U_TARGET, run.py:40; paper §5 (η = 95%)   |
+ * | MaxStage  | 0       | run.py:72 (--mi, default 0) -> MI_THRESH, run.py:41: a             |
+ * |           |         | multiplicative step toward η on every update. (rdma-hw.cc:113 and  |
+ * |           |         | third.cc:63 default to 5; run.py overrides them.)                  |
+ * | WAi       | 0B      | 0B: B T / 2500 = RATE_AI x T, RATE_AI = 10 bw/25 Mb/s for a NIC of |
+ * |           |         | bw Gb/s (run.py:112 ai = 10 * bw / 25 -> RATE_AI, run.py:26)       |
+ * | BaseRtt   | 10us    | T: the fabric's base RTT (paper §3.2; sim: the topology's largest   |
+ * |           |         | base RTT, third.cc:910-930); 10us as ns3::RdmaNic::BaseRtt          |
+ * | MinRate   | 1Gbps   | run.py:28 MIN_RATE 1000Mb/s (third.cc:56's 100Mb/s is overridden)  |
+ * | InitialU  | 1       | sim rdma-queue-pair.cc:49 (hp.u = 1)                                |
  */
 class HpccCongestionControl : public IntWindowControl
 {

@@ -1,6 +1,7 @@
 #include "powertcp.h"
 
 #include "ns3/double.h"
+#include "ns3/enum.h"
 
 #include <algorithm>
 
@@ -18,14 +19,31 @@ PowerTcpCongestionControl::GetTypeId()
             .SetGroupName("Fabric")
             .AddConstructor<PowerTcpCongestionControl>()
             .AddAttribute(
-                "Gamma",
-                "γ: weight of the new window against the current one (paper's evaluation: 0.9).",
-                DoubleValue(0.9),
-                MakeDoubleAccessor(&PowerTcpCongestionControl::m_gamma),
-                MakeDoubleChecker<double>(0.0, 1.0))
+                "Variant",
+                "Window rule. simulator: the authors' simulator (inet-tub/ns3-datacenter "
+                "rdma-hw.cc:1063-1066): W = γ (W_c η / Γ + β) + (1 - γ) W_c against the "
+                "reference window W_c, updated once per RTT, arrival rate floored at B/2. "
+                "paper: Algorithm 1 of the NSDI 2022 paper: W = γ (W_old / Γ + β) + (1 - γ) W "
+                "on every ACK, no η.",
+                EnumValue(SIMULATOR),
+                MakeEnumAccessor(&PowerTcpCongestionControl::m_variant),
+                MakeEnumChecker(SIMULATOR, "simulator", PAPER, "paper"))
+            .AddAttribute("Gamma",
+                          "γ: weight of the new window against the reference (simulator) or "
+                          "current (paper) one (inet-tub/ns3-datacenter rdma-hw.cc:1065: 0.9).",
+                          DoubleValue(0.9),
+                          MakeDoubleAccessor(&PowerTcpCongestionControl::m_gamma),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("Eta",
+                          "Target utilisation η the smoothed power is divided by (simulator "
+                          "variant only; inet-tub/ns3-datacenter rdma-hw.cc:1064 m_targetUtil, "
+                          "examples/PowerTCP/config-burst.txt:36 U_TARGET 0.95).",
+                          DoubleValue(0.95),
+                          MakeDoubleAccessor(&PowerTcpCongestionControl::m_eta),
+                          MakeDoubleChecker<double>(0.01, 1.0))
             .AddAttribute("Beta",
                           "β: additive increase of the window per update. 0B: 150 Mb/s x "
-                          "BaseRtt (the PowerTCP authors' simulator).",
+                          "BaseRtt (inet-tub/ns3-datacenter rdma-hw.cc:1065).",
                           QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&PowerTcpCongestionControl::m_beta),
                           MakeQueueSizeChecker())
@@ -36,7 +54,8 @@ PowerTcpCongestionControl::GetTypeId()
                           MakeTimeAccessor(&PowerTcpCongestionControl::m_baseRtt),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MinRate",
-                          "Floor of the rate W/τ.",
+                          "Floor of the rate W/τ (inet-tub/ns3-datacenter "
+                          "examples/PowerTCP/config-burst.txt:24 MIN_RATE 100Mb/s).",
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&PowerTcpCongestionControl::m_minRate),
                           MakeDataRateChecker());
@@ -60,8 +79,10 @@ PowerTcpCongestionControl::HopSignal(const IntHop& hop, const IntHop& prev, doub
     double q = static_cast<double>(hop.GetQueueBytes());
     double qDot = (q - static_cast<double>(prev.GetQueueBytes())) / dt;
     double mu = hop.BytesSince(prev) / dt;
-    // A queue that drained faster than the hop sent counts as no arrivals.
-    double lambda = std::max(0.0, qDot + mu);
+    double lambda = qDot + mu;
+    // Simulator: the arrival rate counts as at least half the line rate (rdma-hw.cc:1020-1022).
+    // Paper: a queue that drained faster than the hop sent counts as no arrivals.
+    lambda = m_variant == SIMULATOR ? std::max(0.5 * b, lambda) : std::max(0.0, lambda);
     return lambda * (q + b * tau) / (b * b * tau);
 }
 
@@ -75,12 +96,27 @@ PowerTcpCongestionControl::Smooth(double peak, double dt)
 void
 PowerTcpCongestionControl::UpdateWindow(bool newRtt)
 {
+    double power = std::max(m_power, 1e-9);
+    if (m_variant == SIMULATOR)
+    {
+        // rdma-hw.cc:1064-1065 on every ACK against the reference W_c; lines 1082-1087: W_c
+        // takes the new window once per RTT.
+        double w = m_gamma * (m_wOld * m_eta / power + m_betaBytes) + (1 - m_gamma) * m_wOld;
+        m_w = std::clamp(w, m_minWindow, m_maxWindow);
+        if (newRtt)
+        {
+            m_wOld = m_w;
+        }
+        return;
+    }
+    // Algorithm 1: W_old is the window the acknowledged data was sent under, the one set at
+    // the last once-per-RTT point; the point then moves to the window just set.
+    double w = m_gamma * (m_wOld / power + m_betaBytes) + (1 - m_gamma) * m_w;
+    m_w = std::clamp(w, m_minWindow, m_maxWindow);
     if (newRtt)
     {
-        m_wOld = m_w; // once per RTT: the window the next RTT's updates divide
+        m_wOld = m_w;
     }
-    double w = m_gamma * (m_wOld / std::max(m_power, 1e-9) + m_betaBytes) + (1 - m_gamma) * m_w;
-    m_w = std::clamp(w, m_minWindow, m_maxWindow);
 }
 
 double
