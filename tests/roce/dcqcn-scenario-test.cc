@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 namespace ns3
 {
@@ -22,14 +23,14 @@ namespace fs = std::filesystem;
 class DcqcnScenario : public SimTest
 {
   protected:
-    RunOutcome RunScenario(const std::string& name)
+    RunOutcome RunScenario(const std::string& name, const std::vector<std::string>& overrides = {})
     {
         m_dir =
             fs::temp_directory_path() / ("fabric-dcqcn-" + name + "-" + std::to_string(getpid()));
         fs::create_directories(m_dir);
         ScenarioConfig cfg =
             LoadScenario(std::string(FABRIC_SOURCE_DIR) + "/tests/data/scenarios/" + name + ".yaml",
-                         {},
+                         overrides,
                          FABRIC_SOURCE_DIR);
         return ScenarioRunner::Run(cfg, m_dir.string());
     }
@@ -76,6 +77,55 @@ TEST_F(DcqcnScenario, TwoFlowsConvergeToFairShare)
     ASSERT_FALSE(cc.empty());
     EXPECT_EQ(cc.back().at("cc"), "dcqcn");
     EXPECT_FALSE(cc.back().at("alpha").empty());
+}
+
+TEST_F(DcqcnScenario, ScaledPresetRecoversByHyperIncreaseOnceAlone)
+{
+    // dcqcn.preset scaled, the NIC's timer-only reaction point (docs/models.md#dcqcn-presets):
+    // once flow 1 (20 MiB from 1 ms) has left, flow 0 hears no more CNPs and recovers by its
+    // 300 us timer alone. As the HPCC simulator does it (rdma-hw.cc:686-733, FAST_RECOVERY_TIMES
+    // 1): one fast-recovery event, one additive step of R_AI, then R_HAI at every event, with
+    // R_AI = 5 Mb/s and R_HAI = 50 Mb/s per 25 Gb/s of line rate (run.py:100-101): 80 Mb/s and
+    // 800 Mb/s at 400 Gb/s. cc.csv's target_gbps (six digits) shows the steps.
+    RunOutcome o = RunScenario("dcqcn-two-flows",
+                               {"dcqcn.preset=scaled",
+                                "stop_time=4ms",
+                                "workload.flows.1={src: h2, dst: h0, bytes: 20MiB, start: 1ms}",
+                                "trace.rate_interval=10us"});
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    double competitorDone = 0;
+    for (const auto& r : ReadCsv((m_dir / "flows.csv").string()).rows)
+    {
+        if (r.at("flow_id") == "1")
+        {
+            ASSERT_FALSE(r.at("finish_ns").empty());
+            competitorDone = std::stod(r.at("finish_ns"));
+        }
+    }
+    // Flow 0's target after the competitor left: (time of change, new value).
+    std::vector<std::pair<double, double>> steps;
+    double last = -1;
+    for (const auto& r : ReadCsv((m_dir / "cc.csv").string()).rows)
+    {
+        if (r.at("flow_id") != "0" || r.at("target_gbps").empty())
+        {
+            continue;
+        }
+        double t = std::stod(r.at("time_ns"));
+        double target = std::stod(r.at("target_gbps"));
+        if (t > competitorDone + 100e3 && target != last && last >= 0)
+        {
+            steps.emplace_back(t, target - last);
+        }
+        last = target;
+    }
+    ASSERT_GE(steps.size(), 4u);
+    EXPECT_NEAR(steps[0].second, 0.080, 0.002); // additive
+    for (size_t i = 1; i < steps.size(); ++i)
+    {
+        EXPECT_NEAR(steps[i].second, 0.800, 0.002) << "step " << i; // hyper
+        EXPECT_NEAR(steps[i].first - steps[i - 1].first, 300e3, 10e3) << "step " << i;
+    }
 }
 
 TEST_F(DcqcnScenario, IncastWithPfcAndDcqcnIsLosslessAndQueueBounded)
