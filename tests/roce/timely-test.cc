@@ -135,6 +135,27 @@ TEST_F(Timely, CompletionIsASegmentOfAcknowledgedBytes)
     EXPECT_EQ(m_cc->GetName(), "timely");
 }
 
+TEST_F(Timely, AnEmptyPipeIsNotACompletionTheMessagesEndIs)
+{
+    // A QP paced below a round trip's worth of data has nothing in flight after each ACK; the
+    // completion event is still a Segment of acknowledged payload (paper Algorithm 1), so four
+    // 4 KiB ACKs make one. Only the ACK of the message's last byte completes a short segment.
+    RoceAckFeedback a;
+    a.rtt = MicroSeconds(60);
+    a.ackedBytes = 4096;
+    a.inflightBytes = 0;
+    for (int i = 0; i < 4; ++i)
+    {
+        m_cc->OnAck(a);
+    }
+    EXPECT_EQ(m_cc->GetCompletions(), 1u);
+    m_cc->OnAck(a);
+    EXPECT_EQ(m_cc->GetCompletions(), 1u);
+    a.messageDone = true;
+    m_cc->OnAck(a);
+    EXPECT_EQ(m_cc->GetCompletions(), 2u);
+}
+
 } // namespace
 } // namespace test
 } // namespace ns3

@@ -170,8 +170,9 @@ TEST_F(UbDctcpIncast, QueuePeaksAtKPlusNAndSwingsByTheFluidAmplitude)
     EXPECT_LE(peak, kTargetQueue + (kSenders + 1) * F);
     EXPECT_GE(peak, kTargetQueue);
     const double amplitude = 0.5 * std::sqrt(2.0 * kSenders * (25.9 + 24.0)) * F;
-    EXPECT_GE(double(peak - trough), 0.5 * amplitude);
-    EXPECT_LE(double(peak - trough), 2.0 * amplitude);
+    // The flows are not perfectly synchronised: 25 % as for RoCE's DCTCP
+    // (tests/roce/cc-incast-scenario-test.cc); half or twice the amplitude fails.
+    EXPECT_NEAR(double(peak - trough), amplitude, 0.25 * amplitude);
     EXPECT_GT(steady.front(), 0u); // the queue never empties: the link stays busy
 }
 

@@ -950,6 +950,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         }
         qp.una = newUna;
         ack.inflightBytes = PayloadBetween(qp, qp.una, std::max(qp.nextIndex, qp.una));
+        ack.messageDone = qp.una >= qp.packets;
         qp.cc->OnAck(ack);
         qp.rtoArmed = false;
         if (qp.una < qp.packets)

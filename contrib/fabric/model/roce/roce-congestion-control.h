@@ -22,6 +22,9 @@ struct RoceAckFeedback
     Time rtt;
     uint64_t ackedBytes = 0;    ///< payload bytes newly acknowledged by this ACK
     uint64_t inflightBytes = 0; ///< payload bytes sent and not yet acknowledged, after it
+    /// This ACK acknowledges the message's last byte (nothing in flight does not mean that: a
+    /// paced QP empties its pipe between packets).
+    bool messageDone = false;
     /// The ACK's BTH BECN bit: a packet it covers arrived CE-marked (set by receivers whose
     /// RdmaNic::EcnEcho is true; DCTCP's ECN-Echo, InfiniBand's BECN).
     bool ecnEcho = false;

@@ -123,8 +123,10 @@ void
 TimelyCongestionControl::OnAck(const RoceAckFeedback& ack)
 {
     m_segmentBytes += ack.ackedBytes;
-    // The last ACK of a message completes it even if the segment is not full.
-    if (m_segmentBytes >= m_segment.GetValue() || ack.inflightBytes == 0)
+    // The last ACK of a message completes it even if the segment is not full. (Not "nothing in
+    // flight": a QP paced below its round trip's worth of data empties its pipe after every
+    // packet, and every ACK would then be a completion.)
+    if (m_segmentBytes >= m_segment.GetValue() || ack.messageDone)
     {
         m_segmentBytes = 0;
         Completion(ack.rtt);

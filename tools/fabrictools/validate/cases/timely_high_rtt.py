@@ -80,7 +80,7 @@ def run(ctx):
         "TIMELY": f"T_high {t_high * 1e9:g} ns, T_low {t_low * 1e9:g} ns; β = {beta:g} and the "
                   "rest the simulator's defaults",
         "r₀": f"{r0 * 1e9:.2f} ns, so f = {f:.6f}",
-        "traces": "cc.csv every 1 µs, 60 µs run (also with --quick)",
+        "traces": "cc.csv and rates.csv every 1 µs, 60 µs run (also with --quick)",
     }
     case.formulas = [
         "r₀ = 4·d + 2·T_f + 2·T_ack: the unloaded round trip of a paced flow",
@@ -125,4 +125,34 @@ def run(ctx):
             method="cc.csv rate_gbps"))
     if cuts == 0:
         raise ValidationError(f"{where}: no cut in the judged window")
+    # The number of cuts is a prediction too: one per completion, and a completion is one
+    # Segment of acknowledged payload (Algorithm 1's completion event), so over the judged
+    # window the cuts count the payload the receiver got in it, divided by Segment. rates.csv
+    # (the receiver's delivered rate per 1 µs) gives that payload independently of the sender's
+    # rate. Edges: a segment straddles each end of the window and the ACKs lag the delivery by
+    # half a round trip, at most one completion each.
+    segment = timely_segment(ctx)
+    t0, t1 = rows[0]["time_ns"], rows[-1]["time_ns"]
+    delivered = rundir.read_rows(run_dir, "rates.csv", ["time_ns", "flow_id", "rate_gbps"],
+                                 {"time_ns": int, "flow_id": int, "rate_gbps": float})
+    interval_ns = 1000
+    payload = sum(r["rate_gbps"] * interval_ns / 8 for r in delivered
+                  if r["flow_id"] == 0 and t0 < r["time_ns"] <= t1)
+    case.checks.append(Check(
+        sub, "cuts in the judged window (= completions)", "", payload / segment, cuts,
+        "payload delivered in the window / Segment", base_rel=0.0,
+        allowances=[("a segment straddling each window edge", 2.0)],
+        method="Σm over the samples above; rates.csv rate_gbps × 1 µs summed"))
+    case.formulas.append("cuts = completions = payload delivered / Segment (rates.csv)")
     return case
+
+
+def timely_segment(ctx):
+    """Segment, bytes per completion event: the simulator's printed default (the scenario
+    leaves it)."""
+    proc = subprocess.run([ctx.fabric_run, "--print-attributes"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    printed = dict(re.findall(r"--attr " + re.escape(TYPE) + r"::(\w+)=(\S+)", proc.stdout))
+    if "Segment" not in printed:
+        raise ValidationError(f"{TYPE}::Segment not in fabric-run --print-attributes")
+    return parse_bytes(printed["Segment"])
