@@ -1,5 +1,4 @@
 #include "rdma-nic.h"
-
 #include "sim/fabric-now.h"
 #include "wire/aeth-header.h"
 #include "wire/bth-header.h"
@@ -157,10 +156,15 @@ RdmaNic::DoDispose()
     for (auto& [id, qp] : m_senders)
     {
         qp.rto.Cancel();
-        if (qp.cc)
+        if (qp.cc && !qp.conn)
         {
             qp.cc->Stop();
         }
+    }
+    // OrderedMessages: a connection's QP is torn down with the NIC.
+    for (auto& [key, conn] : m_connectionQps)
+    {
+        conn.cc->Stop();
     }
     NicTransport::DoDispose();
 }
@@ -239,18 +243,30 @@ RdmaNic::Launch(uint32_t flowId)
     SenderQp& qp = m_senders[flowId];
     qp.flow = flowId;
     qp.port = PortToward(DataSink(f), f.entropy);
-    qp.packets = PacketsOf(f);
+    qp.packets = MessagePackets(f);
     qp.startPsn = InitialPsn(flowId);
     qp.nextSend = FabricNow();
     qp.launched = true;
-    if (m_recovery == SELECTIVE_REPEAT)
+    auto connection = m_connectionOf.find(flowId);
+    if (connection != m_connectionOf.end())
     {
-        qp.sacked.assign(qp.packets, 0);
+        // OrderedMessages: the connection's QP carries on with the state the previous message
+        // left (rate, window, pacing); its first message creates it.
+        ConnectionQp& conn = m_connectionQps[connection->second];
+        if (!conn.cc)
+        {
+            conn.cc = CreateCongestionControl<RoceCongestionControl>();
+            conn.cc->Start(m_ports[qp.port].device->GetDataRate());
+        }
+        qp.conn = &conn;
+        qp.cc = conn.cc;
     }
-    qp.sentAt.assign(qp.packets, Time(0));
-    qp.cc = CreateCongestionControl<RoceCongestionControl>();
+    else
+    {
+        qp.cc = CreateCongestionControl<RoceCongestionControl>();
+        qp.cc->Start(m_ports[qp.port].device->GetDataRate());
+    }
     qp.usesInt = qp.cc->UsesInt();
-    qp.cc->Start(m_ports[qp.port].device->GetDataRate());
     qp.pacedRate = qp.cc->GetRate();
     f.cc = qp.cc;
     if (qp.packets == 0)
@@ -286,10 +302,10 @@ RdmaNic::NextPacket(SenderQp& qp)
     {
         while (!qp.resend.empty())
         {
-            uint32_t i = qp.resend.front();
-            if (i >= qp.una && !qp.sacked[i])
+            uint64_t i = qp.resend.front();
+            if (i >= qp.una && !Sacked(qp, i))
             {
-                return i;
+                return static_cast<int64_t>(i);
             }
             qp.resend.pop_front(); // acknowledged meanwhile
         }
@@ -299,31 +315,143 @@ RdmaNic::NextPacket(SenderQp& qp)
             window = static_cast<uint64_t>(m_ports[qp.port].device->GetDataRate().GetBitRate() *
                                            m_baseRtt.GetSeconds() / 8);
         }
-        uint32_t windowPackets = std::max<uint32_t>(1, static_cast<uint32_t>(window / m_mtu));
-        uint32_t i = qp.nextIndex;
-        while (i < qp.packets && qp.sacked[i])
+        uint64_t windowPackets = std::max<uint64_t>(1, window / m_mtu);
+        uint64_t i = qp.nextIndex;
+        while (i < qp.packets && Sacked(qp, i))
         {
             ++i;
         }
         qp.nextIndex = i;
-        if (i < qp.packets && i < qp.una + windowPackets && WindowOpen(qp))
+        if (i < qp.packets && i < qp.una + windowPackets && WindowOpen(qp) &&
+            (qp.responder || i < qp.una + kMaxOutstandingPackets))
         {
-            return i;
+            return static_cast<int64_t>(i);
         }
         return -1;
     }
-    return qp.nextIndex < qp.packets && WindowOpen(qp) ? int64_t(qp.nextIndex) : -1;
+    // Fewer than 2^23 packets outstanding, so every PSN names one packet (a READ responder
+    // hears no ACKs: its requester reads the PSNs).
+    return qp.nextIndex < qp.packets && WindowOpen(qp) &&
+                   (qp.responder || qp.nextIndex < qp.una + kMaxOutstandingPackets)
+               ? static_cast<int64_t>(qp.nextIndex)
+               : -1;
 }
 
 uint64_t
-RdmaNic::PayloadBetween(const SenderQp& qp, uint32_t from, uint32_t to) const
+RdmaNic::PayloadBetween(const SenderQp& qp, uint64_t from, uint64_t to) const
 {
     if (to <= from)
     {
         return 0;
     }
     uint64_t bytes = m_flows->Get(qp.flow).bytes;
-    return std::min<uint64_t>(uint64_t(to) * m_mtu, bytes) - uint64_t(from) * m_mtu;
+    return std::min<uint64_t>(to * m_mtu, bytes) - from * m_mtu;
+}
+
+uint64_t
+RdmaNic::InflightBytes(const SenderQp& qp) const
+{
+    if (!qp.conn)
+    {
+        return PayloadBetween(qp, qp.una, std::max(qp.nextIndex, qp.una));
+    }
+    // The connection's launched messages, oldest first (later ones have not started).
+    uint64_t bytes = 0;
+    for (uint32_t id : m_connections.at(m_connectionOf.at(qp.flow)))
+    {
+        auto it = m_senders.find(id);
+        if (it == m_senders.end() || !it->second.launched)
+        {
+            break;
+        }
+        const SenderQp& m = it->second;
+        if (!m.done)
+        {
+            bytes += PayloadBetween(m, m.una, std::max(m.nextIndex, m.una));
+        }
+    }
+    return bytes;
+}
+
+void
+RdmaNic::SlotsFor(SenderQp& qp, uint64_t index, bool selective)
+{
+    uint64_t size = qp.sentAt.size();
+    if (index - qp.una < size)
+    {
+        return;
+    }
+    uint64_t grown = std::max<uint64_t>(size, 16);
+    while (index - qp.una >= grown)
+    {
+        grown *= 2;
+    }
+    std::vector<Time> sentAt(grown);
+    std::vector<uint8_t> sacked(selective ? grown : 0, 0);
+    for (uint64_t i = qp.una; i < qp.highestSent; ++i)
+    {
+        sentAt[i & (grown - 1)] = qp.sentAt[i & (size - 1)];
+        if (selective)
+        {
+            sacked[i & (grown - 1)] = qp.sacked[i & (size - 1)];
+        }
+    }
+    qp.sentAt.swap(sentAt);
+    qp.sacked.swap(sacked);
+}
+
+void
+RdmaNic::MarkReceived(ReceiverQp& rq, uint64_t i)
+{
+    uint64_t size = rq.received.size();
+    if (i - rq.expected >= size)
+    {
+        uint64_t grown = std::max<uint64_t>(size, 16);
+        while (i - rq.expected >= grown)
+        {
+            grown *= 2;
+        }
+        std::vector<uint8_t> received(grown, 0);
+        for (uint64_t slot = 0; slot < size; ++slot)
+        {
+            if (rq.received[slot])
+            {
+                // The packet in this slot is the one of [expected, expected + size) it holds.
+                uint64_t packet = rq.expected + ((slot - rq.expected) & (size - 1));
+                received[packet & (grown - 1)] = 1;
+            }
+        }
+        rq.received.swap(received);
+        size = grown;
+    }
+    rq.received[i & (size - 1)] = 1;
+}
+
+uint64_t
+RdmaNic::ReceiverIndex(const ReceiverQp& rq, uint32_t psn)
+{
+    int64_t index = IndexNear(psn, rq.startPsn, rq.expected);
+    return index < 0 ? UINT64_MAX : static_cast<uint64_t>(index);
+}
+
+uint64_t
+RdmaNic::SenderStateBytes(uint32_t flowId) const
+{
+    auto it = m_senders.find(flowId);
+    if (it == m_senders.end())
+    {
+        return 0;
+    }
+    const SenderQp& qp = it->second;
+    return qp.sentAt.capacity() * sizeof(Time) + qp.sacked.capacity() +
+           qp.resend.size() * sizeof(uint64_t);
+}
+
+uint64_t
+RdmaNic::ReceiverStateBytes(uint32_t flowId) const
+{
+    auto it = m_receivers.find(flowId);
+    return it == m_receivers.end() ? 0 : it->second.received.capacity();
 }
 
 bool
@@ -335,6 +463,11 @@ RdmaNic::WindowOpen(const SenderQp& qp) const
     // (READ responses are acknowledged only implicitly, by the requester's next request), so
     // its una never moves: a window would stop it for good, and it is paced by the rate alone.
     uint64_t window = qp.cc->GetWindow();
+    // OrderedMessages: the window covers the connection's QP, all its messages' flight.
+    if (qp.conn)
+    {
+        return window == 0 || InflightBytes(qp) < window;
+    }
     return window == 0 || qp.responder || qp.nextIndex <= qp.una ||
            PayloadBetween(qp, qp.una, qp.nextIndex) < window;
 }
@@ -353,25 +486,27 @@ RdmaNic::OfferTurn(uint32_t flowId, const FabricNetDevice& dev, Time now, Time* 
     {
         return Turn::WAIT;
     }
-    if (qp.nextSend > now)
+    // OrderedMessages: the connection's QP paces all its messages.
+    Time ready = qp.conn ? std::max(qp.nextSend, qp.conn->nextSend) : qp.nextSend;
+    if (ready > now)
     {
-        *wake = std::min(*wake, qp.nextSend);
+        *wake = std::min(*wake, ready);
         return Turn::WAIT;
     }
     if (dev.GetQueueBytes(prio) > 0)
     {
         return Turn::WAIT; // its ACKs or CNPs go first; the port calls us when idle again
     }
-    SendData(qp, static_cast<uint32_t>(index));
+    SendData(qp, static_cast<uint64_t>(index));
     return Turn::SENT;
 }
 
 void
-RdmaNic::SendData(SenderQp& qp, uint32_t index)
+RdmaNic::SendData(SenderQp& qp, uint64_t index)
 {
     FlowRecord& f = m_flows->Get(qp.flow);
     Ptr<FabricNetDevice> dev = m_ports[qp.port].device;
-    uint32_t payload = PayloadOf(f, index);
+    uint32_t payload = PacketPayload(f, index);
     bool first = index == 0;
     bool last = index + 1 == qp.packets;
     bool write = f.verb == RdmaVerb::WRITE;
@@ -401,7 +536,7 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
                             : (last ? RoceOpcode::SEND_LAST : RoceOpcode::SEND_MIDDLE);
     }
     spec.destQp = qp.flow;
-    spec.psn = (qp.startPsn + index) & 0xFFFFFF;
+    spec.psn = PsnOf(qp.startPsn, index);
     // Ask for an ACK at once on the last packet, every AckInterval packets, and on
     // retransmissions (they fill holes: the sender needs to hear what is complete).
     spec.ackRequest = last || ((index + 1) % m_ackInterval == 0) || index < qp.highestSent;
@@ -442,8 +577,20 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     {
         LastPacketSent(qp.flow);
     }
+    if (!qp.responder) // a READ responder hears no ACKs: no RTT samples, no flight to track
+    {
+        bool selective = m_recovery == SELECTIVE_REPEAT;
+        if (index >= qp.highestSent)
+        {
+            SlotsFor(qp, index, selective);
+            if (selective)
+            {
+                qp.sacked[index & (qp.sacked.size() - 1)] = 0; // a new packet: not reported yet
+            }
+        }
+        qp.sentAt[index & (qp.sentAt.size() - 1)] = FabricNow();
+    }
     qp.highestSent = std::max(qp.highestSent, index + 1);
-    qp.sentAt[index] = FabricNow();
     if (m_recovery == SELECTIVE_REPEAT && !qp.resend.empty() && qp.resend.front() == index)
     {
         qp.resend.pop_front();
@@ -465,6 +612,10 @@ RdmaNic::SendData(SenderQp& qp, uint32_t index)
     if (rate < dev->GetDataRate())
     {
         qp.nextSend = FabricNow() + BitsAtRate(uint64_t(bytes) * 8, rate, false);
+        if (qp.conn)
+        {
+            qp.conn->nextSend = qp.nextSend;
+        }
     }
     if (!qp.rtoArmed && !qp.responder)
     {
@@ -576,15 +727,15 @@ RdmaNic::ReceiveFrame(FabricNetDevice* device, WireFrame& received)
 }
 
 void
-RdmaNic::SendReadRequest(uint32_t flowId, uint32_t index)
+RdmaNic::SendReadRequest(uint32_t flowId, uint64_t index)
 {
     const FlowRecord& f = m_flows->Get(flowId);
-    uint64_t remaining = f.bytes - std::min<uint64_t>(f.bytes, uint64_t(index) * m_mtu);
+    uint64_t remaining = f.bytes - std::min<uint64_t>(f.bytes, index * m_mtu);
     SendControl(PortToward(f.dst, f.entropy),
                 f.dst,
                 flowId,
                 RoceOpcode::RDMA_READ_REQUEST,
-                InitialPsn(flowId) + index,
+                PsnOf(InitialPsn(flowId), index),
                 0,
                 static_cast<uint32_t>(remaining),
                 f.priority);
@@ -615,19 +766,20 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.flow = info.connection;
         qp.responder = true;
         qp.port = PortToward(f.src, f.entropy);
-        qp.packets = PacketsOf(f);
+        qp.packets = MessagePackets(f);
         qp.startPsn = InitialPsn(info.connection);
         qp.nextSend = FabricNow();
         qp.launched = true;
-        qp.sentAt.assign(qp.packets, Time(0));
         qp.cc = CreateCongestionControl<RoceCongestionControl>();
         qp.usesInt = qp.cc->UsesInt();
         qp.cc->Start(m_ports[qp.port].device->GetDataRate());
         qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.connection).cc = qp.cc;
     }
-    // A repeated request restarts the responses from the PSN it names (go-back-N).
-    uint32_t index = IndexOf(info.sequence, qp.startPsn);
+    // A repeated request restarts the responses from the PSN it names (go-back-N): the
+    // requester's next expected packet, at most the responses in flight behind the newest.
+    int64_t named = IndexNear(info.sequence, qp.startPsn, qp.highestSent);
+    uint64_t index = named < 0 ? UINT64_MAX : static_cast<uint64_t>(named);
     if (index < qp.packets)
     {
         qp.nextIndex = index;
@@ -649,7 +801,7 @@ RdmaNic::AckInOrder(uint32_t port, uint32_t dstHost, uint32_t qpn, ReceiverQp& r
                 dstHost,
                 qpn,
                 RoceOpcode::ACKNOWLEDGE,
-                (rq.startPsn + rq.expected - 1) & 0xFFFFFF,
+                PsnOf(rq.startPsn, rq.expected - 1),
                 AethHeader::MakeAckSyndrome(),
                 0,
                 priority,
@@ -666,15 +818,11 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     ReceiverQp& rq = m_receivers[info.connection];
     if (rq.packets == 0)
     {
-        rq.packets = PacketsOf(f);
+        rq.packets = MessagePackets(f);
         rq.startPsn = InitialPsn(info.connection);
-        if (m_recovery == SELECTIVE_REPEAT)
-        {
-            rq.received.assign(rq.packets, 0);
-        }
     }
-    uint32_t index = IndexOf(info.sequence, rq.startPsn);
-    if (LoseScripted(info.connection, index, payload))
+    uint64_t index = ReceiverIndex(rq, info.sequence); // UINT64_MAX: not of this message
+    if (index <= UINT32_MAX && LoseScripted(info.connection, static_cast<uint32_t>(index), payload))
     {
         return;
     }
@@ -708,12 +856,23 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         ++m_slotsInUse;
         m_maxSlotsInUse = std::max(m_maxSlotsInUse, m_slotsInUse);
     }
-    // DCQCN notification point: one CNP per QP per CnpInterval for CE-marked packets.
+    // DCQCN notification point: one CNP per QP per CnpInterval for CE-marked packets
+    // (OrderedMessages: per connection, the QP its messages share).
     if (info.ecn == 3)
     {
         Time now = FabricNow();
-        if (!rq.cnpSent || now - rq.lastCnp >= m_cnpInterval)
+        bool shared = m_orderedMessages && !read;
+        auto sharedCnp =
+            shared ? m_connectionLastCnp.find({peer, f.priority}) : m_connectionLastCnp.end();
+        bool due = shared ? sharedCnp == m_connectionLastCnp.end() ||
+                                now - sharedCnp->second >= m_cnpInterval
+                          : !rq.cnpSent || now - rq.lastCnp >= m_cnpInterval;
+        if (due)
         {
+            if (shared)
+            {
+                m_connectionLastCnp[{peer, f.priority}] = now;
+            }
             rq.cnpSent = true;
             rq.lastCnp = now;
             SendControl(port,
@@ -739,9 +898,14 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         ++rq.expected;
         if (m_recovery == SELECTIVE_REPEAT)
         {
-            while (rq.expected < rq.packets && rq.received[rq.expected])
+            while (rq.expected < rq.packets && Received(rq, rq.expected))
             {
+                rq.received[rq.expected & (rq.received.size() - 1)] = 0;
                 ++rq.expected;
+            }
+            if (rq.expected == rq.packets)
+            {
+                std::vector<uint8_t>().swap(rq.received); // complete: nothing more to hold
             }
         }
         rq.nakSent = false;
@@ -777,7 +941,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         }
         return;
     }
-    uint32_t expectedPsn = (rq.startPsn + rq.expected) & 0xFFFFFF;
+    uint32_t expectedPsn = PsnOf(rq.startPsn, rq.expected);
     if (read)
     {
         m_flows->Discarded(info.connection, payload);
@@ -792,9 +956,9 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     {
         if (m_recovery == SELECTIVE_REPEAT)
         {
-            if (!rq.received[index])
+            if (!Received(rq, index))
             {
-                rq.received[index] = 1;
+                MarkReceived(rq, index);
                 m_flows->Delivered(info.connection, payload, marked);
             }
             else
@@ -847,9 +1011,10 @@ RdmaNic::ReceiveTrimmed(const FrameInfo& info)
     uint32_t startPsn = it != m_receivers.end() && it->second.packets > 0
                             ? it->second.startPsn
                             : InitialPsn(info.connection);
-    uint32_t index = IndexOf(info.sequence, startPsn);
-    uint32_t expected = it != m_receivers.end() ? it->second.expected : 0;
-    if (index >= PacketsOf(f) || index < expected)
+    uint64_t expected = it != m_receivers.end() ? it->second.expected : 0;
+    int64_t index = IndexNear(info.sequence, startPsn, expected);
+    if (index < 0 || static_cast<uint64_t>(index) >= MessagePackets(f) ||
+        static_cast<uint64_t>(index) < expected)
     {
         return; // a stale duplicate: nothing is missing
     }
@@ -887,7 +1052,7 @@ RdmaNic::ReceiveTrimmed(const FrameInfo& info)
                     peer,
                     info.connection,
                     RoceOpcode::ACKNOWLEDGE,
-                    (startPsn + expected) & 0xFFFFFF,
+                    PsnOf(startPsn, expected),
                     AethHeader::MakeNakSyndrome(AethHeader::NAK_PSN_SEQUENCE_ERROR),
                     0,
                     f.priority);
@@ -909,21 +1074,27 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
     if ((syndrome & 0xE0) == 0x20)
     {
         // RNR NAK: the receiver has no buffer for this message; retry it from that PSN later.
-        uint32_t from = IndexOf(info.sequence, qp.startPsn);
-        if (from < qp.packets && from >= qp.una)
+        int64_t from = IndexNear(info.sequence, qp.startPsn, qp.una);
+        if (from >= 0 && uint64_t(from) < qp.packets && uint64_t(from) >= qp.una)
         {
-            qp.nextIndex = from;
+            qp.nextIndex = static_cast<uint64_t>(from);
             qp.nextSend = std::max(qp.nextSend, FabricNow() + m_rnrDelay);
             ActivateSender(qp.port, qp.flow);
         }
         return;
     }
-    uint32_t index = IndexOf(info.sequence, qp.startPsn);
+    // The PSN names a packet near the first unacknowledged one (fewer than 2^23 outstanding).
+    int64_t named = IndexNear(info.sequence, qp.startPsn, qp.una);
+    if (named < 0)
+    {
+        return; // not a PSN of this message
+    }
+    uint64_t index = static_cast<uint64_t>(named);
     if (syndrome == AethHeader::MakeNakSyndrome(AethHeader::NAK_TRIMMED))
     {
         // Selective repeat: resend the trimmed packet alone, now (it says nothing of others).
         if (m_recovery == SELECTIVE_REPEAT && index >= qp.una && index < qp.highestSent &&
-            !qp.sacked[index])
+            !Sacked(qp, index))
         {
             qp.resend.push_back(index);
             ActivateSender(qp.port, qp.flow);
@@ -932,15 +1103,15 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
     }
     bool nak = (syndrome & 0xE0) == 0x60;
     // ACK: packets up to and including index are received. NAK: packets before index are.
-    uint32_t newUna = nak ? index : index + 1;
-    if (newUna > qp.packets)
+    uint64_t newUna = nak ? index : index + 1;
+    if (newUna > qp.packets || newUna > qp.highestSent)
     {
-        return; // not a PSN of this message
+        return; // not a PSN of this message, or not one sent
     }
     if (newUna > qp.una)
     {
         RoceAckFeedback ack;
-        ack.rtt = FabricNow() - qp.sentAt[newUna - 1];
+        ack.rtt = FabricNow() - qp.sentAt[(newUna - 1) & (qp.sentAt.size() - 1)];
         ack.ackedBytes = PayloadBetween(qp, qp.una, newUna);
         ack.ecnEcho = RoceBecn(info);
         if (telemetry && qp.usesInt)
@@ -949,8 +1120,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
             ack.telemetry = *telemetry;
         }
         qp.una = newUna;
-        ack.inflightBytes = PayloadBetween(qp, qp.una, std::max(qp.nextIndex, qp.una));
-        ack.messageDone = qp.una >= qp.packets;
+        ack.inflightBytes = InflightBytes(qp);
         qp.cc->OnAck(ack);
         qp.rtoArmed = false;
         if (qp.una < qp.packets)
@@ -971,13 +1141,17 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         }
         else
         {
-            uint32_t ooo = IndexOf(msn, qp.startPsn);
+            int64_t named = IndexNear(msn, qp.startPsn, qp.una);
+            uint64_t ooo = named < 0 ? UINT64_MAX : static_cast<uint64_t>(named);
             if (ooo < qp.packets)
             {
-                qp.sacked[ooo] = 1;
-                for (uint32_t j = std::max(qp.una, qp.scannedTo); j < ooo; ++j)
+                if (ooo >= qp.una && ooo < qp.highestSent)
                 {
-                    if (!qp.sacked[j] && j < qp.highestSent)
+                    qp.sacked[ooo & (qp.sacked.size() - 1)] = 1;
+                }
+                for (uint64_t j = std::max(qp.una, qp.scannedTo); j < ooo; ++j)
+                {
+                    if (!Sacked(qp, j) && j < qp.highestSent)
                     {
                         qp.resend.push_back(j);
                     }
@@ -993,7 +1167,9 @@ void
 RdmaNic::ReceiveCnp(const FrameInfo& info)
 {
     auto it = m_senders.find(info.connection);
-    if (it == m_senders.end() || it->second.done)
+    // OrderedMessages: the QP outlives the message, so a CNP that comes after the message is
+    // done still reaches the congestion control its connection's next messages use.
+    if (it == m_senders.end() || (it->second.done && !it->second.conn))
     {
         return;
     }
@@ -1047,9 +1223,9 @@ RdmaNic::RtoExpired(uint32_t flowId)
         // Nothing came back to say what arrived (a whole burst may be gone): resend every
         // outstanding packet the receiver has not reported, as a SACK sender does on timeout.
         qp.resend.clear();
-        for (uint32_t j = qp.una; j < qp.highestSent; ++j)
+        for (uint64_t j = qp.una; j < qp.highestSent; ++j)
         {
-            if (!qp.sacked[j])
+            if (!Sacked(qp, j))
             {
                 qp.resend.push_back(j);
             }
@@ -1067,7 +1243,15 @@ RdmaNic::Complete(SenderQp& qp)
     qp.rto.Cancel();
     qp.rtoArmed = false;
     qp.rtoPending = false;
-    qp.cc->Stop();
+    if (!qp.conn)
+    {
+        qp.cc->Stop(); // the message's own QP is done (OrderedMessages: its connection's QP
+                       // carries on)
+    }
+    // Nothing is in flight any more: the per-packet state goes.
+    std::vector<Time>().swap(qp.sentAt);
+    std::vector<uint8_t>().swap(qp.sacked);
+    std::deque<uint64_t>().swap(qp.resend);
     FinishMessage(qp.flow);
 }
 

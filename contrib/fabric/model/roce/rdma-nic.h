@@ -33,6 +33,20 @@ namespace ns3
  * pulled by the port (the NIC never exceeds line rate). Messages launch no closer than
  * RequestInterval apart and at most MaxInflightRequests are outstanding per NIC.
  *
+ * Per-QP state is O(window), not O(message) (docs/models.md#transport-state): packets are
+ * numbered with 64-bit indices; the wire carries index + start PSN modulo 2^24 (the BTH PSN),
+ * and each end reads a PSN back as the index nearest its own reference (the sender's first
+ * unacknowledged packet, the receiver's next expected one), which is exact while a sender has
+ * fewer than 2^23 packets outstanding (NextPacket holds it below). Send timestamps and the
+ * selective-repeat bits live in rings indexed by packet index modulo a power of two that grows
+ * with the packets in flight; both ends release them when the message is done.
+ *
+ * OrderedMessages: the messages of one connection (destination, priority) run on one QP, and
+ * so share its congestion control (created and started at the connection's first message,
+ * stopped when the NIC is torn down), its pacing, its window (counted over the connection's
+ * unacknowledged payload) and the receiver's CNP interval; the second message starts at the
+ * rate and window the first left. Without it every message is a QP of its own, with its own.
+ *
  * The receiver accepts in order, ACKs every AckInterval packets and on the last one, NAKs a
  * PSN gap once, discards duplicates, and (DCQCN notification point) answers CE-marked packets
  * with at most one CNP per QP per CnpInterval. With EcnEcho it also sets the BTH BECN bit of
@@ -86,7 +100,8 @@ class RdmaNic : public NicTransport
         return AuditQueuePairs(flows);
     }
 
-    /// Every message runs on its own QP, whose context is kept to the end of the run.
+    /// Every message runs on its own QP (OrderedMessages: its connection's), whose context is
+    /// counted to the end of the run.
     uint64_t GetPeakStateBytes() const override
     {
         return (m_senders.size() + m_receivers.size()) * kQpContextBytes;
@@ -128,25 +143,65 @@ class RdmaNic : public NicTransport
     /// First PSN of a QP (a function of its number, so wraparound is exercised).
     static uint32_t InitialPsn(uint32_t qp);
 
+    /// The BTH PSN is 24 bits (InfiniBand Architecture Specification Vol. 1, chapter 9, base
+    /// transport header).
+    static constexpr uint32_t kPsnMask = 0xFFFFFF;
+    /// A sender keeps fewer packets than half the PSN space unacknowledged, so each PSN names
+    /// one packet near either end's reference (the specification's RC responder likewise reads
+    /// the half of the PSN space behind the expected PSN as duplicates, the other half as ahead).
+    static constexpr uint64_t kMaxOutstandingPackets = (uint64_t(1) << 23) - 1;
+
+    /// PSN on the wire of packet \p index of a message whose first packet is \p startPsn.
+    static uint32_t PsnOf(uint32_t startPsn, uint64_t index)
+    {
+        return static_cast<uint32_t>((startPsn + index) & kPsnMask);
+    }
+
+    /// Packet index that \p psn names, read as the one within 2^23 of the \p reference index
+    /// (24-bit serial-number arithmetic); negative when that is before the message's start.
+    static int64_t IndexNear(uint32_t psn, uint32_t startPsn, uint64_t reference)
+    {
+        uint32_t d = (psn - PsnOf(startPsn, reference)) & kPsnMask;
+        int64_t delta = d >= (uint32_t(1) << 23) ? int64_t(d) - (int64_t(1) << 24) : int64_t(d);
+        return static_cast<int64_t>(reference) + delta;
+    }
+
+    /// Bytes of per-packet state the sender of \p flowId holds now (send timestamps,
+    /// selective-repeat bits and resend list): O(packets in flight), 0 once it is done.
+    uint64_t SenderStateBytes(uint32_t flowId) const;
+    /// Bytes of per-packet state the receiver of \p flowId holds now (selective repeat's
+    /// out-of-order bits): O(reorder window), 0 once the message is complete.
+    uint64_t ReceiverStateBytes(uint32_t flowId) const;
+
   protected:
     void DoDispose() override;
 
   private:
+    /// OrderedMessages: the QP of one connection, whose state its messages share.
+    struct ConnectionQp
+    {
+        Ptr<RoceCongestionControl> cc; ///< started at the first message, stopped at DoDispose
+        Time nextSend;                 ///< pacing: the QP's next frame not before this
+    };
+
     struct SenderQp
     {
         uint32_t flow = 0;
         DataRate pacedRate{0ULL}; ///< the CC's rate when last read (CcRate traces changes)
         bool usesInt = false;     ///< data packets reserve an INT stack (cc->UsesInt())
         uint32_t port = 0;
-        uint32_t packets = 0; ///< message length in packets
+        uint64_t packets = 0; ///< message length in packets
         uint32_t startPsn = 0;
-        uint32_t nextIndex = 0;      ///< next new packet to send (go-back-N rewinds it)
-        uint32_t una = 0;            ///< first unacknowledged packet
-        uint32_t highestSent = 0;    ///< one past the highest packet ever sent
-        std::vector<uint8_t> sacked; ///< selective repeat: reported received out of order
-        std::deque<uint32_t> resend; ///< selective repeat: packets to send again
-        std::vector<Time> sentAt;    ///< last transmission of each packet (RTT samples)
-        uint32_t scannedTo = 0;      ///< selective repeat: NAK ranges already queued
+        uint64_t nextIndex = 0;   ///< next new packet to send (go-back-N rewinds it)
+        uint64_t una = 0;         ///< first unacknowledged packet
+        uint64_t highestSent = 0; ///< one past the highest packet ever sent
+        // Packets [una, highestSent) in rings of a power-of-two size: packet i at i & (size-1)
+        // (SlotsFor grows them; Complete frees them).
+        std::vector<Time> sentAt;     ///< last transmission of each packet (RTT samples)
+        std::vector<uint8_t> sacked;  ///< selective repeat: reported received out of order
+        std::deque<uint64_t> resend;  ///< selective repeat: packets to send again
+        uint64_t scannedTo = 0;       ///< selective repeat: NAK ranges already queued
+        ConnectionQp* conn = nullptr; ///< OrderedMessages: the connection's shared QP state
         Time nextSend;
         bool launched = false;
         bool done = false;
@@ -164,10 +219,12 @@ class RdmaNic : public NicTransport
 
     struct ReceiverQp
     {
-        uint32_t packets = 0;
+        uint64_t packets = 0;
         uint32_t startPsn = 0;
-        uint32_t expected = 0;         ///< next in-order packet index
-        std::vector<uint8_t> received; ///< selective repeat: out-of-order packets held
+        uint64_t expected = 0; ///< next in-order packet index
+        /// Selective repeat: out-of-order packets held, [expected, expected + size) in a ring
+        /// of a power-of-two size (packet i at i & (size-1)); freed when the message is complete.
+        std::vector<uint8_t> received;
         bool nakSent = false;
         uint32_t unacked = 0;
         Time lastCnp = Time(-1);
@@ -187,7 +244,44 @@ class RdmaNic : public NicTransport
     Turn OfferTurn(uint32_t flowId, const FabricNetDevice& port, Time now, Time* wake) override;
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
-    void SendData(SenderQp& qp, uint32_t index);
+    void SendData(SenderQp& qp, uint64_t index);
+
+    /// Packets of the message of \p f (64-bit: PacketsOf truncates beyond 2^32).
+    uint64_t MessagePackets(const FlowRecord& f) const
+    {
+        return (f.bytes + m_mtu - 1) / m_mtu;
+    }
+
+    /// Payload bytes of packet \p index of \p f.
+    uint32_t PacketPayload(const FlowRecord& f, uint64_t index) const
+    {
+        return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - index * m_mtu));
+    }
+
+    /// The sender's rings hold packets [una, \p index]: grown (a power of two) if they must.
+    static void SlotsFor(SenderQp& qp, uint64_t index, bool selective);
+
+    /// Selective repeat: packet \p i (una <= i < highestSent) was reported received.
+    static bool Sacked(const SenderQp& qp, uint64_t i)
+    {
+        return !qp.sacked.empty() && i >= qp.una && i < qp.highestSent &&
+               qp.sacked[i & (qp.sacked.size() - 1)];
+    }
+
+    /// Selective repeat: receiver \p rq holds packet \p i (at or beyond the expected one).
+    static bool Received(const ReceiverQp& rq, uint64_t i)
+    {
+        return !rq.received.empty() && i >= rq.expected && i - rq.expected < rq.received.size() &&
+               rq.received[i & (rq.received.size() - 1)];
+    }
+
+    /// Selective repeat: records packet \p i (> expected) as held, growing the ring.
+    static void MarkReceived(ReceiverQp& rq, uint64_t i);
+    /// The receiver's index for \p psn (expected as the reference); UINT64_MAX when before 0.
+    static uint64_t ReceiverIndex(const ReceiverQp& rq, uint32_t psn);
+    /// Payload sent and not acknowledged: of \p qp's message, or (OrderedMessages) of every
+    /// message of its connection (the flight of the QP they share).
+    uint64_t InflightBytes(const SenderQp& qp) const;
     /// ACKs every packet of \p rq received in order so far (PSN of the last one).
     void AckInOrder(uint32_t port,
                     uint32_t dstHost,
@@ -205,7 +299,7 @@ class RdmaNic : public NicTransport
                      bool becn = false,
                      const IntStack* echo = nullptr);
     /// Payload bytes of packets [from, to) of the QP's message.
-    uint64_t PayloadBetween(const SenderQp& qp, uint32_t from, uint32_t to) const;
+    uint64_t PayloadBetween(const SenderQp& qp, uint64_t from, uint64_t to) const;
     /// Whether the QP's congestion window lets it send a new packet now.
     bool WindowOpen(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
@@ -226,7 +320,7 @@ class RdmaNic : public NicTransport
     void ReceiveCnp(const FrameInfo& info);
     void ReceiveReadRequest(const FrameInfo& info);
     /// READ requester: ask for the message from packet \p index on.
-    void SendReadRequest(uint32_t flowId, uint32_t index);
+    void SendReadRequest(uint32_t flowId, uint64_t index);
     void ReadTimeout(uint32_t flowId);
 
     /// Host that sends the data of a flow (dst for READ) and host that receives it.
@@ -251,11 +345,6 @@ class RdmaNic : public NicTransport
     /// OrderedMessages: the message's last packet left for the first time; the next message
     /// of its connection may start.
     void LastPacketSent(uint32_t flowId);
-
-    uint32_t IndexOf(uint32_t psn, uint32_t startPsn) const
-    {
-        return (psn - startPsn) & 0xFFFFFF;
-    }
 
     uint32_t PortToward(uint32_t dstHost, uint16_t entropy) const;
 
@@ -290,6 +379,11 @@ class RdmaNic : public NicTransport
     /// OrderedMessages: per (destination, priority) connection, its messages not yet completed
     std::map<std::pair<uint32_t, uint8_t>, std::deque<uint32_t>> m_connections;
     std::unordered_map<uint32_t, std::pair<uint32_t, uint8_t>> m_connectionOf;
+    /// OrderedMessages: each connection's QP state shared by its messages (sender side)
+    std::map<std::pair<uint32_t, uint8_t>, ConnectionQp> m_connectionQps;
+    /// OrderedMessages, receiver side: when each connection's (source, priority) QP last sent
+    /// a CNP (the notification point limits CNPs per QP)
+    std::map<std::pair<uint32_t, uint8_t>, Time> m_connectionLastCnp;
     std::set<uint32_t> m_allSent;
     std::set<uint32_t> m_finishedOnConnection;
     TracedCallback<uint32_t, DataRate, DataRate> m_ccRateTrace;
