@@ -1121,6 +1121,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         }
         qp.una = newUna;
         ack.inflightBytes = InflightBytes(qp);
+        ack.messageDone = qp.una >= qp.packets;
         qp.cc->OnAck(ack);
         qp.rtoArmed = false;
         if (qp.una < qp.packets)
