@@ -6,10 +6,14 @@ namespace ns3
 {
 
 PathHops::PathHops(const TopologySpec& topo)
-    : m_topo(topo),
+    : m_isSwitch(topo.nodes.size()),
       m_hosts(topo.Hosts()),
       m_neighbours(topo.nodes.size())
 {
+    for (uint32_t n = 0; n < topo.nodes.size(); ++n)
+    {
+        m_isSwitch[n] = topo.nodes[n].isSwitch;
+    }
     for (const TopologyLink& l : topo.links)
     {
         m_neighbours[l.a].push_back(l.b);
@@ -21,7 +25,7 @@ void
 PathHops::SearchFrom(uint32_t srcNode)
 {
     m_searchedFrom = srcNode;
-    m_distance.assign(m_topo.nodes.size(), UINT32_MAX);
+    m_distance.assign(m_isSwitch.size(), UINT32_MAX);
     m_distance[srcNode] = 0;
     std::deque<uint32_t> queue{srcNode};
     while (!queue.empty())
@@ -29,7 +33,7 @@ PathHops::SearchFrom(uint32_t srcNode)
         uint32_t n = queue.front();
         queue.pop_front();
         // A host is a path's end, never a way through (except the source itself).
-        if (n != srcNode && !m_topo.nodes[n].isSwitch)
+        if (n != srcNode && !m_isSwitch[n])
         {
             continue;
         }

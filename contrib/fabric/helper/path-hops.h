@@ -31,7 +31,7 @@ class PathHops
   private:
     void SearchFrom(uint32_t srcNode);
 
-    const TopologySpec& m_topo;
+    std::vector<bool> m_isSwitch;                     ///< per node (a copy: outlives the spec)
     std::vector<uint32_t> m_hosts;                    ///< host index -> node
     std::vector<std::vector<uint32_t>> m_neighbours;  ///< per node
     std::unordered_map<uint64_t, uint32_t> m_answers; ///< (src << 32 | dst) -> switches

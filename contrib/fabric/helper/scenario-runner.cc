@@ -9,10 +9,12 @@
 #include "fabric-version.h"
 #include "flow-slowdown.h"
 #include "host/host-transport.h"
+#include "host/nic-transport.h"
 #include "ideal-fct.h"
 #include "job-setup.h"
 #include "link-faults.h"
 #include "partitioned-run.h"
+#include "path-hops.h"
 #include "rank-exchange.h"
 #include "rank-merge.h"
 #include "run-recorder.h"
@@ -94,6 +96,8 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
     }
     ObjectFactory factory(transport == "ub" ? "ns3::UbNic" : "ns3::RdmaNic");
     SetConstructionDefaults(factory);
+    // Every NIC asks the same table how many switches a path crosses (Swift's hop scaling).
+    auto pathHops = std::make_shared<PathHops>(net.Spec());
     for (uint32_t h = 0; h < net.GetNHosts(); ++h)
     {
         if (!net.IsHostLocal(h))
@@ -103,6 +107,11 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
         }
         Ptr<HostTransport> nic = factory.Create<HostTransport>();
         nic->Install(net.GetHost(h));
+        if (auto nicTransport = DynamicCast<NicTransport>(nic))
+        {
+            nicTransport->SetPathHops(
+                [pathHops, h](uint32_t dst) { return pathHops->Between(h, dst); });
+        }
         net.GetNode(net.NodeOfHost(h))->AggregateObject(nic);
         nics.push_back(nic);
     }

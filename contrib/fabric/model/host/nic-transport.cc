@@ -374,4 +374,16 @@ NicTransport::PortBlockedReason(uint32_t port, uint8_t priority) const
     return m_ports[port].device->BlockedReason(priority);
 }
 
+void
+NicTransport::SetPathHops(PathHopsFunction pathHops)
+{
+    m_pathHops = std::move(pathHops);
+}
+
+uint32_t
+NicTransport::PathHopsTo(uint32_t host) const
+{
+    return m_pathHops ? m_pathHops(host) : 1;
+}
+
 } // namespace ns3

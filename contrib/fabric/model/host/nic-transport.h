@@ -13,6 +13,7 @@
 #include "ns3/type-id.h"
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -67,6 +68,13 @@ class NicTransport : public HostTransport, public HostPortClient
     /// The host interface stages this NIC applies (docs/models.md#remote-read-stages), as its
     /// attributes give them.
     HostPathStages GetHostPath() const;
+
+    /// How many switches the path to a host index crosses (the fabric's builder knows the
+    /// topology; a NIC does not). Without it every path counts one switch (a star).
+    using PathHopsFunction = std::function<uint32_t(uint32_t host)>;
+    void SetPathHops(PathHopsFunction pathHops);
+    /// Switches on the path to host index \p host (1 when no function was set).
+    uint32_t PathHopsTo(uint32_t host) const;
 
     /// Takes over the ports of \p host and its flows; the request pipeline launches through
     /// Launch.
@@ -183,6 +191,7 @@ class NicTransport : public HostTransport, public HostPortClient
     Time m_completionPollInterval; ///< 0: slots free as requests complete
     uint32_t m_completionPollBatch = 1;
     TypeId m_ccType;
+    PathHopsFunction m_pathHops;
     // Host path stages (docs/models.md#remote-read-stages), gathered in m_hostPath at Install
     Time m_postTime;
     Time m_descriptorBuildTime;

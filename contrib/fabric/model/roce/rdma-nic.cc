@@ -255,16 +255,14 @@ RdmaNic::Launch(uint32_t flowId)
         ConnectionQp& conn = m_connectionQps[connection->second];
         if (!conn.cc)
         {
-            conn.cc = CreateCongestionControl<RoceCongestionControl>();
-            conn.cc->Start(m_ports[qp.port].device->GetDataRate());
+            conn.cc = StartCongestionControl(qp.port, DataSink(f));
         }
         qp.conn = &conn;
         qp.cc = conn.cc;
     }
     else
     {
-        qp.cc = CreateCongestionControl<RoceCongestionControl>();
-        qp.cc->Start(m_ports[qp.port].device->GetDataRate());
+        qp.cc = StartCongestionControl(qp.port, DataSink(f));
     }
     qp.usesInt = qp.cc->UsesInt();
     qp.pacedRate = qp.cc->GetRate();
@@ -452,6 +450,15 @@ RdmaNic::ReceiverStateBytes(uint32_t flowId) const
 {
     auto it = m_receivers.find(flowId);
     return it == m_receivers.end() ? 0 : it->second.received.capacity();
+}
+
+Ptr<RoceCongestionControl>
+RdmaNic::StartCongestionControl(uint32_t port, uint32_t dataSink) const
+{
+    Ptr<RoceCongestionControl> cc = CreateCongestionControl<RoceCongestionControl>();
+    cc->SetPathHops(PathHopsTo(dataSink));
+    cc->Start(m_ports[port].device->GetDataRate());
+    return cc;
 }
 
 bool
@@ -770,9 +777,8 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.startPsn = InitialPsn(info.connection);
         qp.nextSend = FabricNow();
         qp.launched = true;
-        qp.cc = CreateCongestionControl<RoceCongestionControl>();
+        qp.cc = StartCongestionControl(qp.port, f.src);
         qp.usesInt = qp.cc->UsesInt();
-        qp.cc->Start(m_ports[qp.port].device->GetDataRate());
         qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.connection).cc = qp.cc;
     }

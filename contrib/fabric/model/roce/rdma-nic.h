@@ -300,6 +300,9 @@ class RdmaNic : public NicTransport
                      const IntStack* echo = nullptr);
     /// Payload bytes of packets [from, to) of the QP's message.
     uint64_t PayloadBetween(const SenderQp& qp, uint64_t from, uint64_t to) const;
+    /// A new congestion control for a QP sending on \p port towards host \p dataSink, told its
+    /// path's hops and started at the port's rate.
+    Ptr<RoceCongestionControl> StartCongestionControl(uint32_t port, uint32_t dataSink) const;
     /// Whether the QP's congestion window lets it send a new packet now.
     bool WindowOpen(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
