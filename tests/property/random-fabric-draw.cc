@@ -320,8 +320,15 @@ DrawAnyFabric(uint32_t seed)
         y << "events:\n" << events.str();
     }
     y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
-    r.yaml = y.str();
     r.expectLossless = pfc && !lossyPriority && !cableLoss && !linkFailure && !faultLoses;
+    if (!r.expectLossless || trim)
+    {
+        // A lossy fabric takes IRN's fixed timeouts: the adaptive default's floor covers
+        // lossless queueing, milliseconds per lost tail, doubled on each repeat
+        // (docs/models.md#retransmission-timeout).
+        y << "attributes: {\"ns3::RdmaNic::RtoMode\": fixed, \"ns3::UbNic::RtoMode\": fixed}\n";
+    }
+    r.yaml = y.str();
     // UB service mode UNO on some writes, only where nothing is lost (no trimming
     // either): a lost UNO packet is never resent, so a lossy draw would leave its flow
     // unfinished, which the invariants (every flow finishes, delivers all) cannot allow. Its own

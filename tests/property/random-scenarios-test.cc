@@ -93,6 +93,7 @@ Draw(uint32_t seed)
       << "KiB, headroom: auto, dynamic_alpha: " << pick("0", "0", "0.5") << "}\n";
     y << "  ecn: {enabled: " << pick("true", "false") << ", kmin: " << uniform(10, 50)
       << "KiB, kmax: " << uniform(60, 400) << "KiB}\n";
+    bool trimmed = false;
     {
         // Switch load balancing and trimming from a stream of their own, so that the draws
         // above (and so the scenarios of every seed) are those of before they were added.
@@ -101,7 +102,8 @@ Draw(uint32_t seed)
         // Per-packet strategies need selective repeat with RoCE (otherwise a config error).
         size_t n = recovery == "gbn" ? 3 : lbs.size();
         y << "  lb: " << lbs[more() % n] << "\n";
-        if (more() % 3 == 0)
+        trimmed = more() % 3 == 0;
+        if (trimmed)
         {
             y << "  trim: {enabled: true, threshold: "
               << (more() % 2 ? "0B" : std::to_string(16 + more() % 112) + "KiB") << "}\n";
@@ -122,8 +124,15 @@ Draw(uint32_t seed)
           << "KiB, start: " << uniform(0, 20) << "us}\n";
     }
     y << "trace: {queue_interval: 10us, rate_interval: 100us}\n";
-    r.yaml = y.str();
     r.expectLossless = pfc && !lossyPriority && !cableLoss;
+    if (!r.expectLossless || trimmed)
+    {
+        // A lossy fabric takes IRN's fixed timeouts: the adaptive default's floor covers
+        // lossless queueing, milliseconds per lost tail, doubled on each repeat
+        // (docs/models.md#retransmission-timeout).
+        y << "attributes: {\"ns3::RdmaNic::RtoMode\": fixed, \"ns3::UbNic::RtoMode\": fixed}\n";
+    }
+    r.yaml = y.str();
     r.reliable = roce || ub;
     r.bufferBytes = uint64_t(bufferKiB) * 1024;
     r.coverage = std::string("topology=") + (clos ? "clos2" : "star") +

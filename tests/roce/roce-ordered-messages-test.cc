@@ -28,6 +28,7 @@ class RoceOrderedMessages : public SimTest
         Set("ns3::RdmaNic::OrderedMessages", ordered ? "true" : "false");
         Set("ns3::RdmaNic::Recovery", "sr");
         Set("ns3::RdmaNic::Mtu", "4096");
+        Set("ns3::RdmaNic::RtoMode", "fixed"); // the timelines use RtoLow
         FabricNetwork net =
             FabricNetwork::Build(MakeStar(2, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
         std::vector<Ptr<RdmaNic>> nics;

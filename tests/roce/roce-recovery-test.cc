@@ -42,6 +42,7 @@ class RoceRecovery : public SimTest
     {
         Set("ns3::RdmaNic::Recovery", recovery);
         Set("ns3::RdmaNic::Mtu", std::to_string(kMtu));
+        Set("ns3::RdmaNic::RtoMode", "fixed"); // the timelines use RtoLow
         Set("ns3::FabricSwitch::EcnEnabled", "false");
         FabricNetwork net = FabricNetwork::Build(MakeStar(3, kRate, NanoSeconds(150)), 0, 0);
         std::vector<Ptr<RdmaNic>> nics;

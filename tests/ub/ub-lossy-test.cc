@@ -34,6 +34,7 @@ TEST_F(UbLossy, EveryRequestCompletesExactlyOnceDespiteRandomLoss)
         RngSeedManager::SetRun(run);
         Set("ns3::FabricNetDevice::LossRate", getenv("UB_LOSS") ? getenv("UB_LOSS") : "0.02");
         Set("ns3::UbNic::CongestionControl", "ns3::UbFixedWindow");
+        Set("ns3::UbNic::RtoMode", "fixed");
         Set("ns3::UbNic::Rto", "20us");
         Set("ns3::FabricSwitch::EcnEnabled", "false");
         FabricNetwork net = FabricNetwork::Build(MakeStar(3, kRate, NanoSeconds(150)), 0, run);
@@ -105,6 +106,7 @@ TEST_F(UbLossy, ClosWithSprayingOrderingAndEveryNicOption)
             SCOPED_TRACE(config + " run " + std::to_string(run));
             RngSeedManager::SetRun(run);
             Set("ns3::FabricNetDevice::LossRate", getenv("UB_LOSS") ? getenv("UB_LOSS") : "0.05");
+            Set("ns3::UbNic::RtoMode", "fixed");
             Set("ns3::UbNic::Rto", "20us");
             std::stringstream ss(config);
             for (std::string kv; std::getline(ss, kv, ';');)

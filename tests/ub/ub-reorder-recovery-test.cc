@@ -91,6 +91,7 @@ class UbTwoPath : public SimTest
         Set("ns3::FabricNetDevice::WireOverhead", "0");
         Set("ns3::UbNic::Mtu", std::to_string(kMtu));
         Set("ns3::UbNic::CongestionControl", "ns3::UbFixedWindow"); // unlimited window
+        Set("ns3::UbNic::RtoMode", "fixed");                        // the timelines use Rto
         Set("ns3::UbNic::LoadBalancer", "ns3::UbObliviousSpray");
         Set("ns3::UbObliviousSpray::Entropies", "2");
         Set("ns3::FabricSwitch::EcnEnabled", "false");
@@ -321,6 +322,7 @@ class UbResend : public SimTest
         Set("ns3::FabricNetDevice::WireOverhead", "0");
         Set("ns3::UbNic::Mtu", std::to_string(kMtu));
         Set("ns3::UbNic::CongestionControl", "ns3::UbFixedWindow");
+        Set("ns3::UbNic::RtoMode", "fixed"); // the timelines use Rto
         Set("ns3::UbNic::SackBits", std::to_string(kSackBits));
         Set("ns3::UbNic::ReorderWindow", std::to_string(reorderWindow.GetPicoSeconds()) + "ps");
         Set("ns3::UbNic::Rto", std::to_string(rto.GetPicoSeconds()) + "ps");

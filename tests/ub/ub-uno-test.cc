@@ -35,6 +35,7 @@ class UbUno : public SimTest
         Set("ns3::FabricNetDevice::WireOverhead", "0");
         Set("ns3::UbNic::Mtu", std::to_string(kMtu));
         Set("ns3::UbNic::CongestionControl", "ns3::UbFixedWindow"); // no window limit
+        Set("ns3::UbNic::RtoMode", "fixed");                        // the timelines use Rto
         Set("ns3::FabricSwitch::EcnEnabled", "false");
     }
 

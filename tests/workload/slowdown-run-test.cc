@@ -97,8 +97,9 @@ TEST_F(SlowdownRunTest, LoneFlowSlowdownIsOne)
         ASSERT_EQ(Run("lone", LoneFlow(c.transport, c.bytes)), 0) << m_log;
         Csv flows = ReadCsv(Dir("lone") + "/flows.csv");
         ASSERT_EQ(flows.rows.size(), 1u);
-        EXPECT_EQ(flows.columns.back(), "slowdown");
-        EXPECT_EQ(flows.columns[flows.columns.size() - 2], "ideal_fct_ns");
+        EXPECT_EQ(flows.columns.back(), "spurious_bytes"); // appended after slowdown
+        EXPECT_EQ(flows.columns[flows.columns.size() - 2], "slowdown");
+        EXPECT_EQ(flows.columns[flows.columns.size() - 3], "ideal_fct_ns");
         EXPECT_EQ(flows.columns[18], "stuck_reason"); // the existing columns keep their places
         EXPECT_EQ(int64_t(flows.U(0, "ideal_fct_ns")), c.idealNs);
         int64_t fct = int64_t(flows.U(0, "fct_ns"));

@@ -111,6 +111,15 @@ PrintSummary(const RunOutcome& o)
     line("bytes in flight at end", FormatBytes(c["in_flight_bytes"]));
     line("headroom violations", FormatBytes(c["headroom_violation_bytes"]));
     line("conservation", s["conservation_ok"].get<bool>() ? "ok" : "VIOLATED");
+    uint64_t spurious = c.value("spurious_retransmitted_bytes", uint64_t(0));
+    if (spurious > 0)
+    {
+        // Resent bytes the receivers already had: the retransmission timeout fired while the
+        // originals were queued (docs/models.md#retransmission-timeout).
+        line("WARNING spurious resends",
+             FormatBytes(spurious) + " in " + c["spurious_retransmission_flows"].dump() +
+                 " flows (receivers already had them; flows.csv spurious_bytes)");
+    }
     if (!s["bottleneck"].is_null())
     {
         line("max queue",

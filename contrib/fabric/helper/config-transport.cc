@@ -238,16 +238,35 @@ TransportKeys()
             .Attribute(nic + "CnpInterval"),
         ScenarioKey("roce.cnp_priority", KeyKind::Native, "priority CNPs are sent at")
             .Attribute(nic + "CnpPriority"),
+        ScenarioKey("roce.rto_mode",
+                    KeyKind::Native,
+                    "retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR, at least "
+                    "min_rto + rto_queue_bound, doubled on expiry) or fixed (rto_low / "
+                    "rto_high)")
+            .Attribute(nic + "RtoMode"),
+        ScenarioKey("roce.min_rto",
+                    KeyKind::Native,
+                    "rto_mode adaptive: the RTO of an unloaded fabric, first term of the floor")
+            .Attribute(nic + "MinRto"),
+        ScenarioKey("roce.rto_queue_bound",
+                    KeyKind::Native,
+                    "rto_mode adaptive: worst queueing of a lossless class, added to min_rto "
+                    "as the floor")
+            .Attribute(nic + "RtoQueueBound"),
+        ScenarioKey("roce.rto_max", KeyKind::Native, "rto_mode adaptive: where backoff stops")
+            .Attribute(nic + "RtoMax"),
         ScenarioKey("roce.rto_low",
                     KeyKind::Native,
-                    "retransmission timeout while at most rto_low_threshold packets are "
-                    "outstanding")
+                    "rto_mode fixed: retransmission timeout while at most rto_low_threshold "
+                    "packets are outstanding")
             .Attribute(nic + "RtoLow"),
-        ScenarioKey("roce.rto_high", KeyKind::Native, "retransmission timeout otherwise")
+        ScenarioKey("roce.rto_high",
+                    KeyKind::Native,
+                    "rto_mode fixed: retransmission timeout otherwise")
             .Attribute(nic + "RtoHigh"),
         ScenarioKey("roce.rto_low_threshold",
                     KeyKind::Native,
-                    "outstanding packets up to which rto_low applies")
+                    "rto_mode fixed: outstanding packets up to which rto_low applies")
             .Attribute(nic + "RtoLowThreshold")
             .Unit("packets"),
         ScenarioKey("roce.window",

@@ -227,7 +227,24 @@ UbKeys()
                     KeyKind::Native,
                     "PSNs a receiver tracks beyond its cumulative point")
             .Attribute(nic + "OutOfOrderWindow"),
-        ScenarioKey("ub.rto", KeyKind::Native, "retransmission timeout").Attribute(nic + "Rto"),
+        ScenarioKey("ub.rto_mode",
+                    KeyKind::Native,
+                    "retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR per channel, "
+                    "at least min_rto + rto_queue_bound, doubled on expiry) or fixed (ub.rto)")
+            .Attribute(nic + "RtoMode"),
+        ScenarioKey("ub.rto", KeyKind::Native, "rto_mode fixed: retransmission timeout")
+            .Attribute(nic + "Rto"),
+        ScenarioKey("ub.min_rto",
+                    KeyKind::Native,
+                    "rto_mode adaptive: the RTO of an unloaded fabric, first term of the floor")
+            .Attribute(nic + "MinRto"),
+        ScenarioKey("ub.rto_queue_bound",
+                    KeyKind::Native,
+                    "rto_mode adaptive: worst queueing of a lossless class, added to min_rto "
+                    "as the floor")
+            .Attribute(nic + "RtoQueueBound"),
+        ScenarioKey("ub.rto_max", KeyKind::Native, "rto_mode adaptive: where backoff stops")
+            .Attribute(nic + "RtoMax"),
         ScenarioKey("ub.reorder_window",
                     KeyKind::Native,
                     "resend a packet once one sent this much later has arrived (0 = timeout "

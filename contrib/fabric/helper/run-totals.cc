@@ -317,7 +317,8 @@ FlowPartialToJson(const FlowRecord& f)
             f.executed.GetPicoSeconds(),
             f.finished,
             f.finish.GetPicoSeconds(),
-            f.start.GetPicoSeconds()};
+            f.start.GetPicoSeconds(),
+            f.spuriousBytes};
 }
 
 void
@@ -325,6 +326,7 @@ ClearFlowPartial(FlowRecord& f)
 {
     f.sentBytes = f.retransmittedBytes = f.cnpsReceived = 0;
     f.droppedBytes = f.deliveredBytes = f.discardedBytes = f.ecnMarkedFrames = 0;
+    f.spuriousBytes = 0;
     f.launch = f.firstRx = f.lastRx = f.executed = f.finish = Time(0);
     f.finished = false;
 }
@@ -355,6 +357,7 @@ MergeFlowPartial(FlowRecord& into, const nlohmann::json& p)
     }
     // A collective's flow is posted (its start set) only by the rank simulating its source.
     into.start = std::min(into.start, PicoSeconds(p.at(13).get<int64_t>()));
+    into.spuriousBytes += p.at(14).get<uint64_t>();
 }
 
 } // namespace ns3

@@ -81,6 +81,9 @@ struct FlowRecord
     // Receiver side
     uint64_t deliveredBytes = 0; ///< unique payload bytes accepted by the receiver
     uint64_t discardedBytes = 0; ///< arrived but thrown away: duplicates, go-back-N out-of-order
+    /// Of discardedBytes, copies of payload the receiver already had: a retransmission whose
+    /// original was delivered (spurious; a lossless fabric should have none).
+    uint64_t spuriousBytes = 0;
     uint64_t ecnMarkedFrames = 0;
     Time firstRx;
     Time lastRx;

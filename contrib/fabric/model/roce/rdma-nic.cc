@@ -1,4 +1,5 @@
 #include "rdma-nic.h"
+
 #include "sim/fabric-now.h"
 #include "wire/aeth-header.h"
 #include "wire/bth-header.h"
@@ -67,19 +68,49 @@ RdmaNic::GetTypeId()
                           UintegerValue(7),
                           MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("RtoMode",
+                          "Retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR per QP, "
+                          "Karn's rule, doubled on expiry; at least MinRto + RtoQueueBound, at "
+                          "most RtoMax) or fixed (RtoLow / RtoHigh, IRN's values: fires "
+                          "spuriously once lossless queues hold a packet longer).",
+                          EnumValue(RTO_ADAPTIVE),
+                          MakeEnumAccessor(&RdmaNic::m_rtoMode),
+                          MakeEnumChecker(RTO_FIXED, "fixed", RTO_ADAPTIVE, "adaptive"))
+            .AddAttribute("MinRto",
+                          "RtoMode adaptive: the RTO an unloaded fabric needs, the first term "
+                          "of the floor (IRN's RTO_low: 100 us; Mittal et al., SIGCOMM 2018).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_minRto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RtoQueueBound",
+                          "RtoMode adaptive: the worst queueing a lossless class allows, added "
+                          "to MinRto as the RTO floor (no RTT estimate sees an incast's queue "
+                          "coming). Default: HPCC's 32 MiB switch buffer drained at 100 Gb/s, "
+                          "2.684 ms (alibaba-edu/High-Precision-Congestion-Control "
+                          "simulation/mix/config.txt BUFFER_SIZE 32, scratch/third.cc:847).",
+                          TimeValue(PicoSeconds(2684354560)),
+                          MakeTimeAccessor(&RdmaNic::m_rtoQueueBound),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RtoMax",
+                          "RtoMode adaptive: the largest RTO, where backoff stops (RFC 6298 "
+                          "§2.5: at least 60 s).",
+                          TimeValue(Seconds(60)),
+                          MakeTimeAccessor(&RdmaNic::m_maxRto),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RtoLow",
-                          "Retransmission timeout while few packets are outstanding (IRN: "
-                          "100 us).",
+                          "RtoMode fixed: retransmission timeout while few packets are "
+                          "outstanding (IRN: 100 us).",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&RdmaNic::m_rtoLow),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RtoHigh",
-                          "Retransmission timeout otherwise (IRN: 320 us; RoCE NICs: ms).",
+                          "RtoMode fixed: retransmission timeout otherwise (IRN: 320 us; "
+                          "RoCE NICs: ms).",
                           TimeValue(MicroSeconds(320)),
                           MakeTimeAccessor(&RdmaNic::m_rtoHigh),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RtoLowThreshold",
-                          "At most this many outstanding packets use RtoLow.",
+                          "RtoMode fixed: at most this many outstanding packets use RtoLow.",
                           UintegerValue(3),
                           MakeUintegerAccessor(&RdmaNic::m_rtoLowThreshold),
                           MakeUintegerChecker<uint32_t>())
@@ -247,6 +278,7 @@ RdmaNic::Launch(uint32_t flowId)
     qp.startPsn = InitialPsn(flowId);
     qp.nextSend = FabricNow();
     qp.launched = true;
+    qp.rtoEstimate = NewRtoEstimator();
     auto connection = m_connectionOf.find(flowId);
     if (connection != m_connectionOf.end())
     {
@@ -748,7 +780,24 @@ RdmaNic::SendReadRequest(uint32_t flowId, uint64_t index)
                 f.priority);
     ReceiverQp& rq = m_receivers[flowId];
     rq.readTimeout.Cancel();
-    rq.readTimeout = Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, flowId);
+    rq.readTimeout = Simulator::Schedule(ReadRto(rq), &RdmaNic::ReadTimeout, this, flowId);
+}
+
+Time
+RdmaNic::ReadRto(const ReceiverQp& rq) const
+{
+    if (m_rtoMode == RTO_FIXED)
+    {
+        return m_rtoHigh;
+    }
+    // The requester times the responses (no RTT samples: a response answers a request that
+    // may be repeated): the floor, doubled per expiry without a response (RFC 6298 §5.5).
+    Time rto = RtoFloor();
+    for (uint32_t i = 0; i < rq.readBackoffs && rto < m_maxRto; ++i)
+    {
+        rto = std::min(rto + rto, m_maxRto);
+    }
+    return rto;
 }
 
 void
@@ -760,6 +809,7 @@ RdmaNic::ReadTimeout(uint32_t flowId)
         return;
     }
     rq.nakSent = false;
+    ++rq.readBackoffs;
     SendReadRequest(flowId, rq.expected);
 }
 
@@ -934,8 +984,9 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             }
             else
             {
+                rq.readBackoffs = 0; // a response arrived
                 rq.readTimeout =
-                    Simulator::Schedule(m_rtoHigh, &RdmaNic::ReadTimeout, this, info.connection);
+                    Simulator::Schedule(ReadRto(rq), &RdmaNic::ReadTimeout, this, info.connection);
             }
             return;
         }
@@ -951,6 +1002,10 @@ RdmaNic::ReceiveData(const FrameInfo& info)
     if (read)
     {
         m_flows->Discarded(info.connection, payload);
+        if (index < rq.expected)
+        {
+            m_flows->Get(info.connection).spuriousBytes += payload; // already received
+        }
         if (index > rq.expected && !rq.nakSent)
         {
             rq.nakSent = true; // one re-request per gap
@@ -970,6 +1025,7 @@ RdmaNic::ReceiveData(const FrameInfo& info)
             else
             {
                 m_flows->Discarded(info.connection, payload);
+                m_flows->Get(info.connection).spuriousBytes += payload; // already received
             }
             // IRN-style NAK: cumulative point in the PSN, the out-of-order PSN in the MSN.
             SendControl(port,
@@ -1001,8 +1057,9 @@ RdmaNic::ReceiveData(const FrameInfo& info)
         return;
     }
     // Duplicate of something already accepted: discard, and re-ACK so a sender that lost our
-    // ACK can move on.
+    // ACK can move on. Its original was delivered: a spurious retransmission.
     m_flows->Discarded(info.connection, payload);
+    m_flows->Get(info.connection).spuriousBytes += payload;
     AckInOrder(port, peer, info.connection, rq, ackPrio);
 }
 
@@ -1083,6 +1140,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         int64_t from = IndexNear(info.sequence, qp.startPsn, qp.una);
         if (from >= 0 && uint64_t(from) < qp.packets && uint64_t(from) >= qp.una)
         {
+            NoteRetransmission(qp);
             qp.nextIndex = static_cast<uint64_t>(from);
             qp.nextSend = std::max(qp.nextSend, FabricNow() + m_rnrDelay);
             ActivateSender(qp.port, qp.flow);
@@ -1102,6 +1160,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         if (m_recovery == SELECTIVE_REPEAT && index >= qp.una && index < qp.highestSent &&
             !Sacked(qp, index))
         {
+            NoteRetransmission(qp);
             qp.resend.push_back(index);
             ActivateSender(qp.port, qp.flow);
         }
@@ -1118,6 +1177,10 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
     {
         RoceAckFeedback ack;
         ack.rtt = FabricNow() - qp.sentAt[(newUna - 1) & (qp.sentAt.size() - 1)];
+        if (m_rtoMode == RTO_ADAPTIVE && newUna - 1 >= qp.karnBelow)
+        {
+            qp.rtoEstimate.Sample(ack.rtt); // a packet sent once (Karn's rule)
+        }
         ack.ackedBytes = PayloadBetween(qp, qp.una, newUna);
         ack.ecnEcho = RoceBecn(info);
         if (telemetry && qp.usesInt)
@@ -1142,6 +1205,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
     }
     if (nak)
     {
+        NoteRetransmission(qp);
         if (m_recovery == GO_BACK_N)
         {
             qp.nextIndex = qp.una; // resend everything from the gap
@@ -1187,8 +1251,16 @@ RdmaNic::ReceiveCnp(const FrameInfo& info)
 void
 RdmaNic::ArmRto(SenderQp& qp)
 {
-    uint32_t outstanding = qp.highestSent > qp.una ? qp.highestSent - qp.una : 0;
-    Time rto = outstanding <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
+    Time rto;
+    if (m_rtoMode == RTO_ADAPTIVE)
+    {
+        rto = qp.rtoEstimate.GetRto(); // RFC 6298 §5.1, §5.3: RTO from now
+    }
+    else
+    {
+        uint32_t outstanding = qp.highestSent > qp.una ? qp.highestSent - qp.una : 0;
+        rto = outstanding <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
+    }
     Time now = FabricNow();
     qp.rtoDeadline = now + rto;
     qp.rtoArmed = true;
@@ -1221,6 +1293,11 @@ RdmaNic::RtoExpired(uint32_t flowId)
         return;
     }
     qp.rtoArmed = false;
+    NoteRetransmission(qp);
+    if (m_rtoMode == RTO_ADAPTIVE)
+    {
+        qp.rtoEstimate.Backoff(); // RFC 6298 §5.5
+    }
     if (m_recovery == GO_BACK_N)
     {
         qp.nextIndex = qp.una;

@@ -2,6 +2,7 @@
 #define FABRIC_RDMA_NIC_H
 
 #include "host/nic-transport.h"
+#include "host/rto-estimator.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "roce-congestion-control.h"
@@ -12,6 +13,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -71,8 +73,14 @@ namespace ns3
  *    cumulative ACK point in the BTH PSN and the out-of-order PSN that triggered it in the AETH
  *    MSN; the sender resends only packets neither acknowledged nor reported received, and
  *    keeps at most Window bytes beyond the first unacknowledged packet.
- * The retransmission timeout is RtoLow while at most RtoLowThreshold packets are outstanding
- * (the tail of a message, where a NAK cannot come), RtoHigh otherwise.
+ * Retransmission timeout (attribute RtoMode, docs/models.md#retransmission-timeout):
+ *  - adaptive (default): RFC 6298 per QP (host/rto-estimator.h): SRTT and RTTVAR from the ACKs'
+ *    round trips (Karn: none from a packet that may have been sent twice), RTO = SRTT +
+ *    4 RTTVAR, at least MinRto + RtoQueueBound (the worst queueing a lossless class allows,
+ *    which no estimate sees coming), doubled on every expiry up to RtoMax. READ requesters wait
+ *    that floor, doubled per consecutive expiry, for the next response;
+ *  - fixed (the model before): RtoLow while at most RtoLowThreshold packets are outstanding
+ *    (the tail of a message, where a NAK cannot come), RtoHigh otherwise (IRN's values).
  */
 class RdmaNic : public NicTransport
 {
@@ -84,6 +92,12 @@ class RdmaNic : public NicTransport
     {
         GO_BACK_N,
         SELECTIVE_REPEAT
+    };
+
+    enum RtoMode
+    {
+        RTO_FIXED,   ///< RtoLow / RtoHigh, as IRN
+        RTO_ADAPTIVE ///< RFC 6298 estimator, floored by MinRto + RtoQueueBound
     };
 
     static TypeId GetTypeId();
@@ -213,8 +227,12 @@ class RdmaNic : public NicTransport
         EventId rto;
         Time rtoDeadline;
         Time rtoEventAt;
-        bool rtoArmed = false;   ///< the timer is logically running
-        bool rtoPending = false; ///< an RtoExpired event is in the scheduler
+        bool rtoArmed = false;    ///< the timer is logically running
+        bool rtoPending = false;  ///< an RtoExpired event is in the scheduler
+        RtoEstimator rtoEstimate; ///< RtoMode adaptive: SRTT, RTTVAR, backoff
+        /// Karn's rule: packets below this index may have been sent twice (their ACKs give no
+        /// RTT sample); highestSent when the last retransmission began.
+        uint64_t karnBelow = 0;
     };
 
     struct ReceiverQp
@@ -229,12 +247,13 @@ class RdmaNic : public NicTransport
         uint32_t unacked = 0;
         Time lastCnp = Time(-1);
         bool cnpSent = false;
-        EventId readTimeout;     ///< READ requester: re-request when responses stop
-        bool holdsSlot = false;  ///< SEND: a receive buffer is held for this message
-        bool rnrSent = false;    ///< an RNR NAK is outstanding for the current attempt
-        bool ceSinceAck = false; ///< EcnEcho: a CE-marked packet arrived since the last ACK
-        bool hasInt = false;     ///< the latest data packet carried an INT stack: ACKs echo it
-        IntStack intEcho;        ///< that stack, as the switches stamped it
+        EventId readTimeout;       ///< READ requester: re-request when responses stop
+        uint32_t readBackoffs = 0; ///< READ requester: expiries since the last response
+        bool holdsSlot = false;    ///< SEND: a receive buffer is held for this message
+        bool rnrSent = false;      ///< an RNR NAK is outstanding for the current attempt
+        bool ceSinceAck = false;   ///< EcnEcho: a CE-marked packet arrived since the last ACK
+        bool hasInt = false;       ///< the latest data packet carried an INT stack: ACKs echo it
+        IntStack intEcho;          ///< that stack, as the switches stamped it
     };
 
     void Post(uint32_t flowId) override;
@@ -341,6 +360,27 @@ class RdmaNic : public NicTransport
     void CompletionProcessed();
     void ArmRto(SenderQp& qp);
     void RtoExpired(uint32_t flowId);
+
+    /// RtoMode adaptive: the smallest RTO, MinRto + RtoQueueBound.
+    Time RtoFloor() const
+    {
+        return m_minRto + m_rtoQueueBound;
+    }
+
+    /// A new sender QP's estimator (adaptive) with the NIC's floor and maximum.
+    RtoEstimator NewRtoEstimator() const
+    {
+        return RtoEstimator(RtoFloor(), m_maxRto);
+    }
+
+    /// A retransmission of packets below highestSent begins: their ACKs are ambiguous (Karn).
+    static void NoteRetransmission(SenderQp& qp)
+    {
+        qp.karnBelow = std::max(qp.karnBelow, qp.highestSent);
+    }
+
+    /// READ requester: how long to wait for the next response.
+    Time ReadRto(const ReceiverQp& rq) const;
     void Complete(SenderQp& qp);
     /// The message is done at the NIC that posted it (in order per connection when
     /// OrderedMessages): completion and a free request slot.
@@ -358,6 +398,10 @@ class RdmaNic : public NicTransport
     Time m_rtoLow;
     Time m_rtoHigh;
     uint32_t m_rtoLowThreshold;
+    RtoMode m_rtoMode;
+    Time m_minRto;
+    Time m_rtoQueueBound;
+    Time m_maxRto;
     QueueSize m_window;
     Time m_baseRtt;
     uint32_t m_receiveSlots;

@@ -131,6 +131,10 @@ UbNic::ReceiveOperation(RxChannel& rc,
     if (h.word >= m.packets || m.op[h.word] != OP_ABSENT)
     {
         m_flows->Discarded(flowId, payload);
+        if (h.word < m.packets)
+        {
+            m_flows->Get(flowId).spuriousBytes += payload; // the operation already arrived
+        }
         return;
     }
     AcceptPsn(rc, offset);
@@ -272,7 +276,8 @@ UbNic::ReceiveResponse(const FrameInfo& info, const UbFrameHeader& h)
         m_flows->Discarded(flowId, payload);
         if (duplicate)
         {
-            SendAck(rc, UbAckHeader::kNoMessage); // the responder may have missed the ACK
+            m_flows->Get(flowId).spuriousBytes += payload; // its original was delivered
+            SendAck(rc, UbAckHeader::kNoMessage);          // the responder may have missed the ACK
         }
         return;
     }
@@ -286,6 +291,10 @@ UbNic::ReceiveResponse(const FrameInfo& info, const UbFrameHeader& h)
     if (h.word >= r.packets || r.got[h.word])
     {
         m_flows->Discarded(flowId, payload);
+        if (h.word < r.packets)
+        {
+            m_flows->Get(flowId).spuriousBytes += payload; // the response already arrived
+        }
         return;
     }
     // Response data goes straight to its address: no reorder buffer, whatever the order.

@@ -69,10 +69,40 @@ UbNic::GetTypeId()
                           UintegerValue(2048),
                           MakeUintegerAccessor(&UbNic::m_outOfOrderWindow),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RtoMode",
+                          "Retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR per "
+                          "channel, Karn's rule, doubled on expiry; at least MinRto + "
+                          "RtoQueueBound, at most RtoMax) or fixed (Rto: fires spuriously once "
+                          "lossless queues hold a packet longer).",
+                          EnumValue(RTO_ADAPTIVE),
+                          MakeEnumAccessor(&UbNic::m_rtoMode),
+                          MakeEnumChecker(RTO_FIXED, "fixed", RTO_ADAPTIVE, "adaptive"))
             .AddAttribute("Rto",
-                          "Retransmission timeout: an unacknowledged packet this old is resent.",
+                          "RtoMode fixed: an unacknowledged packet this old is resent "
+                          "(ns-3-UB's 100 us).",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&UbNic::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MinRto",
+                          "RtoMode adaptive: the RTO an unloaded fabric needs, the first term "
+                          "of the floor (IRN's RTO_low: 100 us; Mittal et al., SIGCOMM 2018).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&UbNic::m_minRto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RtoQueueBound",
+                          "RtoMode adaptive: the worst queueing a lossless class allows, added "
+                          "to MinRto as the RTO floor (no RTT estimate sees an incast's queue "
+                          "coming). Default: HPCC's 32 MiB switch buffer drained at 100 Gb/s, "
+                          "2.684 ms (alibaba-edu/High-Precision-Congestion-Control "
+                          "simulation/mix/config.txt BUFFER_SIZE 32, scratch/third.cc:847).",
+                          TimeValue(PicoSeconds(2684354560)),
+                          MakeTimeAccessor(&UbNic::m_rtoQueueBound),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RtoMax",
+                          "RtoMode adaptive: the largest RTO, where backoff stops (RFC 6298 "
+                          "§2.5: at least 60 s).",
+                          TimeValue(Seconds(60)),
+                          MakeTimeAccessor(&UbNic::m_maxRto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReorderWindow",
                           "A packet is deemed lost when one sent this much later has been "
@@ -313,6 +343,7 @@ UbNic::ChannelFor(const FlowRecord& f)
     ch.ecnCapable = f.ecnCapable;
     ch.port = m_host->EgressPortFor(f.dst, f.entropy);
     ch.unreliable = f.uno;
+    ch.rtoEstimate = RtoEstimator(m_minRto + m_rtoQueueBound, m_maxRto);
     if (!ch.unreliable) // UNO has no congestion control: it sends at the port's pace
     {
         ch.cc = CreateCongestionControl<UbCongestionControl>();
@@ -704,6 +735,7 @@ UbNic::ReceiveData(const FrameInfo& info, const UbFrameHeader& h)
     if (duplicate)
     {
         m_flows->Discarded(flowId, payload);
+        f.spuriousBytes += payload; // its original was delivered
         // The requester may have missed the ACK that said it executed: say it again.
         SendAck(rc, m_executed.count(flowId) ? flowId : UbAckHeader::kNoMessage);
         return;
@@ -1063,6 +1095,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     TxChannel& ch = m_tx[h.channel];
     uint32_t cumulative = h.psn;
     Time newestSent(-1);
+    Time newestSentOnce(-1); ///< of packets sent once: the RTT sample Karn's rule allows
     uint64_t ackedBytes = 0;
     auto ackOne = [&](uint32_t psn) {
         uint32_t i = psn - ch.una;
@@ -1072,6 +1105,10 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
             if (!p.acked && p.everSent)
             {
                 newestSent = std::max(newestSent, p.sent);
+                if (!p.resent)
+                {
+                    newestSentOnce = std::max(newestSentOnce, p.sent);
+                }
                 ackedBytes += p.frameBytes;
                 MarkAcked(ch, p);
             }
@@ -1101,6 +1138,10 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     {
         ch.packets.pop_front();
         ch.una++;
+    }
+    if (m_rtoMode == RTO_ADAPTIVE && newestSentOnce.IsPositive())
+    {
+        ch.rtoEstimate.Sample(FabricNow() - newestSentOnce);
     }
     if ((h.flags & UbFrameHeader::kFlagTrimmedNack) && h.message - ch.una < ch.packets.size())
     {
@@ -1135,6 +1176,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     fb.rtt = newestSent.IsPositive() ? FabricNow() - newestSent : Time(0);
     fb.ecnEcho = (h.word & 1) != 0;
     fb.ackedBytes = ackedBytes;
+    fb.inflightBytes = ch.inflight;
     if (newestSent.IsPositive() || fb.congestedCount > 0)
     {
         // ACKs that cover no new packet (duplicates, execution notices) answer no request.
@@ -1143,6 +1185,12 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     if (ack.executedMessage != UbAckHeader::kNoMessage)
     {
         Complete(ack.executedMessage);
+    }
+    if (ch.packets.empty() && ch.openMessages == 0 && ch.rto.IsRunning())
+    {
+        // Nothing left to time: take the event out of the scheduler (a cancelled one would
+        // still be dequeued at its time, up to the RTO floor later).
+        Simulator::Remove(ch.rto);
     }
     ActivateSender(ch.port, ch.id);
 }
@@ -1168,7 +1216,7 @@ UbNic::ArmRto(TxChannel& ch)
     {
         oldest = FabricNow();
     }
-    Time due = std::max(oldest + m_rto, FabricNow() + NanoSeconds(1));
+    Time due = std::max(oldest + ChannelRto(ch), FabricNow() + NanoSeconds(1));
     ch.rto = Simulator::Schedule(due - FabricNow(), &UbNic::RtoExpired, this, ch.id);
 }
 
@@ -1176,13 +1224,14 @@ void
 UbNic::RtoExpired(uint32_t channel)
 {
     TxChannel& ch = m_tx[channel];
-    fb.inflightBytes = ch.inflight;
     Time now = FabricNow();
+    const Time rto = ChannelRto(ch);
     bool any = false;
+    bool probed = false;
     for (uint32_t i = 0; i < ch.packets.size(); ++i)
     {
         const TxPacket& p = ch.packets[i];
-        if (p.everSent && !p.acked && !p.lost && p.sent + m_rto <= now)
+        if (p.everSent && !p.acked && !p.lost && p.sent + rto <= now)
         {
             DeclareLost(ch, ch.una + i);
             any = true;
@@ -1194,11 +1243,16 @@ UbNic::RtoExpired(uint32_t channel)
     {
         // (Memory requests are answered by responses, which their responder resends itself.)
         if (m.channel == channel && !m.done && m.acked == m.packets && m.packets > 0 &&
-            m.kind == MessageKind::WRITE && m.allAckedAt + m_rto <= now)
+            m.kind == MessageKind::WRITE && m.allAckedAt + rto <= now)
         {
             m.allAckedAt = now;
             SendProbe(ch, flowId);
+            probed = true;
         }
+    }
+    if ((any || probed) && m_rtoMode == RTO_ADAPTIVE)
+    {
+        ch.rtoEstimate.Backoff(); // RFC 6298 §5.5
     }
     ArmRto(ch);
     if (any)

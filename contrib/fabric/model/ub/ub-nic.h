@@ -3,6 +3,7 @@
 
 #include "context-cache.h"
 #include "host/nic-transport.h"
+#include "host/rto-estimator.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "ub-congestion-control.h"
@@ -41,8 +42,11 @@ namespace ns3
  * fixed per channel = ECMP, oblivious round-robin spraying, adaptive REPS-like spraying).
  * Loss recovery is selective: a packet is resent when an ACK shows a packet sent ReorderWindow
  * later has arrived while it has not (time-based, so spraying's reordering is not taken for
- * loss), or when it is Rto old and unacknowledged. Resent packets keep their PSN; receivers
- * drop duplicates.
+ * loss), or when it is as old as the channel's retransmission timeout and unacknowledged.
+ * Resent packets keep their PSN; receivers drop duplicates. The timeout (RtoMode,
+ * docs/models.md#retransmission-timeout) is adaptive by default: RFC 6298 per channel from the
+ * ACKs' round trips of packets sent once (Karn), SRTT + 4 RTTVAR floored by MinRto +
+ * RtoQueueBound, doubled on every expiry up to RtoMax; fixed: Rto (ns-3-UB's 100 us).
  *
  * Receiver: tracks PSNs per channel (cumulative point + a window of out-of-order arrivals) and
  * ACKs every AckInterval packets (and at once on a gap opening or closing, a message's last
@@ -87,6 +91,12 @@ namespace ns3
 class UbNic : public NicTransport
 {
   public:
+    enum RtoMode
+    {
+        RTO_FIXED,   ///< every channel times out after Rto
+        RTO_ADAPTIVE ///< RFC 6298 per channel, floored by MinRto + RtoQueueBound
+    };
+
     enum Sharing
     {
         SHARED_PER_TARGET,
@@ -231,6 +241,7 @@ class UbNic : public NicTransport
         Ptr<UbCongestionControl> cc;
         Ptr<UbLoadBalancer> lb;
         EventId rto;
+        RtoEstimator rtoEstimate; ///< RtoMode adaptive: SRTT, RTTVAR, backoff
         uint32_t openMessages = 0;
         bool unreliable = false; ///< UNO: no window, CC (cc is null), ACK or resend
     };
@@ -325,6 +336,13 @@ class UbNic : public NicTransport
     void MarkAcked(TxChannel& ch, TxPacket& pkt);
     void DeclareLost(TxChannel& ch, uint32_t psn);
     void ArmRto(TxChannel& ch);
+
+    /// The channel's retransmission timeout now (Rto, or its estimator's).
+    Time ChannelRto(const TxChannel& ch) const
+    {
+        return m_rtoMode == RTO_ADAPTIVE ? ch.rtoEstimate.GetRto() : m_rto;
+    }
+
     /// Resends a fully acknowledged request's last packet with its old PSN, so that the
     /// responder repeats its execution notice.
     void SendProbe(TxChannel& ch, uint32_t flowId);
@@ -406,6 +424,10 @@ class UbNic : public NicTransport
     uint32_t m_sackBits;
     uint32_t m_outOfOrderWindow;
     Time m_rto;
+    RtoMode m_rtoMode;
+    Time m_minRto;
+    Time m_rtoQueueBound;
+    Time m_maxRto;
     Time m_reorderWindow;
     QueueSize m_reorderBufferSize;
     TypeId m_lbType;
