@@ -58,7 +58,9 @@ def swift_parameters(ctx, params, where):
             raise ValidationError(f"{TYPE}::{attr} not in fabric-run --print-attributes")
     if _time_s(v["fs_range"]) != 0:
         raise ValidationError(f"{where}: the case needs flow scaling off (swift.fs_range: 0us)")
-    target = _time_s(v["base_target"]) + int(v["hops"]) * _time_s(v["per_hop_scaling"])
+    # Hops 0: each QP's own path, which on a star crosses its one switch.
+    hops = int(v["hops"]) or 1
+    target = _time_s(v["base_target"]) + hops * _time_s(v["per_hop_scaling"])
     return target, float(v["additive_increase"])
 
 
