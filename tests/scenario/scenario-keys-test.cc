@@ -338,6 +338,18 @@ TEST_F(ScenarioKeys, TrimmingTellsNsccToTargetThreeQuartersOfTheRtt)
     EXPECT_EQ(LastValue(cfg, "ns3::NsccCongestionControl::TrimmingEnabled"), "true");
 }
 
+TEST_F(ScenarioKeys, ZeroRateOnlyWhereTheAttributeStartsAtZero)
+{
+    // dcqcn.rate_scale_reference documents 0 as "R_AI and R_HAI as given", which turns off the
+    // scaled preset's scaling; a rate whose attribute starts elsewhere still refuses 0.
+    ScenarioConfig cfg =
+        LoadText("zero.yaml",
+                 std::string(kMinimal) + "dcqcn: {preset: scaled, rate_scale_reference: 0bps}\n");
+    EXPECT_EQ(LastValue(cfg, "ns3::DcqcnCongestionControl::RateScaleReference"), "0bps");
+    EXPECT_THROW(LoadText("zero-ai.yaml", std::string(kMinimal) + "dcqcn: {rate_ai: 0Gbps}\n"),
+                 ConfigError);
+}
+
 // --- --help ------------------------------------------------------------------------------------
 
 TEST_F(ScenarioKeys, HelpListsEveryKeyWithItsDefault)

@@ -54,6 +54,14 @@ WithinRange(const TypeId::AttributeInformation& info,
     return false;
 }
 
+/// "0bps", "0Gbps", "0.0Gb/s": zero in a unit ParseDataRate knows.
+bool
+IsZeroRate(const std::string& value)
+{
+    size_t digits = value.find_first_not_of("0.");
+    return digits != 0 && digits != std::string::npos && ParseDataRate("1" + value.substr(digits));
+}
+
 /// NormalizeAttributeValue without the range check: the spelling of \p value only.
 bool
 NormalizeSpelling(const TypeId::AttributeInformation& info,
@@ -106,6 +114,13 @@ NormalizeSpelling(const TypeId::AttributeInformation& info,
     if (type == "DataRateValue")
     {
         auto r = ParseDataRate(value);
+        if (!r && IsZeroRate(value) && info.initialValue->SerializeToString(info.checker) == "0bps")
+        {
+            // A rate of 0 is refused (most rates divide by it) except where the attribute itself
+            // starts at 0, its documented "none" (DcqcnCongestionControl::RateScaleReference).
+            *normalized = "0bps";
+            return true;
+        }
         if (!r)
         {
             return bad("a rate such as 400Gbps or 50GB/s");
