@@ -388,12 +388,13 @@ SwitchKeys()
             .Attribute(sw + "EcnEnabled"),
         ScenarioKey("switch.ecn.kmin",
                     KeyKind::Bytes,
-                    "egress queue depth where marking starts (0B: 100 KiB per 100 Gb/s of port "
-                    "rate)")
+                    "egress queue depth where marking starts (0B: 100 KB per 25 Gb/s of port "
+                    "rate, the HPCC simulator's KMIN_MAP)")
             .Attribute(sw + "EcnKmin"),
         ScenarioKey("switch.ecn.kmax",
                     KeyKind::Bytes,
-                    "queue depth where marking reaches pmax (0B: 400 KiB per 100 Gb/s)")
+                    "queue depth where marking reaches pmax (0B: 400 KB per 25 Gb/s, the HPCC "
+                    "simulator's KMAX_MAP)")
             .Attribute(sw + "EcnKmax")
             .Reader(ReadKmax),
         ScenarioKey("switch.ecn.pmax", KeyKind::Number, "marking probability at kmax")
