@@ -2,6 +2,7 @@
 
 #include "sim/fabric-now.h"
 
+#include "ns3/enum.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -37,6 +38,35 @@ NicTransport::AddNicAttributes(TypeId tid, const AttributeDefaults& defaults)
                       UintegerValue(1),
                       MakeUintegerAccessor(&NicTransport::m_ackInterval),
                       MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("RtoMode",
+                      "Retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR per QP or "
+                      "channel, Karn's rule, doubled on expiry; at least MinRto + "
+                      "RtoQueueBound, at most RtoMax) or fixed (RoCE RtoLow / RtoHigh, UB Rto: "
+                      "fires spuriously once lossless queues hold a packet longer).",
+                      EnumValue(RTO_ADAPTIVE),
+                      MakeEnumAccessor(&NicTransport::m_rtoMode),
+                      MakeEnumChecker(RTO_FIXED, "fixed", RTO_ADAPTIVE, "adaptive"))
+        .AddAttribute("MinRto",
+                      "RtoMode adaptive: the RTO an unloaded fabric needs, the first term of the "
+                      "floor (IRN's RTO_low: 100 us; Mittal et al., SIGCOMM 2018).",
+                      TimeValue(MicroSeconds(100)),
+                      MakeTimeAccessor(&NicTransport::m_minRto),
+                      MakeTimeChecker(NanoSeconds(1)))
+        .AddAttribute("RtoQueueBound",
+                      "RtoMode adaptive: the worst queueing a lossless class allows, added to "
+                      "MinRto as the RTO floor (no RTT estimate sees an incast's queue coming). "
+                      "Default: HPCC's 32 MiB switch buffer drained at 100 Gb/s, 2.684 ms "
+                      "(alibaba-edu/High-Precision-Congestion-Control simulation/mix/config.txt "
+                      "BUFFER_SIZE 32, scratch/third.cc:847).",
+                      TimeValue(PicoSeconds(2684354560)),
+                      MakeTimeAccessor(&NicTransport::m_rtoQueueBound),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("RtoMax",
+                      "RtoMode adaptive: the largest RTO, where backoff stops (RFC 6298 §2.5: at "
+                      "least 60 s).",
+                      TimeValue(Seconds(60)),
+                      MakeTimeAccessor(&NicTransport::m_maxRto),
+                      MakeTimeChecker(NanoSeconds(1)))
         .AddAttribute("RequestInterval",
                       "Minimum time between two message launches on this NIC (RoCE RC: 18.6 ns; "
                       "UB: 6.2 ns, 322 MHz; docs/models.md#concurrency-limits).",

@@ -7,6 +7,7 @@
 #include "host-path.h"
 #include "host-transport.h"
 #include "request-launcher.h"
+#include "rto-estimator.h"
 
 #include "ns3/fatal-error.h"
 #include "ns3/object-factory.h"
@@ -47,6 +48,13 @@ class NicTransport : public HostTransport, public HostPortClient
   public:
     static TypeId GetTypeId();
 
+    /// Retransmission timeout (attribute RtoMode, docs/models.md#retransmission-timeout).
+    enum RtoMode
+    {
+        RTO_FIXED,   ///< the NIC's fixed timer(s): RoCE RtoLow / RtoHigh (IRN), UB Rto
+        RTO_ADAPTIVE ///< RFC 6298 per QP or channel, floored by MinRto + RtoQueueBound
+    };
+
     /// What a NIC's shared attributes default to and accept.
     struct AttributeDefaults
     {
@@ -75,6 +83,18 @@ class NicTransport : public HostTransport, public HostPortClient
     void SetPathHops(PathHopsFunction pathHops);
     /// Switches on the path to host index \p host (1 when no function was set).
     uint32_t PathHopsTo(uint32_t host) const;
+
+    /// RtoMode adaptive: the smallest RTO, MinRto + RtoQueueBound.
+    Time RtoFloor() const
+    {
+        return m_minRto + m_rtoQueueBound;
+    }
+
+    /// A new sender's estimator (adaptive) with the NIC's floor and maximum.
+    RtoEstimator NewRtoEstimator() const
+    {
+        return RtoEstimator(RtoFloor(), m_maxRto);
+    }
 
     /// Takes over the ports of \p host and its flows; the request pipeline launches through
     /// Launch.
@@ -191,6 +211,10 @@ class NicTransport : public HostTransport, public HostPortClient
     Time m_completionPollInterval; ///< 0: slots free as requests complete
     uint32_t m_completionPollBatch = 1;
     TypeId m_ccType;
+    RtoMode m_rtoMode;
+    Time m_minRto;
+    Time m_rtoQueueBound;
+    Time m_maxRto;
     PathHopsFunction m_pathHops;
     // Host path stages (docs/models.md#remote-read-stages), gathered in m_hostPath at Install
     Time m_postTime;

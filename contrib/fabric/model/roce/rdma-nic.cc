@@ -68,35 +68,6 @@ RdmaNic::GetTypeId()
                           UintegerValue(7),
                           MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
-            .AddAttribute("RtoMode",
-                          "Retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR per QP, "
-                          "Karn's rule, doubled on expiry; at least MinRto + RtoQueueBound, at "
-                          "most RtoMax) or fixed (RtoLow / RtoHigh, IRN's values: fires "
-                          "spuriously once lossless queues hold a packet longer).",
-                          EnumValue(RTO_ADAPTIVE),
-                          MakeEnumAccessor(&RdmaNic::m_rtoMode),
-                          MakeEnumChecker(RTO_FIXED, "fixed", RTO_ADAPTIVE, "adaptive"))
-            .AddAttribute("MinRto",
-                          "RtoMode adaptive: the RTO an unloaded fabric needs, the first term "
-                          "of the floor (IRN's RTO_low: 100 us; Mittal et al., SIGCOMM 2018).",
-                          TimeValue(MicroSeconds(100)),
-                          MakeTimeAccessor(&RdmaNic::m_minRto),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("RtoQueueBound",
-                          "RtoMode adaptive: the worst queueing a lossless class allows, added "
-                          "to MinRto as the RTO floor (no RTT estimate sees an incast's queue "
-                          "coming). Default: HPCC's 32 MiB switch buffer drained at 100 Gb/s, "
-                          "2.684 ms (alibaba-edu/High-Precision-Congestion-Control "
-                          "simulation/mix/config.txt BUFFER_SIZE 32, scratch/third.cc:847).",
-                          TimeValue(PicoSeconds(2684354560)),
-                          MakeTimeAccessor(&RdmaNic::m_rtoQueueBound),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("RtoMax",
-                          "RtoMode adaptive: the largest RTO, where backoff stops (RFC 6298 "
-                          "§2.5: at least 60 s).",
-                          TimeValue(Seconds(60)),
-                          MakeTimeAccessor(&RdmaNic::m_maxRto),
-                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RtoLow",
                           "RtoMode fixed: retransmission timeout while few packets are "
                           "outstanding (IRN: 100 us).",

@@ -94,12 +94,6 @@ class RdmaNic : public NicTransport
         SELECTIVE_REPEAT
     };
 
-    enum RtoMode
-    {
-        RTO_FIXED,   ///< RtoLow / RtoHigh, as IRN
-        RTO_ADAPTIVE ///< RFC 6298 estimator, floored by MinRto + RtoQueueBound
-    };
-
     static TypeId GetTypeId();
     RdmaNic();
 
@@ -361,18 +355,6 @@ class RdmaNic : public NicTransport
     void ArmRto(SenderQp& qp);
     void RtoExpired(uint32_t flowId);
 
-    /// RtoMode adaptive: the smallest RTO, MinRto + RtoQueueBound.
-    Time RtoFloor() const
-    {
-        return m_minRto + m_rtoQueueBound;
-    }
-
-    /// A new sender QP's estimator (adaptive) with the NIC's floor and maximum.
-    RtoEstimator NewRtoEstimator() const
-    {
-        return RtoEstimator(RtoFloor(), m_maxRto);
-    }
-
     /// A retransmission of packets below highestSent begins: their ACKs are ambiguous (Karn).
     static void NoteRetransmission(SenderQp& qp)
     {
@@ -398,10 +380,6 @@ class RdmaNic : public NicTransport
     Time m_rtoLow;
     Time m_rtoHigh;
     uint32_t m_rtoLowThreshold;
-    RtoMode m_rtoMode;
-    Time m_minRto;
-    Time m_rtoQueueBound;
-    Time m_maxRto;
     QueueSize m_window;
     Time m_baseRtt;
     uint32_t m_receiveSlots;

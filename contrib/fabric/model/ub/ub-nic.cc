@@ -69,40 +69,11 @@ UbNic::GetTypeId()
                           UintegerValue(2048),
                           MakeUintegerAccessor(&UbNic::m_outOfOrderWindow),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("RtoMode",
-                          "Retransmission timeout: adaptive (RFC 6298 SRTT + 4 RTTVAR per "
-                          "channel, Karn's rule, doubled on expiry; at least MinRto + "
-                          "RtoQueueBound, at most RtoMax) or fixed (Rto: fires spuriously once "
-                          "lossless queues hold a packet longer).",
-                          EnumValue(RTO_ADAPTIVE),
-                          MakeEnumAccessor(&UbNic::m_rtoMode),
-                          MakeEnumChecker(RTO_FIXED, "fixed", RTO_ADAPTIVE, "adaptive"))
             .AddAttribute("Rto",
                           "RtoMode fixed: an unacknowledged packet this old is resent "
                           "(ns-3-UB's 100 us).",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&UbNic::m_rto),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("MinRto",
-                          "RtoMode adaptive: the RTO an unloaded fabric needs, the first term "
-                          "of the floor (IRN's RTO_low: 100 us; Mittal et al., SIGCOMM 2018).",
-                          TimeValue(MicroSeconds(100)),
-                          MakeTimeAccessor(&UbNic::m_minRto),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("RtoQueueBound",
-                          "RtoMode adaptive: the worst queueing a lossless class allows, added "
-                          "to MinRto as the RTO floor (no RTT estimate sees an incast's queue "
-                          "coming). Default: HPCC's 32 MiB switch buffer drained at 100 Gb/s, "
-                          "2.684 ms (alibaba-edu/High-Precision-Congestion-Control "
-                          "simulation/mix/config.txt BUFFER_SIZE 32, scratch/third.cc:847).",
-                          TimeValue(PicoSeconds(2684354560)),
-                          MakeTimeAccessor(&UbNic::m_rtoQueueBound),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("RtoMax",
-                          "RtoMode adaptive: the largest RTO, where backoff stops (RFC 6298 "
-                          "§2.5: at least 60 s).",
-                          TimeValue(Seconds(60)),
-                          MakeTimeAccessor(&UbNic::m_maxRto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReorderWindow",
                           "A packet is deemed lost when one sent this much later has been "
@@ -343,7 +314,7 @@ UbNic::ChannelFor(const FlowRecord& f)
     ch.ecnCapable = f.ecnCapable;
     ch.port = m_host->EgressPortFor(f.dst, f.entropy);
     ch.unreliable = f.uno;
-    ch.rtoEstimate = RtoEstimator(m_minRto + m_rtoQueueBound, m_maxRto);
+    ch.rtoEstimate = NewRtoEstimator();
     if (!ch.unreliable) // UNO has no congestion control: it sends at the port's pace
     {
         ch.cc = CreateCongestionControl<UbCongestionControl>();

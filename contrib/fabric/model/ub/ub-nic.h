@@ -91,12 +91,6 @@ namespace ns3
 class UbNic : public NicTransport
 {
   public:
-    enum RtoMode
-    {
-        RTO_FIXED,   ///< every channel times out after Rto
-        RTO_ADAPTIVE ///< RFC 6298 per channel, floored by MinRto + RtoQueueBound
-    };
-
     enum Sharing
     {
         SHARED_PER_TARGET,
@@ -424,10 +418,6 @@ class UbNic : public NicTransport
     uint32_t m_sackBits;
     uint32_t m_outOfOrderWindow;
     Time m_rto;
-    RtoMode m_rtoMode;
-    Time m_minRto;
-    Time m_rtoQueueBound;
-    Time m_maxRto;
     Time m_reorderWindow;
     QueueSize m_reorderBufferSize;
     TypeId m_lbType;
