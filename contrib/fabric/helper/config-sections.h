@@ -50,6 +50,10 @@ ScenarioKeys TypeAttributeKeys(const std::string& section,
 /// The rows <section>.host_path (a preset) and <section>.host_stages.* (single stages) of the
 /// NIC of \p section, roce or ub (config-host-path.cc).
 ScenarioKeys HostPathKeys(const std::string& section);
+/// The rows <section>.min_rto, .rto_queue_bound and .rto_max of the adaptive retransmission
+/// timeout both NICs share (NicTransport), inserted after \p rows' <section>.rto_mode
+/// (config-nic-rto.cc).
+void InsertAdaptiveRtoKeys(ScenarioKeys& rows, const std::string& section);
 /// snake_case of an attribute name: "RateAI" -> "rate_ai", "InitialAlpha" -> "initial_alpha".
 std::string SnakeCase(const std::string& camelCase);
 

@@ -244,17 +244,6 @@ TransportKeys()
                     "min_rto + rto_queue_bound, doubled on expiry) or fixed (rto_low / "
                     "rto_high)")
             .Attribute(nic + "RtoMode"),
-        ScenarioKey("roce.min_rto",
-                    KeyKind::Native,
-                    "rto_mode adaptive: the RTO of an unloaded fabric, first term of the floor")
-            .Attribute(nic + "MinRto"),
-        ScenarioKey("roce.rto_queue_bound",
-                    KeyKind::Native,
-                    "rto_mode adaptive: worst queueing of a lossless class, added to min_rto "
-                    "as the floor")
-            .Attribute(nic + "RtoQueueBound"),
-        ScenarioKey("roce.rto_max", KeyKind::Native, "rto_mode adaptive: where backoff stops")
-            .Attribute(nic + "RtoMax"),
         ScenarioKey("roce.rto_low",
                     KeyKind::Native,
                     "rto_mode fixed: retransmission timeout while at most rto_low_threshold "
@@ -313,6 +302,7 @@ TransportKeys()
                     "complete in order: head-of-line blocking); false: a QP per message")
             .Attribute(nic + "OrderedMessages"),
     };
+    InsertAdaptiveRtoKeys(rows, "roce");
     ScenarioKeys hostPath = HostPathKeys("roce");
     rows.insert(rows.end(), hostPath.begin(), hostPath.end());
     ScenarioKeys dcqcn = TypeAttributeKeys("dcqcn",

@@ -234,17 +234,6 @@ UbKeys()
             .Attribute(nic + "RtoMode"),
         ScenarioKey("ub.rto", KeyKind::Native, "rto_mode fixed: retransmission timeout")
             .Attribute(nic + "Rto"),
-        ScenarioKey("ub.min_rto",
-                    KeyKind::Native,
-                    "rto_mode adaptive: the RTO of an unloaded fabric, first term of the floor")
-            .Attribute(nic + "MinRto"),
-        ScenarioKey("ub.rto_queue_bound",
-                    KeyKind::Native,
-                    "rto_mode adaptive: worst queueing of a lossless class, added to min_rto "
-                    "as the floor")
-            .Attribute(nic + "RtoQueueBound"),
-        ScenarioKey("ub.rto_max", KeyKind::Native, "rto_mode adaptive: where backoff stops")
-            .Attribute(nic + "RtoMax"),
         ScenarioKey("ub.reorder_window",
                     KeyKind::Native,
                     "resend a packet once one sent this much later has arrived (0 = timeout "
@@ -319,6 +308,7 @@ UbKeys()
             .OnlyWhenGiven()
             .Reader(ReadWindow),
     };
+    InsertAdaptiveRtoKeys(rows, "ub");
     ScenarioKeys hostPath = HostPathKeys("ub");
     rows.insert(rows.end(), hostPath.begin(), hostPath.end());
     for (const ScenarioKeys& section :
