@@ -92,6 +92,8 @@ SABOTAGE_MORE = [
     ("swift-held-queue", "ns3::SwiftCongestionControl::BaseTarget=4916ns"),
     # ... and 1e-4 below: 11 B under.
     ("nscc-initial-window", "ns3::NsccCongestionControl::MaxWindowBdp=1.4999"),
+    # ... and a target delay a quarter long: the held queue 15 % above T·C.
+    ("nscc-initial-window", "ns3::NsccCongestionControl::TargetDelay=2500ns"),
     # ... and 0.799: each cut 1e-4 shallower.
     ("timely-high-rtt", "ns3::TimelyCongestionControl::Beta=0.799"),
     # ... 1 % above; τ 0.1 % above the printed 10 µs: W 475 B above η·B·τ + β; and the
