@@ -12,6 +12,7 @@
 // adaptive timeout, no earlier than the floor (no NAK can reveal a lost tail).
 
 #include "../fabric-sim-util.h"
+#include "../rto-incast-fixture.h"
 #include "../test-files.h"
 #include "conservation.h"
 #include "roce/rdma-nic.h"
@@ -52,45 +53,13 @@ workload:
   priority: 3
 )";
 
-class RoceRto : public SimTest
+class RoceRto : public RtoIncastFixture
 {
   protected:
-    RunOutcome Run(const std::vector<std::string>& overrides)
+    RoceRto()
+        : RtoIncastFixture(kIncast, "fabric-roce-rto")
     {
-        std::string file = m_tmp.Path() + "/rto-incast.yaml";
-        std::ofstream(file) << kIncast;
-        ScenarioConfig cfg = LoadScenario(file, overrides, FABRIC_SOURCE_DIR);
-        m_out = m_tmp.Path() + "/out" + std::to_string(m_runs++);
-        std::filesystem::create_directories(m_out);
-        return ScenarioRunner::Run(cfg, m_out);
     }
-
-    uint64_t Counter(const RunOutcome& o, const std::string& name)
-    {
-        return o.summary["counters"][name].get<uint64_t>();
-    }
-
-    /// Sum of flows.csv's spurious_bytes column.
-    uint64_t SpuriousInFlowsCsv()
-    {
-        uint64_t sum = 0;
-        Csv flows = ReadCsv(m_out + "/flows.csv");
-        if (flows.columns.empty())
-        {
-            ADD_FAILURE() << "no flows.csv";
-            return UINT64_MAX;
-        }
-        EXPECT_EQ(flows.columns.back(), "spurious_bytes");
-        for (size_t i = 0; i < flows.rows.size(); ++i)
-        {
-            sum += flows.U(i, "spurious_bytes");
-        }
-        return sum;
-    }
-
-    TempDir m_tmp{"fabric-roce-rto"};
-    std::string m_out;
-    int m_runs = 0;
 };
 
 TEST_F(RoceRto, FixedTimeoutResendsSpuriouslyUnderDeepLosslessQueues)

@@ -11,6 +11,7 @@
 // A lossy case: a request's last packet is lost; the adaptive timeout still resends it.
 
 #include "../fabric-sim-util.h"
+#include "../rto-incast-fixture.h"
 #include "../test-files.h"
 #include "conservation.h"
 #include "scenario-config.h"
@@ -53,44 +54,13 @@ workload:
   priority: 3
 )";
 
-class UbRto : public SimTest
+class UbRto : public RtoIncastFixture
 {
   protected:
-    RunOutcome Run(const std::vector<std::string>& overrides)
+    UbRto()
+        : RtoIncastFixture(kIncast, "fabric-ub-rto")
     {
-        std::string file = m_tmp.Path() + "/ub-rto-incast.yaml";
-        std::ofstream(file) << kIncast;
-        ScenarioConfig cfg = LoadScenario(file, overrides, FABRIC_SOURCE_DIR);
-        m_out = m_tmp.Path() + "/out" + std::to_string(m_runs++);
-        std::filesystem::create_directories(m_out);
-        return ScenarioRunner::Run(cfg, m_out);
     }
-
-    static uint64_t Counter(const RunOutcome& o, const std::string& name)
-    {
-        return o.summary["counters"][name].get<uint64_t>();
-    }
-
-    uint64_t SpuriousInFlowsCsv()
-    {
-        Csv flows = ReadCsv(m_out + "/flows.csv");
-        if (flows.columns.empty())
-        {
-            ADD_FAILURE() << "no flows.csv";
-            return UINT64_MAX;
-        }
-        EXPECT_EQ(flows.columns.back(), "spurious_bytes");
-        uint64_t sum = 0;
-        for (size_t i = 0; i < flows.rows.size(); ++i)
-        {
-            sum += flows.U(i, "spurious_bytes");
-        }
-        return sum;
-    }
-
-    TempDir m_tmp{"fabric-ub-rto"};
-    std::string m_out;
-    int m_runs = 0;
 };
 
 TEST_F(UbRto, FixedTimeoutResendsSpuriouslyUnderCreditBackpressure)
