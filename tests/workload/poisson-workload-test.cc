@@ -96,7 +96,7 @@ TEST(FlowSizeCdf, QuantileInterpolatesLinearlyBetweenPoints)
 
 TEST(PoissonWorkload, OfferedLoadWithinTwoPercentOfLoad)
 {
-    for (const std::string& name : {"websearch", "hadoop"})
+    for (const std::string name : {"websearch", "hadoop"})
     {
         SCOPED_TRACE(name);
         FlowSizeCdf cdf = Shipped(name);
@@ -129,7 +129,7 @@ TEST(PoissonWorkload, OfferedLoadWithinTwoPercentOfLoad)
 
 TEST(PoissonWorkload, SizesPassKolmogorovSmirnovAgainstTheCdf)
 {
-    for (const std::string& name : {"websearch", "hadoop", "alistorage"})
+    for (const std::string name : {"websearch", "hadoop", "alistorage"})
     {
         SCOPED_TRACE(name);
         FlowSizeCdf cdf = Shipped(name);

@@ -207,7 +207,12 @@ ErrorStream()
 // "madvise" mode, Debian's default). The incast-32 twin then starts with ~500 page faults
 // instead of ~1 400, and runs of millions of packets miss the TLB less. MALLOC_CONF in the
 // environment still overrides it.
-extern "C" const char* malloc_conf = "thp:always,metadata_thp:always";
+extern "C"
+{
+    // Declared here, not only defined: GCC warns about an initialised extern otherwise.
+    extern const char* malloc_conf;
+    const char* malloc_conf = "thp:always,metadata_thp:always";
+}
 #endif
 
 int

@@ -41,9 +41,11 @@ class CsvWriter
     template <typename... Integers>
     void IntegerRow(Integers... values)
     {
-        char line[sizeof...(values) * 21];
+        // 20 digits and a separator per value; one byte more for the newline, so the compiler
+        // can see that the final write stays inside the buffer.
+        char line[sizeof...(values) * 21 + 1];
         char* end = line;
-        char* const limit = line + sizeof(line);
+        char* const limit = line + sizeof(line) - 1;
         bool first = true;
         auto put = [&](auto v) {
             if (!first)
