@@ -1,8 +1,8 @@
 // libFuzzer target: the HPCC/ConWeave topology.txt and flow.txt readers. The input is split at
 // the first "%%" line: topology before it, flows after it.
 
-#include "config-error.h"
-#include "hpcc-import.h"
+#include "config/config-error.h"
+#include "config/hpcc-import.h"
 
 #include <cstdint>
 #include <fstream>

@@ -1,8 +1,8 @@
 // libFuzzer target: a scenario file, as fabric-run reads it. Any input must end in a loaded
 // scenario or a ConfigError — never a crash, an abort, a sanitizer report or a hang.
 
-#include "config-error.h"
-#include "scenario-config.h"
+#include "config/config-error.h"
+#include "config/scenario-config.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // libFuzzer target: a topology file (explicit nodes/links or a generator).
 
-#include "config-error.h"
-#include "topology-reader.h"
+#include "config/config-error.h"
+#include "config/topology-reader.h"
 
 #include <cstdint>
 #include <fstream>

@@ -6,9 +6,9 @@
 //
 // Prints what the hooks saw next to the switch's own counters; exit status 0 when they agree.
 
-#include "fabric-builder.h"
+#include "build/fabric-builder.h"
 #include "roce/rdma-nic.h"
-#include "topology-generators.h"
+#include "config/topology-generators.h"
 
 #include "ns3/command-line.h"
 #include "ns3/config.h"

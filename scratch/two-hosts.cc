@@ -8,9 +8,9 @@
 //
 // Exit status 0 when the flow finished at the estimated time, 1 otherwise.
 
-#include "fabric-builder.h"
+#include "build/fabric-builder.h"
 #include "link/frame-codec.h"
-#include "topology-generators.h"
+#include "config/topology-generators.h"
 #include "wire/roce-frame-header.h"
 
 #include "ns3/command-line.h"

@@ -4,10 +4,10 @@
 // Small in-process simulations for the physics tests: build a fabric from a TopologySpec with
 // attribute defaults set for this test only, add raw flows, run, and inspect the model objects.
 
-#include "fabric-builder.h"
+#include "build/fabric-builder.h"
 #include "host/host-transport.h"
 #include "link/frame-codec.h"
-#include "topology-generators.h"
+#include "config/topology-generators.h"
 
 #include "ns3/config.h"
 #include "ns3/object-factory.h"

@@ -7,8 +7,8 @@
 // back from summary.json and flows.csv.
 
 #include "fabric-sim-util.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 #include "test-files.h"
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 // (written through ns-3's PcapFileWrapper), CSV traces and the job timeline files.
 
 #include "../test-files.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

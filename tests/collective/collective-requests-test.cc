@@ -18,9 +18,9 @@
 
 #include "../fabric-sim-util.h"
 #include "collective/collective-engine.h"
-#include "config-collective.h"
+#include "config/config-collective.h"
 #include "host/host-transport.h"
-#include "yaml-fields.h"
+#include "config/yaml-fields.h"
 
 #include "ns3/object-factory.h"
 

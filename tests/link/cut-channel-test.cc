@@ -5,11 +5,11 @@
 // interface index at the given arrival time.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
-#include "rank-merge.h"
-#include "run-totals.h"
+#include "distributed/rank-merge.h"
+#include "record/run-totals.h"
 #include "wire/roce-frame-header.h"
 
 #include "ns3/node-list.h"

@@ -1,12 +1,12 @@
-// Faults short of a failure in `events:` (helper/link-faults.cc): a link degraded to a lower
+// Faults short of a failure in `events:` (helper/build/link-faults.cc): a link degraded to a lower
 // rate, a delay added to a cable, frame errors, and restore — each against a completion time
 // or a count worked out by hand, plus the configuration errors.
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-#include "config-error.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/config-error.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <cmath>
 #include <filesystem>

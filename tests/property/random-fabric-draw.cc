@@ -225,7 +225,7 @@ DrawAnyFabric(uint32_t seed)
         }
         algorithm = pick(algorithms);
         // Excluded: SHARP with a failed link. The aggregation trees are fixed when the run
-        // starts (helper/collective-setup.cc SetupSharp) and are not rebuilt when a link from a
+        // starts (helper/run/collective-setup.cc SetupSharp) and are not rebuilt when a link from a
         // member leaf to the root spine fails, so the AllReduce never completes (seeds 3028
         // and 3946 before this exclusion).
         linkFailure = linkFailure && algorithm != "sharp";

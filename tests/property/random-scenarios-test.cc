@@ -16,10 +16,10 @@
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-#include "config-error.h"
+#include "config/config-error.h"
 #include "random-scenario.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <algorithm>
 #include <cstdlib>

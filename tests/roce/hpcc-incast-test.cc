@@ -6,8 +6,8 @@
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
 #include "link/fabric-net-device.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 #include "switch/switch-stages.h"
 #include "wire/bth-header.h"
 #include "wire/int-header.h"
@@ -130,7 +130,7 @@ class HpccIncast : public SimTest
         bool stamped = false;
         for (auto& [name, value] : cfg.attributes)
         {
-            if (name == "ns3::FabricSwitch::EgressStages")
+            if (name == "ns3::FabricSwitch::TransportStages")
             {
                 stamped = value == "ns3::IntStampStage";
                 if (probe)

@@ -2,7 +2,7 @@
 // launch per RequestInterval, and at most MaxInflightRequests messages outstanding.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "roce/rdma-nic.h"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 // at the rate the previous one left.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "roce/rdma-nic.h"
 
 #include "ns3/callback.h"

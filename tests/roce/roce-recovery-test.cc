@@ -8,7 +8,7 @@
 // been sent once already.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "roce/rdma-nic.h"
 #include "wire/roce-frame-header.h"
 

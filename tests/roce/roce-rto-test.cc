@@ -14,10 +14,10 @@
 #include "../fabric-sim-util.h"
 #include "../rto-incast-fixture.h"
 #include "../test-files.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "roce/rdma-nic.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <filesystem>
 #include <fstream>

@@ -2,9 +2,9 @@
 // every stage attribute of their NIC to a preset, roce.host_stages.* / ub.host_stages.* (read
 // after it) change single stages, and bad values are errors naming file, line and key.
 
-#include "config-error.h"
+#include "config/config-error.h"
 #include "scenario-attributes.h"
-#include "scenario-config.h"
+#include "config/scenario-config.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,8 +1,8 @@
 // HPCC/ConWeave inputs through a scenario file: topology: {hpcc: ...} and workload type hpcc.
 
 #include "../fabric-sim-util.h"
-#include "config-error.h"
-#include "scenario-config.h"
+#include "config/config-error.h"
+#include "config/scenario-config.h"
 
 #include <fstream>
 

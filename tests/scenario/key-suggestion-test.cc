@@ -1,7 +1,7 @@
-// The nearest valid key offered for an unknown one (contrib/fabric/helper/key-suggestion.h).
+// The nearest valid key offered for an unknown one (contrib/fabric/helper/config/key-suggestion.h).
 // Distances are counted by hand: the fewest single-character edits.
 
-#include "key-suggestion.h"
+#include "config/key-suggestion.h"
 
 #include <gtest/gtest.h>
 

@@ -6,12 +6,12 @@
 //   - forwarding tables exist only where they are used, and route like the full build's.
 
 #include "../fabric-sim-util.h"
-#include "fabric-builder.h"
+#include "build/fabric-builder.h"
 #include "host/fabric-host.h"
 #include "link/frame-codec.h"
 #include "switch/fabric-switch.h"
-#include "topology-generators.h"
-#include "topology-partition.h"
+#include "config/topology-generators.h"
+#include "distributed/topology-partition.h"
 
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"

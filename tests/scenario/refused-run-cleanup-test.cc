@@ -3,9 +3,9 @@
 // next run in the same process: the next scenario builds and runs as if it were the first.
 
 #include "../fabric-sim-util.h"
-#include "config-error.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/config-error.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <filesystem>
 #include <fstream>

@@ -3,7 +3,7 @@
 
 // What a loaded scenario sets: shared by the suites that check scenario keys.
 
-#include "scenario-config.h"
+#include "config/scenario-config.h"
 
 #include <string>
 

@@ -2,9 +2,9 @@
 // by hand, --set overrides (ApplyOverride), star sizing by "hosts: auto", the documented
 // defaults, and the workloads expanded into flows.
 
-#include "config-error.h"
+#include "config/config-error.h"
 #include "scenario-attributes.h"
-#include "scenario-config.h"
+#include "config/scenario-config.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

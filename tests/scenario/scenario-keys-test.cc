@@ -1,15 +1,15 @@
-// The scenario key table (helper/config-table.h): every key's default is its ns-3 attribute's,
+// The scenario key table (helper/config/config-table.h): every key's default is its ns-3 attribute's,
 // read when the scenario is loaded (so Config::SetDefault moves it); `fabric-run --help` lists
 // every key; the deprecated CamelCase spellings of the dcqcn:, caqm: and caqm_switch: keys
 // still load, with a notice naming file, line, old and new key; a run leaves the attribute
 // defaults as it found them.
 
 #include "../test-files.h"
-#include "attribute-values.h"
-#include "config-error.h"
-#include "config-sections.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/attribute-values.h"
+#include "config/config-error.h"
+#include "config/config-sections.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"

@@ -3,7 +3,7 @@
 // by a plain factory, also after Config::SetDefault changed a default, and a value the factory
 // sets itself still wins over the default.
 
-#include "construction-defaults.h"
+#include "build/construction-defaults.h"
 #include "link/fabric-net-device.h"
 #include "ub/ub-nic.h"
 

@@ -14,8 +14,8 @@
 // received another full frame: 64 416 B, one 4154 B frame lost; 66 654 B holds it.
 
 #include "../fabric-sim-util.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <filesystem>
 #include <unistd.h>

@@ -23,8 +23,8 @@
 // buffer, which is why this test shortens the cable.)
 
 #include "../fabric-sim-util.h"
-#include "config-error.h"
-#include "scenario-config.h"
+#include "config/config-error.h"
+#include "config/scenario-config.h"
 #include "wire/roce-frame-header.h"
 
 #include <cmath>

@@ -6,7 +6,7 @@
 // T_p = 84·8/400e9 = 1.68 ns.
 
 #include "../fabric-sim-util.h"
-#include "scenario-config.h"
+#include "config/scenario-config.h"
 #include "wire/roce-frame-header.h"
 
 #include "ns3/uinteger.h"

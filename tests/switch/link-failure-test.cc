@@ -3,7 +3,7 @@
 // either delivered or counted as dropped.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "wire/roce-frame-header.h"
 
 namespace ns3

@@ -15,7 +15,7 @@
 
 #include "../fabric-sim-util.h"
 #include "../ub/ub-test-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "roce/rdma-nic.h"
 #include "switch/fabric-switch.h"
 #include "wire/roce-frame-header.h"

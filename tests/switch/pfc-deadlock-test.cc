@@ -3,8 +3,8 @@
 // every remaining chain drains into a host), so everything completes.
 
 #include "../fabric-sim-util.h"
-#include "deadlock-detector.h"
-#include "topology-reader.h"
+#include "record/deadlock-detector.h"
+#include "config/topology-reader.h"
 
 namespace ns3
 {

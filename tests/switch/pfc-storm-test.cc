@@ -5,7 +5,7 @@
 // detection time, drops its frames and ignores its pauses; h1 resumes and the victim finishes.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 
 namespace ns3
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""MPI is a plugin that only a distributed run loads (helper/rank-exchange-backend.h).
+"""MPI is a plugin that only a distributed run loads (helper/distributed/rank-exchange-backend.h).
 
 1. A run in one process of the MPI build's fabric-run loads no MPI library: the dynamic
    loader's own trace (LD_DEBUG=libs) names ns-3's core library (so the trace works) and no

@@ -3,7 +3,7 @@
 // and one test per malformed file in tests/data/hpcc/bad-*.txt (message names file, line, field).
 
 #include "../test-files.h"
-#include "hpcc-import.h"
+#include "config/hpcc-import.h"
 
 #include <gtest/gtest.h>
 #include <string>

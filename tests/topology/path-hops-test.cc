@@ -1,8 +1,8 @@
-// Switches on the path between two hosts (helper/path-hops.h), counted by hand on the
-// generators' wiring (helper/topology-generators.h).
+// Switches on the path between two hosts (helper/build/path-hops.h), counted by hand on the
+// generators' wiring (helper/config/topology-generators.h).
 
-#include "path-hops.h"
-#include "topology-generators.h"
+#include "build/path-hops.h"
+#include "config/topology-generators.h"
 
 #include <gtest/gtest.h>
 

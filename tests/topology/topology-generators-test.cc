@@ -1,7 +1,7 @@
 // Generated fabrics: counts from the formulas of docs/models.md#clos-sizing, port budgets per
 // switch, stable names and order, and host-to-host reachability that never transits a host.
 
-#include "topology-generators.h"
+#include "config/topology-generators.h"
 
 #include <deque>
 #include <gtest/gtest.h>

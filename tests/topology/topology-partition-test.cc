@@ -3,8 +3,8 @@
 // error (message names the file, line and the offending node).
 
 #include "../test-files.h"
-#include "topology-generators.h"
-#include "topology-partition.h"
+#include "config/topology-generators.h"
+#include "distributed/topology-partition.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // error case in tests/data/bad/topology-*.yaml (message names file, line and key).
 
 #include "../test-files.h"
-#include "topology-reader.h"
+#include "config/topology-reader.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>

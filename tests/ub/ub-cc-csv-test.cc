@@ -1,4 +1,4 @@
-// cc.csv rows of UB channels (helper/run-recorder.cc): the 8:1 incast of
+// cc.csv rows of UB channels (helper/record/run-recorder.cc): the 8:1 incast of
 // examples/ub-nscc-incast.yaml (400 Gb/s, 100 m cables) with the flows starting at 9 us and a
 // sample every 10 us. At the 10 us sample every sender has sent for 1 us and no ACK has come
 // back (the unloaded RTT is 2.17 us), so each row shows its congestion control's initial state,
@@ -7,8 +7,8 @@
 // below the unloaded one).
 
 #include "../fabric-sim-util.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <filesystem>
 #include <fstream>

@@ -4,8 +4,8 @@
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 
 #include <filesystem>
 #include <unistd.h>

@@ -13,9 +13,9 @@
 #include "../fabric-sim-util.h"
 #include "../rto-incast-fixture.h"
 #include "../test-files.h"
-#include "conservation.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "record/conservation.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 #include "ub-test-util.h"
 #include "ub/ub-nic.h"
 

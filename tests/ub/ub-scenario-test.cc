@@ -3,9 +3,9 @@
 // each a ConfigError naming the offending key.
 
 #include "../fabric-sim-util.h"
-#include "config-error.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/config-error.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 #include "wire/ub-header.h"
 
 #include <filesystem>

@@ -5,7 +5,7 @@
 // to the flow table and posted through the NIC of their source host.
 
 #include "../fabric-sim-util.h"
-#include "conservation.h"
+#include "record/conservation.h"
 #include "ub/ub-nic.h"
 
 #include <vector>

@@ -6,10 +6,10 @@
 // the cables of a one-switch star (store and forward).
 
 #include "../test-files.h"
-#include "config-error.h"
-#include "partitioned-run.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
+#include "config/config-error.h"
+#include "distributed/partitioned-run.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
 #include "ub-test-util.h"
 
 #include <filesystem>

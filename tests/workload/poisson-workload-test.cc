@@ -1,5 +1,5 @@
-// The Poisson flow-size generator (helper/poisson-workload.h) and the CDF reader
-// (helper/flow-size-cdf.h), checked against statistics derived from the CDF files themselves:
+// The Poisson flow-size generator (helper/config/poisson-workload.h) and the CDF reader
+// (helper/config/flow-size-cdf.h), checked against statistics derived from the CDF files themselves:
 //   - the offered load over the run is within 2 % of `load`, with a duration long enough that
 //     2 % is more than four standard deviations of the offered load (computed from the CDF's
 //     first two moments);
@@ -8,10 +8,10 @@
 //   - the scenario keys (type poisson and mix, hosts, cdf by name or file).
 
 #include "../test-files.h"
-#include "config-error.h"
-#include "flow-size-cdf.h"
-#include "poisson-workload.h"
-#include "scenario-config.h"
+#include "config/config-error.h"
+#include "config/flow-size-cdf.h"
+#include "config/poisson-workload.h"
+#include "config/scenario-config.h"
 
 #include <algorithm>
 #include <cmath>

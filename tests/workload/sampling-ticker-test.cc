@@ -6,8 +6,8 @@
 // interval later (which tick sees it depends on whether the tick at g ran before the launch).
 
 #include "../fabric-sim-util.h"
-#include "fabric-idleness.h"
-#include "sampling-ticker.h"
+#include "record/fabric-idleness.h"
+#include "record/sampling-ticker.h"
 
 #include <gtest/gtest.h>
 #include <vector>

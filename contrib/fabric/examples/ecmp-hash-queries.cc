@@ -1,9 +1,9 @@
 #include "ecmp-hash-queries.h"
 
-#include "config-error.h"
-#include "fabric-builder.h"
+#include "config/config-error.h"
+#include "build/fabric-builder.h"
 #include "link/frame-codec.h"
-#include "scenario-runner.h"
+#include "run/scenario-runner.h"
 #include "switch/ecmp-load-balancer.h"
 #include "ub/ub-load-balancer.h"
 

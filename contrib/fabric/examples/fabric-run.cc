@@ -7,14 +7,14 @@
 //
 // Exit status: 0 ok, 1 conservation violated, 2 bad input, 3 PFC deadlock detected.
 
-#include "attribute-values.h"
-#include "config-error.h"
+#include "config/attribute-values.h"
+#include "config/config-error.h"
 #include "ecmp-hash-queries.h"
-#include "rank-exchange.h"
-#include "scenario-config.h"
-#include "scenario-runner.h"
-#include "topology-partition.h"
-#include "units.h"
+#include "distributed/rank-exchange.h"
+#include "config/scenario-config.h"
+#include "run/scenario-runner.h"
+#include "distributed/topology-partition.h"
+#include "config/units.h"
 
 #include "ns3/core-module.h"
 

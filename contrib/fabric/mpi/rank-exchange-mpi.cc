@@ -1,9 +1,9 @@
 // The MPI side of a distributed run (RankExchange): ns-3's own distributed engine
 // (DistributedSimulatorImpl or NullMessageSimulatorImpl), MpiInterface::SendPacket and
 // MpiReceiver. Built as a plugin, libfabric-mpi.so, which RankExchange::Enable loads: a run in
-// one process never loads MPI (helper/rank-exchange-backend.h).
+// one process never loads MPI (helper/distributed/rank-exchange-backend.h).
 
-#include "rank-exchange-backend.h"
+#include "distributed/rank-exchange-backend.h"
 
 #include "ns3/global-value.h"
 #include "ns3/mpi-interface.h"

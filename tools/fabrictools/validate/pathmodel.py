@@ -1,6 +1,6 @@
 """Routes of UB frames through an explicit topology, as the simulator computes them.
 
-Mirrors contrib/fabric/helper/route-computer.cc (all shortest paths by hop count, hosts never
+Mirrors contrib/fabric/helper/build/route-computer.cc (all shortest paths by hop count, hosts never
 forward; a node's equal-cost next hops = its ports, in port order, whose peer is one hop closer);
 which of them a switch takes for a frame's entropy (FabricSwitch::SelectEgressPort, salted per
 switch by the builder) is asked of the simulator through fabric-run --hash (ecmp.py). Hosts are

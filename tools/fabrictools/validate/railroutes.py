@@ -5,7 +5,7 @@ implementation of that derivation, a probe run of the same scenario with one fra
 writes pcaps at the GPUs, and the ports are read from its frames (data: RDMA WRITE, the ACKs:
 their own QP port). The switches' choice for each port is asked of the simulator
 (`fabric-run --hash`, ecmp.py); the equal-cost groups are the ports one hop closer to the
-destination (contrib/fabric/helper/route-computer.cc's rule, hosts never forward), built from
+destination (contrib/fabric/helper/build/route-computer.cc's rule, hosts never forward), built from
 the run's links.csv. The predicted routes must reproduce every link's byte counter of the real
 run exactly, data and ACKs, before they are used.
 

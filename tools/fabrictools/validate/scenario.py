@@ -1,6 +1,6 @@
 """Scenario files and --set overrides, as the simulator reads them.
 
-`apply_override` mirrors ApplyOverride() in contrib/fabric/helper/scenario-config.cc (dotted keys,
+`apply_override` mirrors ApplyOverride() in contrib/fabric/helper/config/scenario-config.cc (dotted keys,
 mappings created on the way, the value parsed as YAML). The analytic side of a case never trusts
 this copy alone: `effective_parameters` returns the document the simulator itself wrote into
 summary.json ("parameters": the scenario after every override), and `check_same` fails loudly if

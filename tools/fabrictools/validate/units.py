@@ -1,4 +1,4 @@
-"""Scenario value parsing, mirroring contrib/fabric/helper/units.cc exactly.
+"""Scenario value parsing, mirroring contrib/fabric/helper/config/units.cc exactly.
 
 The analytic side of every case must use the numbers the simulator used, so it parses the same
 strings the same way: bytes (B, KiB, MiB, GiB, KB/kB, MB, GB), rates (bps, b/s, Bps, B/s with

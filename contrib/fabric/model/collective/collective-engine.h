@@ -78,7 +78,7 @@ class CollectiveEngine : public Object
 
     /// Binds flow \p flowId (from host \p src to host \p dst) to port \p port of the NICs
     /// it crosses, data and ACKs (set by whoever knows the fabric; NicPortBinder in
-    /// helper/nic-port-binder.h).
+    /// helper/build/nic-port-binder.h).
     typedef Callback<void, uint32_t, uint32_t, uint32_t, uint32_t> PortBinder;
 
     void SetPortBinder(PortBinder binder)

@@ -1,5 +1,7 @@
 #include "dcqcn.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -15,6 +17,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "dcqcn",
+                           &DcqcnCongestionControl::GetTypeId,
+                           "DCQCN reaction point")
+                  .Transport("roce")
+                  .Section("dcqcn"));
 
 TypeId
 DcqcnCongestionControl::GetTypeId()

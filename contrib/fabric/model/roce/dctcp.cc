@@ -1,5 +1,7 @@
 #include "dctcp.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -12,6 +14,13 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DctcpCongestionControl");
 NS_OBJECT_ENSURE_REGISTERED(DctcpCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "dctcp",
+                           &DctcpCongestionControl::GetTypeId,
+                           "DCTCP sender (receivers echo ECN in ACKs)")
+                  .Transport("roce")
+                  .Section("dctcp")
+                  .EchoesEcn());
 
 TypeId
 DctcpCongestionControl::GetTypeId()

@@ -1,5 +1,7 @@
 #include "hpcc.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
 
@@ -9,6 +11,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(HpccCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "hpcc",
+                           &HpccCongestionControl::GetTypeId,
+                           "HPCC sender (reads in-band telemetry: switches stamp INT)")
+                  .Transport("roce")
+                  .Section("hpcc")
+                  .SwitchStage("int-stamp"));
 
 TypeId
 HpccCongestionControl::GetTypeId()

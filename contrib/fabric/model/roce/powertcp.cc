@@ -1,5 +1,7 @@
 #include "powertcp.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/double.h"
 #include "ns3/enum.h"
 
@@ -9,6 +11,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(PowerTcpCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "powertcp",
+                           &PowerTcpCongestionControl::GetTypeId,
+                           "PowerTCP sender (reads in-band telemetry: switches stamp INT)")
+                  .Transport("roce")
+                  .Section("powertcp")
+                  .SwitchStage("int-stamp"));
 
 TypeId
 PowerTcpCongestionControl::GetTypeId()

@@ -1,5 +1,7 @@
 #include "roce-congestion-control.h"
 
+#include "sim/fabric-plugin.h"
+
 #include <limits>
 
 namespace ns3
@@ -7,6 +9,11 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(RoceCongestionControl);
 NS_OBJECT_ENSURE_REGISTERED(NoCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "none",
+                           &NoCongestionControl::GetTypeId,
+                           "no congestion control: line rate")
+                  .Transport("roce"));
 
 TypeId
 RoceCongestionControl::GetTypeId()

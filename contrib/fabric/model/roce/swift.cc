@@ -1,6 +1,7 @@
 #include "swift.h"
 
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
@@ -16,6 +17,13 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SwiftCongestionControl");
 NS_OBJECT_ENSURE_REGISTERED(SwiftCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "swift",
+                           &SwiftCongestionControl::GetTypeId,
+                           "Swift window control")
+                  .Transport("roce")
+                  .Section("swift")
+                  .MtuAttribute("Mtu"));
 
 TypeId
 SwiftCongestionControl::GetTypeId()

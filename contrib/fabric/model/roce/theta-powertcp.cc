@@ -1,6 +1,7 @@
 #include "theta-powertcp.h"
 
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -12,6 +13,12 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(ThetaPowerTcpCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "theta-powertcp",
+                           &ThetaPowerTcpCongestionControl::GetTypeId,
+                           "θ-PowerTCP sender (RTT-driven)")
+                  .Transport("roce")
+                  .Section("theta_powertcp"));
 
 TypeId
 ThetaPowerTcpCongestionControl::GetTypeId()

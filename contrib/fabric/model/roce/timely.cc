@@ -1,5 +1,7 @@
 #include "timely.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -13,6 +15,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TimelyCongestionControl");
 NS_OBJECT_ENSURE_REGISTERED(TimelyCongestionControl);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "timely",
+                           &TimelyCongestionControl::GetTypeId,
+                           "TIMELY rate control")
+                  .Transport("roce")
+                  .Section("timely"));
 
 TypeId
 TimelyCongestionControl::GetTypeId()

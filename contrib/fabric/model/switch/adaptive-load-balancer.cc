@@ -2,6 +2,7 @@
 
 #include "fabric-switch.h"
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/simulator.h"
 
@@ -9,6 +10,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(AdaptiveLoadBalancer);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::LoadBalancer,
+                           "adaptive",
+                           &AdaptiveLoadBalancer::GetTypeId,
+                           "adaptive routing: least queued unpaused port, per packet unless "
+                           "adaptive.flowlet_gap is above 0")
+                  .Section("adaptive")
+                  .PerPacket("FlowletGap"));
 
 TypeId
 AdaptiveLoadBalancer::GetTypeId()

@@ -3,6 +3,7 @@
 #include "conga-stage.h"
 #include "fabric-switch.h"
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/double.h"
 #include "ns3/simulator.h"
@@ -13,6 +14,11 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(CongaLoadBalancer);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::LoadBalancer,
+                           "conga",
+                           &CongaLoadBalancer::GetTypeId,
+                           "CONGA: per flowlet, leaf-to-leaf congestion fed back")
+                  .Section("conga"));
 
 TypeId
 CongaLoadBalancer::GetTypeId()

@@ -1,6 +1,7 @@
 #include "drill-load-balancer.h"
 
 #include "fabric-switch.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/uinteger.h"
 
@@ -10,6 +11,12 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(DrillLoadBalancer);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::LoadBalancer,
+                           "drill",
+                           &DrillLoadBalancer::GetTypeId,
+                           "DRILL(2,1), per packet")
+                  .Section("drill")
+                  .PerPacket());
 
 TypeId
 DrillLoadBalancer::GetTypeId()

@@ -1,11 +1,14 @@
 #include "ecmp-load-balancer.h"
 
 #include "fabric-switch.h"
+#include "sim/fabric-plugin.h"
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(EcmpLoadBalancer);
+FABRIC_PLUGIN(
+    FabricPlugin(PluginKind::LoadBalancer, "ecmp", &EcmpLoadBalancer::GetTypeId, "per-flow hash"));
 
 namespace
 {

@@ -40,9 +40,18 @@ FabricSwitch::GetTypeId()
                           TypeIdValue(EcmpLoadBalancer::GetTypeId()),
                           MakeTypeIdAccessor(&FabricSwitch::m_loadBalancerType),
                           MakeTypeIdChecker())
+            .AddAttribute("TransportStages",
+                          "Egress stages the hosts' congestion control needs (ns3::EgressStage "
+                          "subclasses, comma-separated TypeId names), run in order after ECN "
+                          "marking and C-AQM. A scenario's cc: sets it from the congestion "
+                          "control's plug-in record (its SwitchStage).",
+                          StringValue(""),
+                          MakeStringAccessor(&FabricSwitch::m_transportStages),
+                          MakeStringChecker())
             .AddAttribute("EgressStages",
                           "Further egress stages (ns3::EgressStage subclasses), comma-separated "
-                          "TypeId names, run in order after ECN marking and C-AQM.",
+                          "TypeId names, run in order after ECN marking, C-AQM and the "
+                          "TransportStages (a scenario's switch.stages).",
                           StringValue(""),
                           MakeStringAccessor(&FabricSwitch::m_extraEgressStages),
                           MakeStringChecker())
@@ -245,17 +254,24 @@ FabricSwitch::BuildPipeline()
     // ECN first: it takes the switch's first random stream whether or not it marks.
     m_ecnStage = CreateObject<EcnMarkStage>();
     std::vector<Ptr<EgressStage>> stages{m_ecnStage};
-    if (m_caqmEnabled)
+    if (m_caqmEnabled && m_transportStages.find("ns3::CaqmSwitch") == std::string::npos)
     {
         stages.push_back(CreateStage<EgressStage>("ns3::CaqmSwitch", "Caqm"));
     }
-    std::istringstream names(m_extraEgressStages);
-    std::string name;
-    while (std::getline(names, name, ','))
+    // What the transport needs first, then what the scenario adds: --attr EgressStages=...
+    // appends to a stage that cc: installed instead of replacing it.
+    for (const auto& [list, attribute] :
+         {std::pair<const std::string&, const char*>{m_transportStages, "TransportStages"},
+          {m_extraEgressStages, "EgressStages"}})
     {
-        if (!name.empty())
+        std::istringstream names(list);
+        std::string name;
+        while (std::getline(names, name, ','))
         {
-            stages.push_back(CreateStage<EgressStage>(name, "EgressStages"));
+            if (!name.empty())
+            {
+                stages.push_back(CreateStage<EgressStage>(name, attribute));
+            }
         }
     }
     // Stages added by AddEgressStage before the pipeline was built come after these.

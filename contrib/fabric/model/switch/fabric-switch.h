@@ -314,7 +314,8 @@ class FabricSwitch : public Object, public FabricPortOwner
     QueueSize m_kmax;
     double m_pmax;
     EcnMarkStage::MarkPoint m_markPoint;
-    std::string m_extraEgressStages; ///< comma-separated TypeId names
+    std::string m_transportStages;   ///< TransportStages: comma-separated TypeId names
+    std::string m_extraEgressStages; ///< EgressStages: comma-separated TypeId names
 
     uint64_t m_droppedBytes = 0;
     uint64_t m_droppedFrames = 0;

@@ -2,6 +2,7 @@
 
 #include "fabric-switch.h"
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/simulator.h"
 
@@ -9,6 +10,11 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(FlowletLoadBalancer);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::LoadBalancer,
+                           "flowlet",
+                           &FlowletLoadBalancer::GetTypeId,
+                           "LetFlow flowlet switching")
+                  .Section("flowlet"));
 
 TypeId
 FlowletLoadBalancer::GetTypeId()

@@ -4,6 +4,7 @@
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 #include "wire/int-header.h"
 
 #include "ns3/simulator.h"
@@ -14,6 +15,10 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(IntStampStage);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::EgressStage,
+                           "int-stamp",
+                           &IntStampStage::GetTypeId,
+                           "stamps HPCC-style in-band telemetry into the frames a port sends"));
 
 TypeId
 IntStampStage::GetTypeId()

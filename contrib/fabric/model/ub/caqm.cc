@@ -2,6 +2,7 @@
 
 #include "link/frame-codec.h"
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 #include "switch/fabric-switch.h"
 #include "ub-header-view.h"
 #include "wire/ub-header.h"
@@ -19,6 +20,21 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("Caqm");
 NS_OBJECT_ENSURE_REGISTERED(CaqmCongestionControl);
 NS_OBJECT_ENSURE_REGISTERED(CaqmSwitch);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "caqm",
+                           &CaqmCongestionControl::GetTypeId,
+                           "C-AQM at the UB NICs (the switches run the caqm stage)")
+                  .Transport("ub")
+                  .Section("caqm")
+                  .SwitchStage("caqm"));
+FABRIC_PLUGIN(
+    FabricPlugin(
+        PluginKind::EgressStage,
+        "caqm",
+        &CaqmSwitch::GetTypeId,
+        "C-AQM at the switches: grants or refuses the window increases UB data frames request")
+        .Section("caqm_switch")
+        .MtuAttribute("Mtu"));
 
 TypeId
 CaqmCongestionControl::GetTypeId()

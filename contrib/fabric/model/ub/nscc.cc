@@ -1,6 +1,7 @@
 #include "nscc.h"
 
 #include "sim/fabric-now.h"
+#include "sim/fabric-plugin.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -28,6 +29,13 @@ BytesIn(Time t, DataRate rate)
 
 NS_LOG_COMPONENT_DEFINE("Nscc");
 NS_OBJECT_ENSURE_REGISTERED(NsccCongestionControl);
+FABRIC_PLUGIN(
+    FabricPlugin(PluginKind::CongestionControl,
+                 "nscc",
+                 &NsccCongestionControl::GetTypeId,
+                 "Ultra Ethernet NSCC at the UB NICs (the switches mark ECN per switch.ecn)")
+        .Transport("ub")
+        .Section("nscc"));
 
 TypeId
 NsccCongestionControl::GetTypeId()

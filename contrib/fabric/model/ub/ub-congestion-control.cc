@@ -1,5 +1,7 @@
 #include "ub-congestion-control.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -10,6 +12,11 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(UbCongestionControl);
 NS_OBJECT_ENSURE_REGISTERED(UbFixedWindow);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "none",
+                           &UbFixedWindow::GetTypeId,
+                           "a fixed window (ub.window)")
+                  .Transport("ub"));
 
 TypeId
 UbCongestionControl::GetTypeId()

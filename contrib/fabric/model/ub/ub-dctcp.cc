@@ -1,5 +1,7 @@
 #include "ub-dctcp.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/double.h"
 
 #include <algorithm>
@@ -8,6 +10,12 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(UbDctcp);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "dctcp",
+                           &UbDctcp::GetTypeId,
+                           "DCTCP on the UB window (the switches mark ECN per switch.ecn)")
+                  .Transport("ub")
+                  .Section("ub_dctcp"));
 
 TypeId
 UbDctcp::GetTypeId()

@@ -1,0 +1,193 @@
+// trace: what the run records besides flows.csv, links.csv and summary.json.
+
+#include "config/config-sections.h"
+#include "config/units.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Every name of a node list must be a node of the topology.
+std::vector<std::string>
+ReadNodes(YamlFields& trace, const ScenarioKey& key, const TopologySpec& topo)
+{
+    std::vector<std::string> nodes = trace.StringList(key.Name());
+    for (const std::string& n : nodes)
+    {
+        if (!topo.Find(n))
+        {
+            throw trace.Error(key.Name(), "unknown node '" + n + "'");
+        }
+    }
+    return nodes;
+}
+
+void
+ReadQueueInterval(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.queueInterval = ValueOf(trace, key).time;
+}
+
+void
+ReadRateInterval(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.rateInterval = ValueOf(trace, key).time;
+}
+
+void
+ReadQueueMode(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.queueOnChange = ValueOf(trace, key).text == "change";
+}
+
+void
+ReadQueueNodes(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (trace.Has(key.Name()))
+    {
+        b.cfg.trace.queueNodes = ReadNodes(trace, key, b.cfg.topology);
+    }
+}
+
+void
+ReadQueuePorts(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!trace.Has(key.Name()))
+    {
+        return;
+    }
+    for (const std::string& p : trace.StringList(key.Name()))
+    {
+        auto port = ParseCount(p);
+        if (!port || *port > UINT32_MAX)
+        {
+            throw trace.Error(key.Name(), "expected port numbers, got '" + p + "'");
+        }
+        b.cfg.trace.queuePorts.push_back(static_cast<uint32_t>(*port));
+    }
+}
+
+void
+ReadQueuePriorities(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.queuePriorities = 0xFF;
+    if (!trace.Has(key.Name()))
+    {
+        return;
+    }
+    b.cfg.trace.queuePriorities = 0;
+    for (const std::string& p : trace.StringList(key.Name()))
+    {
+        if (p.size() != 1 || p[0] < '0' || p[0] > '7')
+        {
+            throw trace.Error(key.Name(), "priorities are 0..7, got '" + p + "'");
+        }
+        b.cfg.trace.queuePriorities |= static_cast<uint8_t>(1u << (p[0] - '0'));
+    }
+}
+
+void
+ReadGzipAbove(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    bool never = trace.String(key.Name(), key.fallback) == "never";
+    b.cfg.trace.gzipAbove = never ? UINT64_MAX : ValueOf(trace, key).count;
+}
+
+void
+ReadPcap(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.pcap = ValueOf(trace, key).flag;
+}
+
+void
+ReadSleepWhenIdle(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.sleepWhenIdle = ValueOf(trace, key).flag;
+}
+
+void
+ReadPcapNodes(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (trace.Has(key.Name()))
+    {
+        b.cfg.trace.pcapNodes = ReadNodes(trace, key, b.cfg.topology);
+    }
+}
+
+/// trace.html is for tools/plot, which reads it back from summary.json's echo of the scenario
+/// ("parameters"); the simulator only checks that it is a flag.
+void
+CheckHtml(YamlFields& trace, const ScenarioKey& key, ScenarioBuild&)
+{
+    ValueOf(trace, key);
+}
+
+} // namespace
+
+ScenarioKeys
+TraceKeys()
+{
+    return {
+        ScenarioKey("trace", KeyKind::Mapping, "time-series traces").Reader(ReadSection),
+        ScenarioKey("trace.queue_interval",
+                    KeyKind::Duration,
+                    "queue-depth sampling interval (queues.csv)")
+            .Default("1us")
+            .Check(Positive("sampling intervals must be positive"))
+            .Reader(ReadQueueInterval),
+        ScenarioKey("trace.rate_interval",
+                    KeyKind::Duration,
+                    "per-flow delivered-rate sampling interval (rates.csv)")
+            .Default("10us")
+            .Check(Positive("sampling intervals must be positive"))
+            .Reader(ReadRateInterval),
+        ScenarioKey("trace.queue_nodes", KeyKind::List, "nodes whose egress queues are traced")
+            .Unit("list of node names")
+            .Rule("every switch")
+            .Reader(ReadQueueNodes),
+        ScenarioKey("trace.queue_mode",
+                    KeyKind::Choice,
+                    "interval: a row every queue_interval; change: a row per change")
+            .Choices({"interval", "change"})
+            .Default("interval")
+            .Reader(ReadQueueMode),
+        ScenarioKey("trace.queue_ports", KeyKind::List, "only these ports of those nodes")
+            .Unit("list of port numbers")
+            .Rule("every port")
+            .Reader(ReadQueuePorts),
+        ScenarioKey("trace.queue_priorities", KeyKind::List, "only these priorities")
+            .Unit("list of priorities 0..7")
+            .Rule("every priority")
+            .Reader(ReadQueuePriorities),
+        ScenarioKey("trace.gzip_above",
+                    KeyKind::Bytes,
+                    "traces larger than this are written as .csv.gz")
+            .Unit("bytes|never")
+            .Default("256MiB")
+            .Reader(ReadGzipAbove),
+        ScenarioKey("trace.pcap", KeyKind::Flag, "write one pcap per device")
+            .Default("false")
+            .Reader(ReadPcap),
+        ScenarioKey("trace.sleep_when_idle",
+                    KeyKind::Flag,
+                    "samplers skip ticks while the fabric is idle (false: tick throughout; "
+                    "the files are the same)")
+            .Default("true")
+            .Reader(ReadSleepWhenIdle),
+        ScenarioKey("trace.pcap_nodes", KeyKind::List, "restrict pcaps to these nodes")
+            .Unit("list of node names")
+            .Rule("every node")
+            .Reader(ReadPcapNodes),
+        ScenarioKey("trace.html",
+                    KeyKind::Flag,
+                    "tools/plot writes report.html, the interactive page of the run")
+            .Default("true")
+            .Reader(CheckHtml),
+    };
+}
+
+} // namespace ns3
