@@ -47,22 +47,25 @@ FabricNetDevice::GetTypeId()
                           UintegerValue(24),
                           MakeUintegerAccessor(&FabricNetDevice::m_wireOverhead),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Scheduler",
-                          "Egress scheduling among the 8 priorities.",
-                          EnumValue(STRICT_PRIORITY),
-                          MakeEnumAccessor(&FabricNetDevice::m_scheduler),
-                          MakeEnumChecker(STRICT_PRIORITY, "strict", DWRR, "dwrr"))
+            .AddAttribute(
+                "Scheduler",
+                "Egress scheduling among the 8 priorities.",
+                EnumValue(STRICT_PRIORITY),
+                MakeEnumAccessor(&FabricNetDevice::SetScheduler, &FabricNetDevice::GetScheduler),
+                MakeEnumChecker(STRICT_PRIORITY, "strict", DWRR, "dwrr"))
             .AddAttribute("DwrrQuantum",
                           "Bytes each priority may send per DWRR round (equal weights).",
                           UintegerValue(9216),
-                          MakeUintegerAccessor(&FabricNetDevice::m_dwrrQuantum),
+                          MakeUintegerAccessor(&FabricNetDevice::SetDwrrQuantum,
+                                               &FabricNetDevice::GetDwrrQuantum),
                           MakeUintegerChecker<uint32_t>(64))
-            .AddAttribute("LossRate",
-                          "Probability that a frame arriving on this port is lost on the cable "
-                          "(bit errors); PFC frames excepted. Lost frames are counted as drops.",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&FabricNetDevice::m_lossRate),
-                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute(
+                "LossRate",
+                "Probability that a frame arriving on this port is lost on the cable "
+                "(bit errors); PFC frames excepted. Lost frames are counted as drops.",
+                DoubleValue(0.0),
+                MakeDoubleAccessor(&FabricNetDevice::SetLossRate, &FabricNetDevice::GetLossRate),
+                MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("FlowControl",
                           "Link-level flow control of the lossless priorities: pfc (pauses from "
                           "the switch) or cbfc (credits: a frame of a credited lane leaves only "
@@ -99,14 +102,16 @@ FabricNetDevice::GetTypeId()
                           "merged while one waits to be sent); otherwise at most one credit "
                           "frame per interval carries everything freed.",
                           TimeValue(Time(0)),
-                          MakeTimeAccessor(&FabricNetDevice::m_creditReturnInterval),
+                          MakeTimeAccessor(&FabricNetDevice::SetCreditReturnInterval,
+                                           &FabricNetDevice::GetCreditReturnInterval),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("CreditSyncInterval",
                           "CBFC credit-loss recovery: this long after a credit UPDATE the "
                           "receiver sends a SYNC with its cumulative returns; a sender stalled "
                           "this long without a credit asks for one. 0 turns recovery off.",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&FabricNetDevice::m_creditSyncInterval),
+                          MakeTimeAccessor(&FabricNetDevice::SetCreditSyncInterval,
+                                           &FabricNetDevice::GetCreditSyncInterval),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("RxLatency",
                           "Pipelines a data frame crosses after its last bit arrived and before "
@@ -136,17 +141,33 @@ FabricNetDevice::GetTypeId()
     return tid;
 }
 
-FabricNetDevice::FabricNetDevice()
-{
-    m_pausedUntil.fill(Time(0));
-    m_lastPause.fill(PicoSeconds(-1));
-}
+FabricNetDevice::FabricNetDevice() = default;
 
 int64_t
 FabricNetDevice::AssignStreams(int64_t stream)
 {
-    m_lossRng.SetStream(stream);
+    m_faults.SetStream(stream);
     return kStreams;
+}
+
+void
+FabricNetDevice::SetCreditReturnInterval(Time interval)
+{
+    m_creditReturnInterval = interval;
+    if (m_credits)
+    {
+        m_credits->SetReturnInterval(interval);
+    }
+}
+
+void
+FabricNetDevice::SetCreditSyncInterval(Time interval)
+{
+    m_creditSyncInterval = interval;
+    if (m_credits)
+    {
+        m_credits->SetSyncInterval(interval);
+    }
 }
 
 FabricNetDevice::~FabricNetDevice() = default;
@@ -156,21 +177,17 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
-    for (auto& q : m_queues)
-    {
-        q.clear();
-    }
-    m_control.clear();
+    m_queues.Clear();
     m_onWire.clear();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     m_completeEvent.Cancel();
     m_completePending = false;
-    m_resumeEvent.Cancel();
-    m_creditReturnEvent.Cancel();
-    m_creditSyncEvent.Cancel();
-    m_creditRequestEvent.Cancel();
-    m_stormEvent.Cancel();
+    m_pfc.Cancel();
+    if (m_credits)
+    {
+        m_credits->Cancel();
+    }
     m_owner = nullptr;
     m_ownerPulls = false;
     NetDevice::DoDispose();
@@ -185,34 +202,28 @@ FabricNetDevice::Attach(Ptr<FabricChannel> channel)
     {
         uint32_t cell = m_creditCell.GetValue();
         NS_ABORT_MSG_IF(cell == 0, "FabricNetDevice::CreditCell must be at least 1 byte");
-        m_credits = std::make_unique<CreditFlowControl>(cell,
-                                                        m_creditBuffer.GetValue() / cell,
-                                                        m_creditLanes,
-                                                        m_creditShared);
+        m_credits = std::make_unique<CreditPort>(this,
+                                                 m_queues,
+                                                 cell,
+                                                 m_creditBuffer.GetValue() / cell,
+                                                 m_creditLanes,
+                                                 m_creditShared);
+        m_credits->SetReturnInterval(m_creditReturnInterval);
+        m_credits->SetSyncInterval(m_creditSyncInterval);
     }
 }
 
 uint64_t
 FabricNetDevice::GetCreditReserveBytes() const
 {
-    return m_credits ? uint64_t(m_credits->GetAdvertisedCells()) * m_credits->GetCellBytes() : 0;
+    const CreditFlowControl* c = GetCredits();
+    return c ? uint64_t(c->GetAdvertisedCells()) * c->GetCellBytes() : 0;
 }
 
 Ptr<FabricNetDevice>
 FabricNetDevice::GetPeer() const
 {
     return m_channel ? m_channel->GetPeer(this) : nullptr;
-}
-
-uint64_t
-FabricNetDevice::GetTotalQueueBytes() const
-{
-    uint64_t total = 0;
-    for (auto b : m_queueBytes)
-    {
-        total += b;
-    }
-    return total;
 }
 
 Time
@@ -252,7 +263,7 @@ void
 FabricNetDevice::Enqueue(QueuedFrame&& item)
 {
     uint8_t prio = item.priority;
-    if ((m_dropMask >> prio) & 1)
+    if (m_faults.IsDropping(prio))
     {
         if (m_owner)
         {
@@ -266,100 +277,31 @@ FabricNetDevice::Enqueue(QueuedFrame&& item)
         // every hop after this one uses the parsed copy.
         item.hasInfo = ParseFrame(item.frame.Get(), &item.info);
     }
-    m_queueBytes[prio] += item.bytes;
-    m_queues[prio].push_back(std::move(item));
-    m_nonEmpty |= static_cast<uint8_t>(1u << prio);
-    m_queueBytesTrace(prio, m_queueBytes[prio]);
+    uint64_t bytes = m_queues.Push(std::move(item));
+    m_queueBytesTrace(prio, bytes);
     TryTransmit();
 }
 
 void
 FabricNetDevice::SendPause(uint8_t priority, uint16_t quanta)
 {
-    PfcPauseHeader pfc;
-    pfc.SetPauseQuanta(priority, quanta);
-    Ptr<Packet> frame = Create<Packet>();
-    frame->AddHeader(pfc);
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(PfcPauseHeader::DestinationAddress());
-    eth.SetLengthType(PfcPauseHeader::kEtherType);
-    frame->AddHeader(eth);
-    m_control.push_back(frame);
-    ++m_pfcFramesSent;
+    m_queues.Control().push_back(m_pfc.BuildPause(m_address, priority, quanta));
     m_pfcSentTrace(priority, quanta);
     TryTransmit();
-}
-
-int
-FabricNetDevice::SelectPriority(Time now)
-{
-    if (m_scheduler == STRICT_PRIORITY)
-    {
-        for (uint32_t waiting = m_nonEmpty; waiting != 0;)
-        {
-            int p = 31 - __builtin_clz(waiting); // the highest priority with frames
-            if (m_pausedUntil[p] <= now && (!m_credits || HasCreditsFor(p)))
-            {
-                return p;
-            }
-            waiting &= ~(1u << p);
-        }
-        return -1;
-    }
-    // DWRR: visit priorities round-robin; a priority keeps the turn while its deficit covers
-    // its head frame, then the next one gets a fresh quantum.
-    bool anyEligible = false;
-    for (uint8_t p = 0; p < kFabricPriorities; ++p)
-    {
-        if (!m_queues[p].empty() && m_pausedUntil[p] <= now && (!m_credits || HasCreditsFor(p)))
-        {
-            anyEligible = true;
-        }
-    }
-    if (!anyEligible)
-    {
-        return -1;
-    }
-    for (;;)
-    {
-        uint8_t p = m_dwrrNext;
-        if (!m_queues[p].empty() && m_pausedUntil[p] <= now && (!m_credits || HasCreditsFor(p)))
-        {
-            if (!m_dwrrTurnStarted)
-            {
-                m_deficit[p] += m_dwrrQuantum;
-                m_dwrrTurnStarted = true;
-            }
-            if (m_deficit[p] >= static_cast<int64_t>(m_queues[p].front().bytes))
-            {
-                m_deficit[p] -= m_queues[p].front().bytes;
-                return p;
-            }
-        }
-        // The turn ends: an emptied queue forfeits its deficit, a paused one keeps it.
-        if (m_queues[p].empty())
-        {
-            m_deficit[p] = 0;
-        }
-        m_dwrrTurnStarted = false;
-        m_dwrrNext = static_cast<uint8_t>((m_dwrrNext + 1) % kFabricPriorities);
-    }
 }
 
 void
 FabricNetDevice::StartPfcStorm(uint8_t priority)
 {
     NS_LOG_FUNCTION(this << unsigned(priority));
-    m_stormMask |= static_cast<uint8_t>(1u << priority);
+    m_pfc.AddStorm(priority);
     StormRefresh();
 }
 
 void
 FabricNetDevice::StopPfcStorm()
 {
-    m_stormMask = 0;
-    m_stormEvent.Cancel();
+    m_pfc.StopStorm();
 }
 
 void
@@ -367,49 +309,40 @@ FabricNetDevice::StormRefresh()
 {
     for (uint8_t p = 0; p < kFabricPriorities; ++p)
     {
-        if ((m_stormMask >> p) & 1)
+        if ((m_pfc.GetStormMask() >> p) & 1)
         {
             SendPause(p, 0xFFFF);
         }
     }
     // Refresh well before 65535 quanta expire, as a stuck NIC's pause generator does.
-    m_stormEvent =
+    m_pfc.StormEvent() =
         Simulator::Schedule(GetPauseQuantum() * 0x7FFF, &FabricNetDevice::StormRefresh, this);
 }
 
 void
 FabricNetDevice::SetPauseIgnored(uint8_t priority, bool ignored)
 {
+    m_pfc.SetPauseIgnored(priority, ignored);
     if (ignored)
     {
-        m_ignorePauseMask |= static_cast<uint8_t>(1u << priority);
-        m_pausedUntil[priority] = Time(0);
         TryTransmit();
-    }
-    else
-    {
-        m_ignorePauseMask &= static_cast<uint8_t>(~(1u << priority));
     }
 }
 
 void
 FabricNetDevice::SetPriorityDropping(uint8_t priority, bool dropping)
 {
+    m_faults.SetDropping(priority, dropping);
     if (dropping)
     {
-        m_dropMask |= static_cast<uint8_t>(1u << priority);
         DropQueue(priority);
-    }
-    else
-    {
-        m_dropMask &= static_cast<uint8_t>(~(1u << priority));
     }
 }
 
 void
 FabricNetDevice::DropQueue(uint8_t p)
 {
-    while (!m_queues[p].empty())
+    while (!m_queues.Queue(p).empty())
     {
         QueuedFrame item = TakeHead(p);
         if (m_owner)
@@ -419,27 +352,11 @@ FabricNetDevice::DropQueue(uint8_t p)
     }
 }
 
-QueuedFrame
-FabricNetDevice::TakeHead(uint8_t p)
-{
-    QueuedFrame item = std::move(m_queues[p].front());
-    m_queues[p].pop_front();
-    if (m_queues[p].empty())
-    {
-        m_nonEmpty &= static_cast<uint8_t>(~(1u << p));
-    }
-    m_queueBytes[p] -= item.bytes;
-    m_queueBytesTrace(p, m_queueBytes[p]);
-    return item;
-}
-
 void
 FabricNetDevice::SetLinkUp(bool up)
 {
     NS_LOG_FUNCTION(this << up);
-    bool changed = up != m_linkUp;
-    m_linkUp = up;
-    if (changed)
+    if (m_faults.SetLinkUp(up))
     {
         m_linkChangeCallbacks();
     }
@@ -448,7 +365,7 @@ FabricNetDevice::SetLinkUp(bool up)
         TryTransmit();
         return;
     }
-    m_control.clear();
+    m_queues.Control().clear();
     for (uint8_t p = 0; p < kFabricPriorities; ++p)
     {
         DropQueue(p);
@@ -458,7 +375,7 @@ FabricNetDevice::SetLinkUp(bool up)
 void
 FabricNetDevice::TryTransmit()
 {
-    if (!m_channel || !m_linkUp)
+    if (!m_channel || !m_faults.IsLinkUp())
     {
         return;
     }
@@ -471,23 +388,22 @@ FabricNetDevice::TryTransmit()
         }
         return;
     }
-    if (!m_control.empty())
+    FrameFifo<Ptr<Packet>>& control = m_queues.Control();
+    if (!control.empty())
     {
         WireFrame wire;
-        wire.frame = std::move(m_control.front());
-        m_control.pop_front();
+        wire.frame = std::move(control.front());
+        control.pop_front();
         uint32_t bytes = wire.frame->GetSize();
         StartTransmission(std::move(wire), bytes, now);
         return;
     }
-    Ptr<Packet> creditFrame = m_credits && CreditFrameWanted() ? BuildCreditFrame() : nullptr;
+    Ptr<Packet> creditFrame = CreditFrameWanted() ? m_credits->BuildFrame(m_address) : nullptr;
     if (creditFrame)
     {
         WireFrame wire;
         wire.frame = std::move(creditFrame);
         uint32_t bytes = wire.frame->GetSize();
-        ++m_creditFramesSent;
-        m_creditBytesSent += bytes;
         StartTransmission(std::move(wire), bytes, now);
         return;
     }
@@ -506,10 +422,9 @@ FabricNetDevice::TryTransmit()
     }
     QueuedFrame item = TakeHead(static_cast<uint8_t>(prio));
     m_txBytesPerPriority[prio] += item.bytes;
-    if (m_credits && item.hasInfo && item.info.IsIpv4() &&
-        m_credits->IsCredited(item.info.priority))
+    if (m_credits)
     {
-        m_credits->Consume(item.info.priority, item.bytes);
+        m_credits->Consume(item);
     }
     if (m_owner)
     {
@@ -552,7 +467,8 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
         m_onWire.push_back(std::move(wire));
         m_channel->Transmit(this, arrival - now);
     }
-    if (m_nonEmpty != 0 || !m_control.empty() || m_ownerPulls || CreditFrameWanted())
+    if (m_queues.NonEmptyMask() != 0 || !m_queues.Control().empty() || m_ownerPulls ||
+        CreditFrameWanted())
     {
         ScheduleComplete(txTime);
     }
@@ -582,25 +498,18 @@ FabricNetDevice::ScheduleResumeCheck()
 {
     // Some queue may hold data behind a pause that expires by itself (no XON): wake up then.
     Time now = FabricNow();
-    Time earliest = Time::Max();
-    for (uint8_t p = 0; p < kFabricPriorities; ++p)
-    {
-        if (!m_queues[p].empty() && m_pausedUntil[p] > now && m_pausedUntil[p] < earliest)
-        {
-            earliest = m_pausedUntil[p];
-        }
-    }
+    Time earliest = m_pfc.EarliestResume(m_queues.NonEmptyMask(), now);
     if (earliest == Time::Max())
     {
         return;
     }
-    if (m_resumeEvent.IsRunning() &&
-        m_resumeEvent.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
+    EventId& resume = m_pfc.ResumeEvent();
+    if (resume.IsRunning() && resume.GetTs() <= static_cast<uint64_t>(earliest.GetTimeStep()))
     {
         return;
     }
-    m_resumeEvent.Cancel();
-    m_resumeEvent = Simulator::Schedule(earliest - now, &FabricNetDevice::TryTransmit, this);
+    resume.Cancel();
+    resume = Simulator::Schedule(earliest - now, &FabricNetDevice::TryTransmit, this);
 }
 
 void
@@ -617,37 +526,13 @@ void
 FabricNetDevice::Deliver(WireFrame& wire)
 {
     FrameRef& frame = wire.frame;
-    bool lost = false;
-    if (m_lossRate > 0 && m_lossRng.GetValue() < m_lossRate)
-    {
-        uint8_t type[14];
-        frame->CopyData(type, 14);
-        lost = ((type[12] << 8) | type[13]) != PfcPauseHeader::kEtherType;
-        m_lostFrames += lost ? 1 : 0;
-    }
-    if (!m_linkUp || lost)
+    bool lost = m_faults.LostOnArrival(frame);
+    // A stuck NIC (PFC storm) accepts nothing of the priorities it pauses.
+    if (!m_faults.IsLinkUp() || lost || (m_pfc.GetStormMask() && m_pfc.StormDrops(frame.Get())))
     {
         if (m_credits)
         {
-            DiscardCredited(wire);
-        }
-        ReportLost(wire);
-        return;
-    }
-    if (m_stormMask && !lost)
-    {
-        uint8_t b[16];
-        if (frame->CopyData(b, 16) == 16 && ((b[12] << 8) | b[13]) == 0x0800 &&
-            ((m_stormMask >> ((b[15] >> 2) >> 3)) & 1))
-        {
-            lost = true; // the stuck NIC accepts nothing of the paused priority
-        }
-    }
-    if (lost)
-    {
-        if (m_credits)
-        {
-            DiscardCredited(wire);
+            m_credits->Discard(wire);
         }
         ReportLost(wire);
         return;
@@ -667,17 +552,26 @@ FabricNetDevice::Deliver(WireFrame& wire)
     }
     if (wire.info.etherType == PfcPauseHeader::kEtherType)
     {
-        HandlePfcFrame(frame.Get());
+        PfcPort::Received r =
+            m_pfc.Receive(frame.Get(), FabricNow(), GetPauseQuantum(), m_pfcReceivedTrace);
+        if (r == PfcPort::RESUMED)
+        {
+            TryTransmit();
+        }
+        else if (r == PfcPort::PAUSED && !IsBusy())
+        {
+            ScheduleResumeCheck();
+        }
         return;
     }
     if (m_credits)
     {
         if (wire.info.etherType == CreditUpdateHeader::kEtherType)
         {
-            HandleCreditFrame(frame.Get());
+            m_credits->Receive(frame.Get());
             return;
         }
-        int lane = CreditLaneOf(wire.info);
+        int lane = m_credits->LaneOf(wire.info);
         if (lane >= 0)
         {
             // The frame takes its cells now; a switch frees them when the frame leaves its
@@ -728,184 +622,6 @@ FabricNetDevice::LeaveRxPipeline()
 }
 
 void
-FabricNetDevice::DiscardCredited(WireFrame& wire)
-{
-    if (!wire.hasInfo)
-    {
-        wire.info = FrameInfo();
-        wire.hasInfo = ParseFrame(wire.frame.Get(), &wire.info);
-    }
-    int lane = wire.hasInfo ? CreditLaneOf(wire.info) : -1;
-    if (lane < 0)
-    {
-        return;
-    }
-    m_credits->Free(static_cast<uint8_t>(lane), wire.info.frameBytes, false);
-    ScheduleCreditReturn();
-}
-
-void
-FabricNetDevice::FreeCredits(uint8_t lane, uint32_t bytes)
-{
-    m_credits->Free(lane, bytes, true);
-    ScheduleCreditReturn();
-}
-
-void
-FabricNetDevice::ScheduleCreditReturn()
-{
-    if (m_creditReturnInterval.IsZero())
-    {
-        m_creditUpdateWanted = true;
-        TryTransmit();
-        return;
-    }
-    if (!m_creditReturnEvent.IsRunning())
-    {
-        m_creditReturnEvent =
-            Simulator::Schedule(m_creditReturnInterval, &FabricNetDevice::CreditReturnDue, this);
-    }
-}
-
-void
-FabricNetDevice::CreditReturnDue()
-{
-    m_creditUpdateWanted = true;
-    TryTransmit();
-}
-
-void
-FabricNetDevice::CreditSyncDue()
-{
-    m_creditSyncWanted = true;
-    TryTransmit();
-}
-
-Ptr<Packet>
-FabricNetDevice::BuildCreditFrame()
-{
-    CreditUpdateHeader credit;
-    if (m_creditSyncWanted)
-    {
-        // A SYNC carries everything freed so far: pending returns are in it too.
-        m_credits->FillSync(&credit);
-        m_creditSyncWanted = false;
-        m_creditUpdateWanted = false;
-    }
-    else if (m_creditUpdateWanted && m_credits->HasPending())
-    {
-        m_credits->FillUpdate(&credit);
-        m_creditUpdateWanted = false;
-        // Recovery: a SYNC follows the last UPDATE by at most one interval, so an UPDATE lost
-        // on the cable costs its credits for that long, not for ever.
-        if (!m_creditSyncInterval.IsZero() && !m_creditSyncEvent.IsRunning())
-        {
-            m_creditSyncEvent =
-                Simulator::Schedule(m_creditSyncInterval, &FabricNetDevice::CreditSyncDue, this);
-        }
-    }
-    else if (m_creditRequestWanted)
-    {
-        m_creditUpdateWanted = false; // nothing pending: an earlier frame returned it
-        credit.SetKind(CreditUpdateHeader::REQUEST);
-        m_creditRequestWanted = false;
-    }
-    else
-    {
-        m_creditUpdateWanted = false; // an earlier frame returned what this one would have
-        return nullptr;
-    }
-    Ptr<Packet> frame = Create<Packet>();
-    frame->AddHeader(credit);
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(CreditUpdateHeader::DestinationAddress());
-    eth.SetLengthType(CreditUpdateHeader::kEtherType);
-    frame->AddHeader(eth);
-    return frame;
-}
-
-void
-FabricNetDevice::HandleCreditFrame(Ptr<Packet> frame)
-{
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    CreditUpdateHeader credit;
-    frame->RemoveHeader(credit);
-    if (!credit.IsValid())
-    {
-        return;
-    }
-    if (credit.GetKind() == CreditUpdateHeader::REQUEST)
-    {
-        m_creditSyncWanted = true;
-        TryTransmit();
-        return;
-    }
-    m_credits->Apply(credit);
-    m_lastCreditArrival = FabricNow();
-    m_creditStalledMask = 0; // a stall that continues counts again from here
-    TryTransmit();
-}
-
-bool
-FabricNetDevice::HasCreditsFor(uint8_t p)
-{
-    const QueuedFrame& head = m_queues[p].front();
-    if (!head.hasInfo || !head.info.IsIpv4() || !m_credits->IsCredited(head.info.priority))
-    {
-        return true;
-    }
-    if (m_credits->CanSend(head.info.priority, head.bytes))
-    {
-        return true;
-    }
-    uint8_t bit = static_cast<uint8_t>(1u << p);
-    if ((m_creditStalledMask & bit) == 0)
-    {
-        m_creditStalledMask |= bit;
-        ++m_creditStalls;
-        if (!m_creditSyncInterval.IsZero() && !m_creditRequestEvent.IsRunning())
-        {
-            m_creditRequestEvent = Simulator::Schedule(m_creditSyncInterval,
-                                                       &FabricNetDevice::CreditRequestCheck,
-                                                       this);
-        }
-    }
-    return false;
-}
-
-void
-FabricNetDevice::CreditRequestCheck()
-{
-    bool stalled = false;
-    for (uint8_t p = 0; p < kFabricPriorities; ++p)
-    {
-        if (m_queues[p].empty())
-        {
-            continue;
-        }
-        const QueuedFrame& head = m_queues[p].front();
-        stalled |= head.hasInfo && head.info.IsIpv4() &&
-                   m_credits->IsCredited(head.info.priority) &&
-                   !m_credits->CanSend(head.info.priority, head.bytes);
-    }
-    if (!stalled)
-    {
-        return;
-    }
-    Time now = FabricNow();
-    if (now - m_lastCreditArrival >= m_creditSyncInterval)
-    {
-        // Stalled for a whole interval without a credit: credit frames may have been lost.
-        m_creditRequestWanted = true;
-        TryTransmit();
-    }
-    m_creditRequestEvent =
-        Simulator::Schedule(m_creditSyncInterval, &FabricNetDevice::CreditRequestCheck, this);
-}
-
-void
 FabricNetDevice::DeliverUp(const WireFrame& wire)
 {
     if (m_rxCallback.IsNull() && m_promiscCallback.IsNull())
@@ -939,7 +655,8 @@ void
 FabricNetDevice::ReportLost(const WireFrame& wire)
 {
     NS_LOG_INFO("lost on arrival: flow " << wire.flowId << ", " << wire.payloadBytes
-                                         << " payload bytes" << (m_linkUp ? "" : " (link down)"));
+                                         << " payload bytes"
+                                         << (m_faults.IsLinkUp() ? "" : " (link down)"));
     if (m_owner)
     {
         QueuedFrame lost;
@@ -947,54 +664,6 @@ FabricNetDevice::ReportLost(const WireFrame& wire)
         lost.payloadBytes = wire.payloadBytes;
         lost.bytes = wire.frame->GetSize();
         m_owner->FrameLost(this, lost);
-    }
-}
-
-void
-FabricNetDevice::HandlePfcFrame(Ptr<Packet> frame)
-{
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    PfcPauseHeader pfc;
-    frame->RemoveHeader(pfc);
-    if (!pfc.IsValid())
-    {
-        return; // other MAC Control opcodes (e.g. 802.3x PAUSE) are not modelled
-    }
-    Time now = FabricNow();
-    Time quantum = GetPauseQuantum();
-    bool resumed = false;
-    for (uint8_t p = 0; p < kFabricPriorities; ++p)
-    {
-        if (!pfc.IsEnabled(p))
-        {
-            continue;
-        }
-        uint16_t quanta = pfc.GetPauseQuanta(p);
-        NS_LOG_LOGIC("PFC priority " << unsigned(p) << " quanta " << quanta);
-        m_pfcReceivedTrace(p, quanta);
-        if (quanta > 0)
-        {
-            m_lastPause[p] = now;
-            if (m_pausedUntil[p] <= now)
-            {
-                m_pausedSince[p] = now; // a new pause, not a refresh of one in force
-            }
-        }
-        if ((m_ignorePauseMask >> p) & 1)
-        {
-            continue; // a PFC watchdog stopped honouring pauses for this priority
-        }
-        m_pausedUntil[p] = now + quantum * quanta;
-        resumed |= quanta == 0;
-    }
-    if (resumed)
-    {
-        TryTransmit();
-    }
-    else if (!IsBusy())
-    {
-        ScheduleResumeCheck();
     }
 }
 
@@ -1047,7 +716,7 @@ FabricNetDevice::GetMtu() const
 bool
 FabricNetDevice::IsLinkUp() const
 {
-    return m_channel != nullptr && m_linkUp;
+    return m_channel != nullptr && m_faults.IsLinkUp();
 }
 
 void

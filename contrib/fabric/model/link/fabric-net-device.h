@@ -2,14 +2,17 @@
 #define FABRIC_NET_DEVICE_H
 
 #include "credit-flow-control.h"
+#include "credit-port.h"
 #include "fabric-channel.h"
 #include "fabric-frames.h"
 #include "fabric-port-owner.h"
 #include "frame-codec.h"
 #include "frame-fifo.h"
 #include "frame-ref.h"
+#include "pfc-port.h"
+#include "port-faults.h"
+#include "port-queues.h"
 #include "sim/fabric-now.h"
-#include "sim/lazy-uniform-random.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -111,19 +114,21 @@ class FabricNetDevice : public NetDevice
 
     const CreditFlowControl* GetCredits() const
     {
-        return m_credits.get();
+        return m_credits ? &m_credits->GetState() : nullptr;
     }
 
     /// The credit lane of a received frame (its priority when IPv4 and credited), or -1.
     int CreditLaneOf(const FrameInfo& info) const
     {
-        return m_credits && info.IsIpv4() && m_credits->IsCredited(info.priority) ? info.priority
-                                                                                  : -1;
+        return m_credits ? m_credits->LaneOf(info) : -1;
     }
 
     /// The owner frees the buffer cells of a received frame (counted on arrival) when it leaves
     /// its buffer; the credits go back to the peer at the return interval.
-    void FreeCredits(uint8_t lane, uint32_t bytes);
+    void FreeCredits(uint8_t lane, uint32_t bytes)
+    {
+        m_credits->Free(lane, bytes);
+    }
 
     /// Bytes of buffer one credited lane of this port advertises (cells × cell size).
     uint64_t GetCreditReserveBytes() const;
@@ -135,29 +140,29 @@ class FabricNetDevice : public NetDevice
 
     uint64_t GetCreditFramesSent() const
     {
-        return m_creditFramesSent;
+        return m_credits ? m_credits->GetFramesSent() : 0;
     }
 
     uint64_t GetCreditBytesSent() const
     {
-        return m_creditBytesSent;
+        return m_credits ? m_credits->GetBytesSent() : 0;
     }
 
     /// Times a credited lane's head frame found too few credits (a stall starts).
     uint64_t GetCreditStalls() const
     {
-        return m_creditStalls;
+        return m_credits ? m_credits->GetStalls() : 0;
     }
 
     bool IsPaused(uint8_t priority) const
     {
-        return m_pausedUntil[priority] > FabricNow();
+        return !m_pfc.MaySend(priority, FabricNow());
     }
 
     /// End of the pause in force on a priority (in the past when not paused).
     Time GetPausedUntil(uint8_t priority) const
     {
-        return m_pausedUntil[priority];
+        return m_pfc.GetPausedUntil(priority);
     }
 
     /// Why this port cannot send \p priority now ("" when it can): link down or PFC pause.
@@ -177,14 +182,17 @@ class FabricNetDevice : public NetDevice
 
     uint64_t GetQueueBytes(uint8_t priority) const
     {
-        return m_queueBytes[priority];
+        return m_queues.Bytes(priority);
     }
 
-    uint64_t GetTotalQueueBytes() const;
+    uint64_t GetTotalQueueBytes() const
+    {
+        return m_queues.TotalBytes();
+    }
 
     const FrameFifo<QueuedFrame>& GetQueue(uint8_t priority) const
     {
-        return m_queues[priority];
+        return m_queues.Queue(priority);
     }
 
     DataRate GetDataRate() const
@@ -215,7 +223,7 @@ class FabricNetDevice : public NetDevice
 
     uint64_t GetPfcFramesSent() const
     {
-        return m_pfcFramesSent;
+        return m_pfc.GetFramesSent();
     }
 
     uint64_t GetTxBytes(uint8_t priority) const
@@ -242,13 +250,13 @@ class FabricNetDevice : public NetDevice
     /// When the last PFC pause (quanta > 0) for \p priority arrived (-1 ps: never).
     Time GetLastPauseReceived(uint8_t priority) const
     {
-        return m_lastPause[priority];
+        return m_pfc.GetLastPauseReceived(priority);
     }
 
     /// Start of the current uninterrupted pause of \p priority (meaningful while paused).
     Time GetPausedSince(uint8_t priority) const
     {
-        return m_pausedSince[priority];
+        return m_pfc.GetPausedSince(priority);
     }
 
     /// Fixes the random stream of the loss model (determinism across runs); takes kStreams.
@@ -258,7 +266,7 @@ class FabricNetDevice : public NetDevice
 
     uint64_t GetLostFrames() const
     {
-        return m_lostFrames;
+        return m_faults.GetLostFrames();
     }
 
     /// Called by the channel when the oldest frame this device sent has fully arrived at
@@ -352,6 +360,8 @@ class FabricNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    friend class CreditPort; // asks the port to transmit when a credit frame is due
+
     void TryTransmit();
     /// \p now: FabricNow(), which the caller has read already (time does not move within
     /// an event, and each Now() is a call through the simulator).
@@ -359,30 +369,22 @@ class FabricNetDevice : public NetDevice
     void TransmitComplete(uint32_t generation);
     /// Schedules TransmitComplete after \p delay as the current completion event.
     void ScheduleComplete(Time delay);
+
     /// Picks the next data priority to serve, or -1 when every non-empty queue is paused or
     /// waits for credits.
-    int SelectPriority(Time now);
-    /// Whether priority \p p's head frame may go as far as credits are concerned (counts the
-    /// start of a stall when not).
-    bool HasCreditsFor(uint8_t p);
-
-    /// Credit frames: the next one wanted (SYNC, UPDATE, REQUEST), built as it starts.
-    bool CreditFrameWanted() const
+    int SelectPriority(Time now)
     {
-        return m_creditSyncWanted || m_creditUpdateWanted || m_creditRequestWanted;
+        return m_queues.Select([this, now](uint8_t p) {
+            return m_pfc.MaySend(p, now) && (!m_credits || m_credits->MaySend(p));
+        });
     }
 
-    Ptr<Packet> BuildCreditFrame();
-    void HandleCreditFrame(Ptr<Packet> frame);
-    /// A credit came free: return it now (ReturnInterval 0) or at the end of the interval.
-    void ScheduleCreditReturn();
-    void CreditReturnDue();
-    void CreditSyncDue();
-    /// Sender side: still stalled with no credit for a whole SyncInterval: ask for a SYNC.
-    void CreditRequestCheck();
-    /// A frame lost on arrival: its credits come free at once (the buffer never held it).
-    void DiscardCredited(WireFrame& wire);
-    void HandlePfcFrame(Ptr<Packet> frame);
+    /// Whether a credit frame is due (under cbfc).
+    bool CreditFrameWanted() const
+    {
+        return m_credits && m_credits->FrameWanted();
+    }
+
     /// Everything after the cable: loss, link state, storm drops, PFC, then the owner.
     void Deliver(WireFrame& wire);
 
@@ -404,26 +406,76 @@ class FabricNetDevice : public NetDevice
     void ScheduleResumeCheck();
     void StormRefresh();
     void DropQueue(uint8_t priority);
-    /// Removes the head of queue \p priority with its byte count (and the queue's bit).
-    QueuedFrame TakeHead(uint8_t priority);
+
+    /// Removes the head of queue \p priority (tracing the queue's new bytes).
+    QueuedFrame TakeHead(uint8_t priority)
+    {
+        QueuedFrame item = m_queues.TakeHead(priority);
+        m_queueBytesTrace(priority, m_queues.Bytes(priority));
+        return item;
+    }
+
     /// A frame that arrived but is lost (dead cable, bit error, stuck NIC): tell the owner.
     void ReportLost(const WireFrame& wire);
+
+    // Attribute accessors of the parts.
+    void SetScheduler(Scheduler scheduler)
+    {
+        m_queues.SetDwrr(scheduler == DWRR);
+    }
+
+    Scheduler GetScheduler() const
+    {
+        return m_queues.IsDwrr() ? DWRR : STRICT_PRIORITY;
+    }
+
+    void SetDwrrQuantum(uint32_t bytes)
+    {
+        m_queues.SetDwrrQuantum(bytes);
+    }
+
+    uint32_t GetDwrrQuantum() const
+    {
+        return m_queues.GetDwrrQuantum();
+    }
+
+    void SetLossRate(double rate)
+    {
+        m_faults.SetLossRate(rate);
+    }
+
+    double GetLossRate() const
+    {
+        return m_faults.GetLossRate();
+    }
+
+    void SetCreditReturnInterval(Time interval);
+
+    Time GetCreditReturnInterval() const
+    {
+        return m_creditReturnInterval;
+    }
+
+    void SetCreditSyncInterval(Time interval);
+
+    Time GetCreditSyncInterval() const
+    {
+        return m_creditSyncInterval;
+    }
 
     // What the data path reads for every frame, together at the front of the object: at a
     // thousand hosts and more a port's fields are rarely still in the cache when its next frame
     // comes, and spread over the whole object they cost five or six cache misses per frame.
     FabricPortOwner* m_owner = nullptr;
-    std::unique_ptr<CreditFlowControl> m_credits;
+    std::unique_ptr<CreditPort> m_credits; ///< FlowControl = cbfc only
     /// End of the current frame's serialization. The completion event is only scheduled when
     /// something waits for it (a queued frame, a host that pulls): an idle switch port that
     /// forwards one frame costs one event per hop, not two.
     Time m_busyUntil;
     Time m_rxLatency; ///< RxLatency: pipelines before the owner sees a frame
-    double m_lossRate = 0;
     uint64_t m_rxBytes = 0;
     uint64_t m_txBytes = 0;
     uint64_t m_txFrames = 0;
-    bool m_linkUp = true;
     bool m_ownerPulls = false; ///< m_owner->PullsWhenIdle(), asked once
     bool m_peerRemote = false;
     /// Whether m_completeEvent is still to run (what m_completeEvent.IsRunning() says: it is
@@ -431,18 +483,15 @@ class FabricNetDevice : public NetDevice
     /// instructions through the simulator; m_completeGeneration tells the latest completion
     /// event from an earlier one it replaced.
     bool m_completePending = false;
-    /// Bit p set when m_queues[p] holds a frame: the data path tests one byte instead of eight
-    /// queues (40 bytes each, five cache lines).
-    uint8_t m_nonEmpty = 0;
-    uint8_t m_stormMask = 0;
-    uint8_t m_dropMask = 0;
     uint32_t m_completeGeneration = 0;
     Ptr<FabricChannel> m_channel;
+    PortFaults m_faults;           ///< link state, bit errors, priorities dropped
     FrameFifo<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
     TracedCallback<uint8_t, uint64_t> m_queueBytesTrace;
     EventId m_completeEvent;
-    std::array<uint64_t, kFabricPriorities> m_queueBytes{};
+    PortQueues m_queues; ///< the eight data queues, the PFC queue and their scheduler
+    PfcPort m_pfc;       ///< pauses received, pauses sent, storms
 
     Ptr<Node> m_node;
     Mac48Address m_address;
@@ -453,23 +502,8 @@ class FabricNetDevice : public NetDevice
     /// Frames inside them, oldest first. A list, not the FrameFifo the queues use, so that this
     /// rare path does not change how the compiler inlines the queues' hot operations.
     std::list<WireFrame> m_rxPipeline;
-    Scheduler m_scheduler = STRICT_PRIORITY;
-    uint32_t m_dwrrQuantum = 9216;
-    LazyUniformRandom m_lossRng;
-    uint64_t m_lostFrames = 0;
 
-    std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;
-    FrameFifo<Ptr<Packet>> m_control; ///< PFC frames, served first, never paused
-    std::array<Time, kFabricPriorities> m_pausedUntil;
-    std::array<int64_t, kFabricPriorities> m_deficit{};
-    uint8_t m_dwrrNext = 0;
-    bool m_dwrrTurnStarted = false;
-    uint8_t m_ignorePauseMask = 0;
-    EventId m_stormEvent;
-    std::array<Time, kFabricPriorities> m_lastPause;
-    std::array<Time, kFabricPriorities> m_pausedSince;
-    EventId m_resumeEvent;
-
+    // Credit attributes, read when Attach creates the credit state.
     FlowControl m_flowControl = FLOW_CONTROL_PFC;
     QueueSize m_creditCell;
     QueueSize m_creditBuffer;
@@ -477,20 +511,8 @@ class FabricNetDevice : public NetDevice
     bool m_creditShared = false;
     Time m_creditReturnInterval;
     Time m_creditSyncInterval;
-    bool m_creditUpdateWanted = false;
-    bool m_creditSyncWanted = false;
-    bool m_creditRequestWanted = false;
-    uint8_t m_creditStalledMask = 0; ///< lanes whose head frame waits for credits
-    Time m_lastCreditArrival;
-    EventId m_creditReturnEvent;
-    EventId m_creditSyncEvent;
-    EventId m_creditRequestEvent;
-    uint64_t m_creditFramesSent = 0;
-    uint64_t m_creditBytesSent = 0;
-    uint64_t m_creditStalls = 0;
 
     FrameFifo<RemoteWireFrame> m_remoteOnWire;
-    uint64_t m_pfcFramesSent = 0;
     std::array<uint64_t, kFabricPriorities> m_txBytesPerPriority{};
 
     NetDevice::ReceiveCallback m_rxCallback;
