@@ -293,6 +293,69 @@ TEST_F(HpccIncast, DemoIncastFinishesWithinEtaOfLineRatePlusOneBaseRtt)
     EXPECT_LE(lastUs, 10 + lineRateUs / 0.95 + 0.762);
 }
 
+// The 16:1 demo incast against the authors' simulator. HPCC's own implementation (inet-tub/
+// ns3-datacenter simulator/ns-3.39, rdma-hw.cc UpdateRateHp, run by its
+// powertcp-evaluation-burst program with HPCC's run.py settings for a 400 Gb/s NIC: CC_MODE 3,
+// U_TARGET 0.95, MI_THRESH 0, RATE_AI 160 Mb/s, FAST_REACT 1, VAR_WIN 1, GLOBAL_T 1 -> T = 762 ns)
+// on the same star (16 senders of 4 MiB, 400 Gb/s, 150 ns links, 4096 B payloads, all starting
+// at 10 us) ends its last flow at 1514.652 us: its frames are 4186 B, 1371.668 us at line rate,
+// so it holds the port at rho = 1371.668 / (1514.652 - 10 - 0.762) = 0.9121 of the line, 4.16%
+// beyond its 1/eta bound (results/twins/ns3-datacenter/hpcc-incast-16.md). The bound is not a
+// property HPCC's law reaches with 16 senders and B T of nine frames.
+constexpr double kRefRho = 1371.668 / (1514.652 - 10 - 0.762);
+constexpr double kRefExcess = (1514.652 - 10 - 0.762) / (1371.668 / 0.95) - 1;
+// Tolerance on rho: over 11 runs with starts spread by up to 100 ns the reference's rho spans
+// 0.9121-0.9148 and this model's 0.9021-0.9110 (the twin) and 0.8964-0.9121 (the demo): which
+// flow is starved last is chaotic here; the steady state (60-500 us, 16 flows) is 0.9122 there
+// and 0.9084 here. 2% covers both; the defaults before (max_stage 5: rho 0.853) and T = 10 us
+// (0.824) fall outside it.
+constexpr double kRefTolerance = 0.02;
+
+double
+LastFinishUs(const fs::path& dir)
+{
+    double lastUs = 0;
+    for (const auto& r : ReadCsv((dir / "flows.csv").string()).rows)
+    {
+        lastUs = std::max(lastUs, std::stod(r.at("finish_ns")) / 1e3);
+    }
+    return lastUs;
+}
+
+TEST_F(HpccIncast, SixteenToOneIncastHoldsThePortWhereTheReferenceDoes)
+{
+    const double startUs = 10;
+    const double baseRttUs = 0.762;
+    const double frames = 16.0 * 4 * 1024 * 1024 / 4096;
+    // The twin of the reference's run: no preamble or gap on the wire (the reference has none)
+    // and a buffer PFC never acts in (the reference's window keeps each ingress below its
+    // dynamic threshold). Frames are 4096 + 54 + 44 (INT) + 4 = 4198 B here.
+    RunOutcome o = Run("incast",
+                       {"cc=hpcc",
+                        "hpcc.base_rtt=762ns",
+                        "link.wire_overhead=0B",
+                        "switch.buffer=32MiB",
+                        "switch.pfc.enabled=false"},
+                       false,
+                       "examples/");
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    EXPECT_EQ(o.summary["flows_finished"].get<uint32_t>(), 16u);
+    EXPECT_EQ(o.summary["counters"]["dropped_bytes"].get<uint64_t>(), 0u);
+    const double twinLineUs = frames * 4198 * 8 / 400e9 * 1e6;
+    double rho = twinLineUs / (LastFinishUs(m_dir) - startUs - baseRttUs);
+    EXPECT_NEAR(rho, kRefRho, kRefTolerance * kRefRho);
+
+    // The demo as it is (24 B of preamble and gap, PFC on, a 1 MiB buffer): beyond the 1/eta
+    // bound by no more than the reference is beyond its own.
+    o = Run("incast", {"cc=hpcc", "hpcc.base_rtt=762ns"}, false, "examples/");
+    ASSERT_EQ(o.exitCode, 0) << o.message;
+    EXPECT_EQ(o.summary["flows_finished"].get<uint32_t>(), 16u);
+    const double demoLineUs = frames * (4198 + 24) * 8 / 400e9 * 1e6;
+    EXPECT_NEAR(demoLineUs, 1383.465, 1e-3);
+    double excess = (LastFinishUs(m_dir) - startUs - baseRttUs) / (demoLineUs / 0.95) - 1;
+    EXPECT_LE(excess, kRefExcess + kRefTolerance);
+}
+
 TEST_F(HpccIncast, SwitchesStampWhatThePortHoldsAtTheInstant)
 {
     // Clos of k = 4 at 100 Gb/s: host -> leaf -> spine -> leaf -> host crosses three switches.
