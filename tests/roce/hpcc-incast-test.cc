@@ -5,8 +5,8 @@
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
-#include "link/fabric-net-device.h"
 #include "config/scenario-config.h"
+#include "link/fabric-net-device.h"
 #include "run/scenario-runner.h"
 #include "switch/switch-stages.h"
 #include "wire/bth-header.h"
