@@ -3,7 +3,7 @@
 #   demo:  examples/incast.yaml with cc=hpcc as it is (24 B preamble + gap, 1 MiB buffer, PFC xoff 48 KiB)
 #   twin:  the reference's wire and buffer: no preamble or gap (4198 B frames), 32 MiB, PFC off
 set -e
-OUT=${1:-/tmp/hpcc-incast-16}
+OUT=${1:-build/hpcc-incast-16}
 FR=${FABRIC_RUN:-build/fabric-run}
 S=results/twins/ns3-datacenter/hpcc-incast-16/summarise.py
 TWIN="--set link.wire_overhead=0B --set switch.buffer=32MiB --set switch.pfc.enabled=false"
