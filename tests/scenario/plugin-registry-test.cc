@@ -11,6 +11,7 @@
 #include "roce/roce-congestion-control.h"
 #include "run/scenario-runner.h"
 #include "sim/fabric-plugin.h"
+#include "switch/mmu-policy.h"
 #include "switch/switch-stages.h"
 
 #include "ns3/data-rate.h"
@@ -122,6 +123,34 @@ class ToyFirstPortLb : public SwitchLoadBalancer
     static inline uint64_t s_calls = 0;
 };
 
+/// Asks for XOFF as soon as an (ingress port, priority) holds any byte; resumes once it holds
+/// none.
+class ToyEagerMmu : public MmuPolicy
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::ToyEagerMmu")
+                                .SetParent<MmuPolicy>()
+                                .SetGroupName("Fabric")
+                                .AddConstructor<ToyEagerMmu>();
+        return tid;
+    }
+
+    uint64_t XoffThreshold(const MmuPoolState&) const override
+    {
+        return 1;
+    }
+
+    bool MayResume(uint64_t shared, const MmuPoolState&) const override
+    {
+        ++s_resumeChecks;
+        return shared == 0;
+    }
+
+    static inline uint64_t s_resumeChecks = 0;
+};
+
 NS_OBJECT_ENSURE_REGISTERED(ToyRateCc);
 FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
                            "toy-rate",
@@ -141,6 +170,11 @@ FABRIC_PLUGIN(FabricPlugin(PluginKind::LoadBalancer,
                            &ToyFirstPortLb::GetTypeId,
                            "the first port, for the registry's test")
                   .PerPacket());
+NS_OBJECT_ENSURE_REGISTERED(ToyEagerMmu);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::MmuPolicy,
+                           "toy-eager",
+                           &ToyEagerMmu::GetTypeId,
+                           "XOFF at the first byte, for the registry's test"));
 
 namespace test
 {
@@ -257,6 +291,8 @@ TEST(PluginRegistry, ErrorsAndHelpListTheRegisteredNames)
     EXPECT_NE(help.find("toy_rate.rate"), std::string::npos);
     EXPECT_NE(help.find("toy-first (the first port, for the registry's test)"), std::string::npos);
     EXPECT_NE(help.find("toy-count (counts frames, for the registry's test)"), std::string::npos);
+    EXPECT_NE(help.find("toy-eager (XOFF at the first byte, for the registry's test)"),
+              std::string::npos);
 }
 
 TEST(PluginRegistry, APerPacketBalancerRefusesGoBackN)
@@ -294,6 +330,43 @@ TEST(PluginRegistry, SwitchStagesKeyInstallsAStageByName)
     catch (const ConfigError& e)
     {
         EXPECT_NE(std::string(e.what()).find("toy-count"), std::string::npos) << e.what();
+    }
+}
+
+/// PFC frames the switches sent in the run of \p file (summary.json's counters).
+uint64_t
+PfcFramesSent(const std::string& file, const std::vector<std::string>& overrides)
+{
+    ScenarioConfig cfg = LoadScenario(file, overrides, FABRIC_SOURCE_DIR);
+    fs::path dir = fs::temp_directory_path() / ("fabric-mmu-toy-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    RunOutcome outcome = ScenarioRunner::Run(cfg, dir.string());
+    fs::remove_all(dir);
+    EXPECT_EQ(outcome.exitCode, EXIT_OK) << outcome.message;
+    return outcome.summary["counters"]["pfc_frames_sent"].get<uint64_t>();
+}
+
+TEST(PluginRegistry, AnMmuPolicyChosenByNameSetsThePfcThresholds)
+{
+    // One flow at line rate never holds 256 KiB of one ingress counter: the static default
+    // pauses nothing. The toy pauses at the first byte a switch holds, so every frame a switch
+    // takes in pauses its sender, and resumes it when it leaves.
+    std::string file = WriteScenario("{lb: ecmp}", "cc: none\n");
+    EXPECT_EQ(PfcFramesSent(file, {}), 0u);
+    ToyEagerMmu::s_resumeChecks = 0;
+    EXPECT_GT(PfcFramesSent(file, {"switch.mmu=toy-eager"}), 0u);
+    EXPECT_GT(ToyEagerMmu::s_resumeChecks, 0u);
+    try
+    {
+        LoadScenario(file,
+                     {"switch.mmu=toy-eager", "switch.pfc.dynamic_alpha=0.5"},
+                     FABRIC_SOURCE_DIR);
+        FAIL() << "dynamic_alpha beside another policy was accepted";
+    }
+    catch (const ConfigError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("switch.mmu"), std::string::npos) << e.what();
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "config/attribute-values.h"
 #include "config/config-sections.h"
+#include "config/plugin-keys.h"
 #include "wire/roce-frame-header.h"
 
 #include <algorithm>
@@ -89,7 +90,7 @@ ReadXon(YamlFields& pfc, uint64_t xoff, AttributeList& attributes)
 
 /// switch.pfc.dynamic_alpha: > 0 turns the dynamic threshold on with that alpha.
 void
-ReadDynamicAlpha(YamlFields& pfc, AttributeList& attributes)
+ReadDynamicAlpha(YamlFields& pfc, const ScenarioBuild& b, AttributeList& attributes)
 {
     const ScenarioKey& key = FindKey(pfc.KeyPath("dynamic_alpha"));
     const std::string dynamic = "ns3::SharedBufferMmu::DynamicThreshold";
@@ -99,6 +100,12 @@ ReadDynamicAlpha(YamlFields& pfc, AttributeList& attributes)
         return;
     }
     KeyValue alpha = ValueOf(pfc, key);
+    if (alpha.number > 0 && !b.switchMmu.empty() && b.switchMmu != "dynamic")
+    {
+        throw pfc.Error(key.Name(),
+                        "above 0 selects the dynamic threshold, but switch.mmu is '" + b.switchMmu +
+                            "': set switch.mmu: dynamic, or drop dynamic_alpha");
+    }
     attributes.emplace_back(dynamic, alpha.number > 0 ? "true" : "false");
     if (alpha.number > 0)
     {
@@ -235,7 +242,7 @@ ReadPfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
     uint32_t lossless = ReadLossless(pfc, attributes);
     uint64_t xoff = SetFromKey(pfc, "xoff", attributes).count;
     ReadXon(pfc, xoff, attributes);
-    ReadDynamicAlpha(pfc, attributes);
+    ReadDynamicAlpha(pfc, b, attributes);
     ReadXonOffset(pfc, b);
     SetFromKey(pfc, "pause_quanta", attributes);
     uint64_t headroom = ReadHeadroom(pfc, b);
@@ -270,6 +277,17 @@ ReadKmax(YamlFields& ecn, const ScenarioKey& key, ScenarioBuild& b)
     b.cfg.attributes.emplace_back(key.attribute, AttributeText(key, kmax));
 }
 
+/// switch.mmu: the threshold policy, remembered for switch.pfc.dynamic_alpha.
+void
+ReadMmuPolicy(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
+{
+    KeyValue v = SetFromKey(sw, key, b.cfg.attributes);
+    if (sw.Has(key.Name()))
+    {
+        b.switchMmu = v.text;
+    }
+}
+
 } // namespace
 
 ScenarioKeys
@@ -297,6 +315,13 @@ SwitchKeys()
         ScenarioKey("switch.dwrr_quantum", KeyKind::Bytes, "DWRR bytes per priority and round")
             .Attribute("ns3::FabricNetDevice::DwrrQuantum"),
 
+        ScenarioKey("switch.mmu",
+                    KeyKind::Choice,
+                    "how the shared buffer sets its PFC thresholds: " +
+                        PluginHelp(PluginKind::MmuPolicy))
+            .MappedChoices(PluginTypeChoices(PluginKind::MmuPolicy))
+            .Attribute(mmu + "Policy")
+            .Reader(ReadMmuPolicy),
         // switch.flow_control and switch.cbfc (CbfcKeys) are inserted here: switch.pfc reads them.
         ScenarioKey("switch.pfc", KeyKind::Mapping, "priority flow control").Reader(ReadPfc),
         ScenarioKey("switch.pfc.enabled",

@@ -33,6 +33,7 @@ struct ScenarioBuild
     uint64_t bufferBytes = 0;         ///< switch.buffer: for the PFC headroom reserve
     std::string ubCc;                 ///< transport ub: its cc (ub.window is for none only)
     std::string switchLb;             ///< switch.lb as written: for roce.recovery
+    std::string switchMmu;            ///< switch.mmu as written: for switch.pfc.dynamic_alpha
     std::shared_ptr<ConfigError> switchLbWhere; ///< where switch.lb is: for roce.recovery's error
     bool cbfc = false;                          ///< switch.flow_control: cbfc (switch.pfc reads it)
     uint64_t cbfcCreditBytes = 0; ///< switch.cbfc.credits in whole cells: the switch reserve

@@ -4,6 +4,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -67,9 +68,16 @@ SharedBufferMmu::GetTypeId()
                           QueueSizeValue(QueueSize("128KiB")),
                           MakeQueueSizeAccessor(&SharedBufferMmu::m_xonAttr),
                           MakeQueueSizeChecker())
+            .AddAttribute("Policy",
+                          "How the PFC thresholds are set: an ns3::MmuPolicy (a scenario's "
+                          "switch.mmu: static, dynamic, or a registered policy).",
+                          TypeIdValue(StaticMmuPolicy::GetTypeId()),
+                          MakeTypeIdAccessor(&SharedBufferMmu::m_policyType),
+                          MakeTypeIdChecker())
             .AddAttribute("DynamicThreshold",
                           "Use the dynamic XOFF threshold Alpha x (free shared pool) instead of "
-                          "the static XoffThreshold.",
+                          "the static XoffThreshold: Policy ns3::DynamicMmuPolicy, whatever "
+                          "Policy says.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&SharedBufferMmu::m_dynamic),
                           MakeBooleanChecker())
@@ -114,6 +122,9 @@ SharedBufferMmu::Configure(uint32_t nPorts)
     m_xoff = m_xoffAttr.GetValue();
     m_xon = m_xonAttr.GetValue();
     m_xonOffset = m_xonOffsetAttr.GetValue();
+    ObjectFactory policy;
+    policy.SetTypeId(m_dynamic ? DynamicMmuPolicy::GetTypeId() : m_policyType);
+    m_policy = policy.Create<MmuPolicy>();
     m_counters.assign(static_cast<size_t>(nPorts) * kFabricPriorities, Counter());
     m_pausedList.clear();
     m_sharedUsed = 0;
@@ -180,17 +191,6 @@ SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t priority) const
     return m_counters[port * kFabricPriorities + priority].headroom;
 }
 
-uint64_t
-SharedBufferMmu::XoffThreshold() const
-{
-    if (!m_dynamic)
-    {
-        return m_xoff;
-    }
-    uint64_t free = m_poolSize > m_sharedUsed ? m_poolSize - m_sharedUsed : 0;
-    return static_cast<uint64_t>(m_alpha * static_cast<double>(free));
-}
-
 SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* sendXoff)
 {
@@ -245,12 +245,7 @@ SharedBufferMmu::ShouldResume(const Counter& c) const
     {
         return false;
     }
-    if (!m_dynamic)
-    {
-        return c.shared <= m_xon;
-    }
-    uint64_t threshold = XoffThreshold();
-    return c.shared + m_xonOffset <= threshold || c.shared == 0;
+    return m_policy->MayResume(c.shared, PoolState());
 }
 
 void

@@ -2,6 +2,7 @@
 #define FABRIC_SHARED_BUFFER_MMU_H
 
 #include "link/fabric-net-device.h"
+#include "switch/mmu-policy.h"
 
 #include "ns3/object.h"
 #include "ns3/queue-size.h"
@@ -124,8 +125,20 @@ class SharedBufferMmu : public Object
 
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
     uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
-    /// Current XOFF threshold of a (port, priority) (depends on the free pool in dynamic mode).
-    uint64_t XoffThreshold() const;
+
+    /// Current XOFF threshold of a (port, priority), as the policy sets it (in dynamic mode it
+    /// depends on the free pool).
+    uint64_t XoffThreshold() const
+    {
+        return m_policy->XoffThreshold(PoolState());
+    }
+
+    /// The threshold policy Configure created (Policy, or DynamicMmuPolicy with
+    /// DynamicThreshold).
+    Ptr<MmuPolicy> GetPolicy() const
+    {
+        return m_policy;
+    }
 
   private:
     struct Counter
@@ -142,6 +155,18 @@ class SharedBufferMmu : public Object
 
     bool ShouldResume(const Counter& c) const;
 
+    MmuPoolState PoolState() const
+    {
+        MmuPoolState pool;
+        pool.poolSize = m_poolSize;
+        pool.sharedUsed = m_sharedUsed;
+        pool.xoff = m_xoff;
+        pool.xon = m_xon;
+        pool.alpha = m_alpha;
+        pool.xonOffset = m_xonOffset;
+        return pool;
+    }
+
     // Attributes (byte sizes as QueueSize so they read "4MiB"; copied to integers by Configure)
     QueueSize m_bufferSizeAttr;
     QueueSize m_headroomAttr;
@@ -152,6 +177,8 @@ class SharedBufferMmu : public Object
     bool m_pfcEnabled;
     uint8_t m_losslessMask;
     bool m_dynamic;
+    TypeId m_policyType; ///< Policy
+    Ptr<MmuPolicy> m_policy;
     double m_alpha;
     uint16_t m_pauseQuanta;
     bool m_credits = false;
