@@ -57,18 +57,23 @@ FabricChannel::NextArrival(const FabricNetDevice* sender, Time now, Time txTime)
 }
 
 void
-FabricChannel::Transmit(FabricNetDevice* sender, Time untilArrival)
+FabricChannel::Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time untilArrival)
 {
     int i = DirectionFrom(sender);
+    m_onWire[i].push_back(std::move(wire));
     if (m_context[i] == UINT32_MAX)
     {
         m_context[i] = m_devices[i]->GetNode()->GetId();
     }
-    Simulator::ScheduleWithContext(m_context[i],
-                                   untilArrival,
-                                   &FabricNetDevice::HandOverOldest,
-                                   sender,
-                                   PeekPointer(m_devices[i]));
+    Simulator::ScheduleWithContext(m_context[i], untilArrival, &FabricChannel::Arrive, this, i);
+}
+
+void
+FabricChannel::Arrive(int i)
+{
+    WireFrame wire = std::move(m_onWire[i].front());
+    m_onWire[i].pop_front();
+    m_devices[i]->ReceiveFromCable(wire);
 }
 
 void
@@ -81,15 +86,27 @@ FabricChannel::SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender)
 }
 
 void
-FabricChannel::TransmitRemote(const Ptr<Packet>& frame,
-                              const FabricNetDevice* sender,
+FabricChannel::TransmitRemote(const FabricNetDevice* sender,
+                              const WireFrame& wire,
                               Time arrival,
-                              uint32_t flowId,
-                              uint32_t payload)
+                              Time now)
 {
-    const Ptr<FabricNetDevice>& peer =
-        (PeekPointer(m_devices[0]) == sender) ? m_devices[1] : m_devices[0];
-    m_remoteSender(frame, arrival, peer->GetNode()->GetId(), peer->GetIfIndex(), flowId, payload);
+    int i = DirectionFrom(sender);
+    // Remember the frame until it would have arrived, so that conservation still finds it on
+    // the cable at the end of the run.
+    FrameFifo<RemoteWireFrame>& onWire = m_remoteOnWire[i];
+    while (!onWire.empty() && onWire.front().arrival <= now)
+    {
+        onWire.pop_front();
+    }
+    onWire.push_back(RemoteWireFrame{arrival, wire.flowId, wire.payloadBytes});
+    const Ptr<FabricNetDevice>& peer = m_devices[i];
+    m_remoteSender(wire.frame.Get(),
+                   arrival,
+                   peer->GetNode()->GetId(),
+                   peer->GetIfIndex(),
+                   wire.flowId,
+                   wire.payloadBytes);
 }
 
 Ptr<FabricNetDevice>
@@ -113,8 +130,12 @@ FabricChannel::GetDevice(std::size_t i) const
 void
 FabricChannel::DoDispose()
 {
-    m_devices[0] = nullptr;
-    m_devices[1] = nullptr;
+    for (int i = 0; i < 2; ++i)
+    {
+        m_onWire[i].clear();
+        m_remoteOnWire[i].clear();
+        m_devices[i] = nullptr;
+    }
     Channel::DoDispose();
 }
 

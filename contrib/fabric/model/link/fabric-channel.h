@@ -2,6 +2,7 @@
 #define FABRIC_CHANNEL_H
 
 #include "fabric-frames.h"
+#include "frame-fifo.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -16,9 +17,12 @@ class FabricNetDevice;
  * \ingroup fabric
  * \brief A full-duplex cable between two FabricNetDevices.
  *
- * Each direction is independent; the channel only adds the propagation delay (given directly or
- * as a cable length at 5 ns/m by the builder). Delivery is scheduled in the receiving node's
- * context so the model can later be cut across MPI ranks at channels.
+ * Each direction is independent and FIFO. A frame the sending port puts on the cable stays in
+ * the channel (GetOnWire) until its last bit has arrived, after serialization and the
+ * propagation delay (given directly or as a cable length at 5 ns/m by the builder); the channel
+ * then hands it to the receiving port, in the receiving node's context. A cable cut between MPI
+ * ranks (SetRemotePeer) hands the frame to the other rank at once and remembers its flow,
+ * payload and arrival time until then (GetRemoteOnWire), so that conservation still finds it.
  */
 class FabricChannel : public Channel
 {
@@ -32,10 +36,10 @@ class FabricChannel : public Channel
     /// frame sent ahead of it in that direction (a cable does not reorder; this only binds right
     /// after AddedDelay was lowered). Call once per frame, in sending order.
     Time NextArrival(const FabricNetDevice* sender, Time now, Time txTime);
-    /// \p sender has just put a frame on the cable (last in its on-wire list): after
-    /// \p untilArrival the sender hands it to the peer (FabricNetDevice::HandOverOldest). The
-    /// cable is FIFO per direction, so the arrival event needs only the two ends.
-    void Transmit(FabricNetDevice* sender, Time untilArrival);
+    /// \p sender puts \p wire on the cable: after \p untilArrival the channel hands it to the
+    /// peer (FabricNetDevice::ReceiveFromCable). The cable is FIFO per direction, so the arrival
+    /// event needs only the direction.
+    void Transmit(const FabricNetDevice* sender, WireFrame&& wire, Time untilArrival);
 
     /// Hands a frame to another MPI rank: (frame, arrival time, peer node id, peer interface
     /// index, flow id, payload bytes).
@@ -43,13 +47,26 @@ class FabricChannel : public Channel
     /// Cuts the cable between ranks: the device \p local is simulated here, its peer elsewhere;
     /// frames \p local sends go through \p sender instead of the local event queue.
     void SetRemotePeer(Ptr<FabricNetDevice> local, RemoteSender sender);
-    /// Same as Transmit, for a device whose peer is remote (\p arrival from NextArrival).
-    void TransmitRemote(const Ptr<Packet>& frame,
-                        const FabricNetDevice* sender,
+    /// Same as Transmit at \p now, for a device whose peer is remote (\p arrival from
+    /// NextArrival): the frame goes to the other rank at once.
+    void TransmitRemote(const FabricNetDevice* sender,
+                        const WireFrame& wire,
                         Time arrival,
-                        uint32_t flowId,
-                        uint32_t payload);
+                        Time now);
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> device) const;
+
+    /// Frames \p sender put on the cable that have not fully arrived, oldest first.
+    const FrameFifo<WireFrame>& GetOnWire(const FabricNetDevice* sender) const
+    {
+        return m_onWire[DirectionFrom(sender)];
+    }
+
+    /// Frames \p sender sent to a remote peer, oldest first; those with arrival > now are still
+    /// on the cable.
+    const FrameFifo<RemoteWireFrame>& GetRemoteOnWire(const FabricNetDevice* sender) const
+    {
+        return m_remoteOnWire[DirectionFrom(sender)];
+    }
 
     /// The cable's one-way delay now: its propagation delay plus any added by a fault event.
     Time GetDelay() const
@@ -64,6 +81,9 @@ class FabricChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// The oldest frame travelling towards device \p i has fully arrived: hand it over.
+    void Arrive(int i);
+
     /// Direction index of frames sent by \p sender: the index of the receiving device.
     int DirectionFrom(const FabricNetDevice* sender) const
     {
@@ -79,6 +99,11 @@ class FabricChannel : public Channel
     /// Node id of each device (the delivery context), read at the first transmission.
     uint32_t m_context[2] = {UINT32_MAX, UINT32_MAX};
     RemoteSender m_remoteSender;
+    /// Frames on the cable towards each device (indexed like m_devices by receiver), oldest
+    /// first.
+    FrameFifo<WireFrame> m_onWire[2];
+    /// Frames sent towards each device from this rank to another (a cut cable), oldest first.
+    FrameFifo<RemoteWireFrame> m_remoteOnWire[2];
 };
 
 } // namespace ns3

@@ -53,7 +53,7 @@ struct QueuedFrame
     FrameInfo info;
 };
 
-/// A frame on the cable (its sender keeps it until the peer has it), then handed to the
+/// A frame on the cable (the channel keeps it until the peer has it), then handed to the
 /// receiving port's owner. The flow and payload the sending NIC recorded travel with the frame,
 /// so no hop derives them from transport headers.
 struct WireFrame
@@ -65,6 +65,15 @@ struct WireFrame
     /// false only for a frame too short to parse (owners ignore those).
     bool hasInfo = false;
     FrameInfo info;
+};
+
+/// A frame sent to a peer that another MPI rank simulates: what conservation needs of it (its
+/// flow, its payload) and when it arrives there.
+struct RemoteWireFrame
+{
+    Time arrival;
+    uint32_t flowId;
+    uint32_t payload;
 };
 
 } // namespace ns3

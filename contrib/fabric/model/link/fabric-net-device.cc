@@ -178,7 +178,6 @@ FabricNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_queues.Clear();
-    m_onWire.clear();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     m_completeEvent.Cancel();
@@ -218,6 +217,20 @@ FabricNetDevice::GetCreditReserveBytes() const
 {
     const CreditFlowControl* c = GetCredits();
     return c ? uint64_t(c->GetAdvertisedCells()) * c->GetCellBytes() : 0;
+}
+
+const FrameFifo<WireFrame>&
+FabricNetDevice::GetOnWire() const
+{
+    static const FrameFifo<WireFrame> kNone;
+    return m_channel ? m_channel->GetOnWire(this) : kNone;
+}
+
+const FrameFifo<RemoteWireFrame>&
+FabricNetDevice::GetRemoteOnWire() const
+{
+    static const FrameFifo<RemoteWireFrame> kNone;
+    return m_channel ? m_channel->GetRemoteOnWire(this) : kNone;
 }
 
 Ptr<FabricNetDevice>
@@ -453,19 +466,11 @@ FabricNetDevice::StartTransmission(WireFrame&& wire, uint32_t bytes, Time now)
     Time arrival = m_channel->NextArrival(this, now, txTime);
     if (m_peerRemote)
     {
-        // The peer lives on another rank: remember the frame until it would have arrived, so
-        // that conservation still finds it on the cable at the end of the run.
-        while (!m_remoteOnWire.empty() && m_remoteOnWire.front().arrival <= now)
-        {
-            m_remoteOnWire.pop_front();
-        }
-        m_remoteOnWire.push_back(RemoteWireFrame{arrival, wire.flowId, wire.payloadBytes});
-        m_channel->TransmitRemote(wire.frame.Get(), this, arrival, wire.flowId, wire.payloadBytes);
+        m_channel->TransmitRemote(this, wire, arrival, now); // the peer lives on another rank
     }
     else
     {
-        m_onWire.push_back(std::move(wire));
-        m_channel->Transmit(this, arrival - now);
+        m_channel->Transmit(this, std::move(wire), arrival - now);
     }
     if (m_queues.NonEmptyMask() != 0 || !m_queues.Control().empty() || m_ownerPulls ||
         CreditFrameWanted())
@@ -519,11 +524,11 @@ FabricNetDevice::ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t 
     wire.frame = frame;
     wire.flowId = flowId;
     wire.payloadBytes = payload;
-    Deliver(wire);
+    ReceiveFromCable(wire);
 }
 
 void
-FabricNetDevice::Deliver(WireFrame& wire)
+FabricNetDevice::ReceiveFromCable(WireFrame& wire)
 {
     FrameRef& frame = wire.frame;
     bool lost = m_faults.LostOnArrival(frame);

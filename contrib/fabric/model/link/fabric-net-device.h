@@ -231,12 +231,9 @@ class FabricNetDevice : public NetDevice
         return m_txBytesPerPriority[priority];
     }
 
-    /// Frames sent by this device that are still propagating, oldest first (the cable holds
+    /// Frames sent by this device that are still propagating, oldest first (the channel holds
     /// them).
-    const FrameFifo<WireFrame>& GetOnWire() const
-    {
-        return m_onWire;
-    }
+    const FrameFifo<WireFrame>& GetOnWire() const;
 
     /// PFC storm (a NIC that stops draining): keep the peer paused on \p priority, refreshing
     /// the pause before it expires, and drop arriving data of that priority.
@@ -269,17 +266,12 @@ class FabricNetDevice : public NetDevice
         return m_faults.GetLostFrames();
     }
 
-    /// Called by the channel when the oldest frame this device sent has fully arrived at
-    /// \p peer: the sender takes it off its own on-wire list and hands it over.
-    void HandOverOldest(FabricNetDevice* peer)
-    {
-        WireFrame wire = std::move(m_onWire.front());
-        m_onWire.pop_front();
-        peer->Deliver(wire);
-    }
+    /// Called by the channel when a frame has fully arrived at this port: loss, link state,
+    /// storm drops, PFC and credit frames, then the owner.
+    void ReceiveFromCable(WireFrame& wire);
 
     /// A frame from a peer simulated by another MPI rank, with the flow and payload its sender
-    /// recorded (what the peer's on-wire list holds for a local peer).
+    /// recorded (what the channel holds for a local peer).
     void ReceiveFromRemote(Ptr<Packet> frame, uint32_t flowId, uint32_t payload);
 
     /// Marks the peer as simulated by another rank (set by the channel).
@@ -294,19 +286,11 @@ class FabricNetDevice : public NetDevice
     }
 
     /// A frame sent to a remote peer: flow, payload and when it arrives there.
-    struct RemoteWireFrame
-    {
-        Time arrival;
-        uint32_t flowId;
-        uint32_t payload;
-    };
+    using RemoteWireFrame = ns3::RemoteWireFrame;
 
     /// Frames sent to a remote peer, oldest first; those with arrival > now are still on the
-    /// cable.
-    const FrameFifo<RemoteWireFrame>& GetRemoteOnWire() const
-    {
-        return m_remoteOnWire;
-    }
+    /// cable (the channel holds them).
+    const FrameFifo<RemoteWireFrame>& GetRemoteOnWire() const;
 
     /// Data frames that have arrived and are still in the receive pipeline (RxLatency), oldest
     /// first: in flight, not yet seen by the owner.
@@ -384,9 +368,6 @@ class FabricNetDevice : public NetDevice
     {
         return m_credits && m_credits->FrameWanted();
     }
-
-    /// Everything after the cable: loss, link state, storm drops, PFC, then the owner.
-    void Deliver(WireFrame& wire);
 
     /// Hands a received data frame to the owner, through the receive pipeline (RxLatency).
     /// Inline: without a pipeline (switches, NICs without a host path) it costs one compare.
@@ -485,8 +466,7 @@ class FabricNetDevice : public NetDevice
     bool m_completePending = false;
     uint32_t m_completeGeneration = 0;
     Ptr<FabricChannel> m_channel;
-    PortFaults m_faults;           ///< link state, bit errors, priorities dropped
-    FrameFifo<WireFrame> m_onWire; ///< sent, still on the cable (to a local peer), oldest first
+    PortFaults m_faults; ///< link state, bit errors, priorities dropped
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
     TracedCallback<uint8_t, uint64_t> m_queueBytesTrace;
     EventId m_completeEvent;
@@ -512,7 +492,6 @@ class FabricNetDevice : public NetDevice
     Time m_creditReturnInterval;
     Time m_creditSyncInterval;
 
-    FrameFifo<RemoteWireFrame> m_remoteOnWire;
     std::array<uint64_t, kFabricPriorities> m_txBytesPerPriority{};
 
     NetDevice::ReceiveCallback m_rxCallback;
