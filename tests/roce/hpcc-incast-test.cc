@@ -58,14 +58,14 @@ class IntProbeStage : public EgressStage
         return true;
     }
 
-    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
     {
         uint64_t& sent = m_sent[port.GetPortIndex()];
         sent += item.bytes; // every frame the port sends, this one included
         const FrameInfo& info = item.info;
         if (!item.hasInfo || !IsRoceFrame(info) || !RoceHasInt(info))
         {
-            return;
+            return StageVerdict::Pass();
         }
         uint32_t offset = RoceIntOffset(info);
         std::vector<uint8_t> b(offset + kIntHeaderBytes);
@@ -74,13 +74,13 @@ class IntProbeStage : public EgressStage
         if (!s.Read(b.data() + offset))
         {
             ++s_findings.wrongRecord;
-            return;
+            return StageVerdict::Pass();
         }
         if (info.opcode == RoceOpcode::ACKNOWLEDGE) // an echo: 54 + AETH 4 + INT 44 + ICRC 4
         {
             ++s_findings.acks;
             s_findings.wrongSize += item.bytes != 106;
-            return;
+            return StageVerdict::Pass();
         }
         ++s_findings.dataFrames;
         // A data frame: headers, INT and payload, nothing else; the payload the NIC recorded
@@ -96,6 +96,7 @@ class IntProbeStage : public EgressStage
                   h.bytes == ((sent / 128) & 0xFFFFF) &&
                   h.qlen == std::min<uint64_t>(port.GetTotalQueueBytes() / 256, 0xFFFF);
         s_findings.wrongRecord += !ok;
+        return StageVerdict::Pass();
     }
 
   private:

@@ -93,9 +93,10 @@ class ToyCountStage : public EgressStage
         return true;
     }
 
-    void OnDequeue(FabricNetDevice&, QueuedFrame&) override
+    StageVerdict OnDequeue(FabricNetDevice&, QueuedFrame&) override
     {
         ++s_frames;
+        return StageVerdict::Pass();
     }
 
     static inline uint64_t s_frames = 0;

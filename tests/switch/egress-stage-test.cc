@@ -40,16 +40,18 @@ class ToyCountingStage : public EgressStage
         return true;
     }
 
-    void OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes) override
+    StageVerdict OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes) override
     {
         uint64_t& d = m_deepest[port.GetIfIndex()];
         d = std::max(d, queueBytes);
+        return StageVerdict::Pass();
     }
 
-    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
     {
         ++m_frames[port.GetIfIndex()];
         m_payload[port.GetIfIndex()] += item.payloadBytes;
+        return StageVerdict::Pass();
     }
 
     std::vector<uint64_t> m_frames;
@@ -58,6 +60,62 @@ class ToyCountingStage : public EgressStage
 };
 
 NS_OBJECT_ENSURE_REGISTERED(ToyCountingStage);
+
+/// Verdicts by arrival order on each port: drops every fourth frame (3, 7, 11, ...), marks the
+/// frames after a drop's predecessor (1, 5, 9, ...), passes the rest; counts on dequeue the
+/// frames that leave and how many of them carry CE.
+class ToyVerdictStage : public EgressStage
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::ToyVerdictStage")
+                                .SetParent<EgressStage>()
+                                .SetGroupName("Fabric")
+                                .AddConstructor<ToyVerdictStage>();
+        return tid;
+    }
+
+    void Install(const FabricSwitch& sw) override
+    {
+        m_arrived.assign(sw.GetNPorts(), 0);
+        m_left.assign(sw.GetNPorts(), 0);
+        m_leftMarked.assign(sw.GetNPorts(), 0);
+    }
+
+    bool RunsOnEnqueue() const override
+    {
+        return true;
+    }
+
+    bool RunsOnDequeue() const override
+    {
+        return true;
+    }
+
+    StageVerdict OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t) override
+    {
+        uint64_t n = m_arrived[port.GetIfIndex()]++;
+        if (n % 4 == 3)
+        {
+            return StageVerdict::Drop(FabricSwitch::DROP_EGRESS_STAGE);
+        }
+        return n % 4 == 1 ? StageVerdict::Mark(MARK_ECN_CURVE) : StageVerdict::Pass();
+    }
+
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override
+    {
+        ++m_left[port.GetIfIndex()];
+        m_leftMarked[port.GetIfIndex()] += item.info.ecn == 3 ? 1 : 0;
+        return StageVerdict::Pass();
+    }
+
+    std::vector<uint64_t> m_arrived;
+    std::vector<uint64_t> m_left;
+    std::vector<uint64_t> m_leftMarked;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(ToyVerdictStage);
 
 namespace test
 {
@@ -101,6 +159,46 @@ TEST_F(EgressStages, ToyStageSelectedByAttributeSeesEveryFrameOfItsPort)
     // The built-in ECN stage still runs first (and is off here).
     EXPECT_TRUE(sw->GetEgressStage<EcnMarkStage>());
     EXPECT_EQ(sw->GetEcnMarkedFrames(), 0u);
+}
+
+TEST_F(EgressStages, VerdictsDropAndMarkWithTheReasonTheSwitchTraces)
+{
+    Set("ns3::FabricSwitch::EgressStages", "ns3::ToyVerdictStage");
+    Set("ns3::FabricSwitch::EcnEnabled", "false");
+    FabricNetwork net =
+        FabricNetwork::Build(MakeStar(3, DataRate("100Gbps"), NanoSeconds(100)), 0, 0);
+    const uint32_t mtu = net.GetHost(0)->GetPayloadMtu();
+    AddFlow(net, 0, 2, 25 * uint64_t(mtu) + 100); // 26 data frames, raw: nothing is resent
+    Ptr<FabricSwitch> sw;
+    for (uint32_t n = 0; !sw; ++n)
+    {
+        sw = net.GetSwitch(n);
+    }
+    std::vector<uint8_t> drops;
+    std::vector<uint8_t> marks;
+    sw->TraceConnectWithoutContext(
+        "Drop",
+        MakeCallback(+[](std::vector<uint8_t>* d, uint32_t, uint32_t, uint8_t reason) {
+            d->push_back(reason);
+        }).Bind(&drops));
+    sw->TraceConnectWithoutContext(
+        "Mark",
+        MakeCallback(+[](std::vector<uint8_t>* m, uint32_t, uint32_t, uint8_t reason) {
+            m->push_back(reason);
+        }).Bind(&marks));
+    Simulator::Run();
+
+    Ptr<ToyVerdictStage> toy = sw->GetEgressStage<ToyVerdictStage>();
+    ASSERT_TRUE(toy);
+    uint32_t toHost2 = net.PeerOf(net.NodeOfHost(2), 0).port;
+    // Frames 0..25: 3, 7, ..., 23 dropped (6), 1, 5, ..., 25 marked (7), the rest passed.
+    EXPECT_EQ(toy->m_arrived[toHost2], 26u);
+    EXPECT_EQ(toy->m_left[toHost2], 20u);
+    EXPECT_EQ(toy->m_leftMarked[toHost2], 7u);
+    EXPECT_EQ(drops, std::vector<uint8_t>(6, FabricSwitch::DROP_EGRESS_STAGE));
+    EXPECT_EQ(marks, std::vector<uint8_t>(7, MARK_ECN_CURVE));
+    // A dropped frame leaves the buffer it was admitted to: nothing stays charged.
+    EXPECT_EQ(sw->GetMmu()->GetSharedUsed() + sw->GetMmu()->GetHeadroomUsed(), 0u);
 }
 
 TEST_F(EgressStages, StreamCountIsKnownBeforeTheSwitchIsBuiltAndMatchesAssignStreams)

@@ -35,20 +35,20 @@ CongaStage::RunsOnDequeue() const
     return true;
 }
 
-void
+StageVerdict
 CongaStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
     uint16_t out = static_cast<uint16_t>(port.GetIfIndex());
     m_lb->CountSent(out, item.bytes);
     if (!item.hasInfo || !item.info.IsIpv4() || item.inPort == kNoIngressPort)
     {
-        return;
+        return StageVerdict::Pass();
     }
     bool fromHost = m_towardHost[item.inPort];
     bool toHost = m_towardHost[out];
     if (fromHost && toHost)
     {
-        return; // between two hosts of this leaf: no fabric path
+        return StageVerdict::Pass(); // between two hosts of this leaf: no fabric path
     }
     const FabricSwitch& sw = m_lb->GetSwitch();
     if (fromHost && m_lb->IsLeaf())
@@ -68,12 +68,12 @@ CongaStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
             f.fbMetric = metric;
         }
         WriteIpv4Identification(item.frame.Get(), f.Encode());
-        return;
+        return StageVerdict::Pass();
     }
     CongaField f = CongaField::Decode(ReadIpv4Identification(item.frame.Get()));
     if (!f.valid)
     {
-        return;
+        return StageVerdict::Pass();
     }
     if (!toHost)
     {
@@ -83,7 +83,7 @@ CongaStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
             f.ce = m;
             WriteIpv4Identification(item.frame.Get(), f.Encode());
         }
-        return;
+        return StageVerdict::Pass();
     }
     // Leaving the fabric at the destination leaf.
     uint32_t srcLeaf = sw.GetLeafOfHost(HostIndexOfIp(item.info.srcIp));
@@ -92,6 +92,7 @@ CongaStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
     {
         m_lb->SetCongestionToLeaf(srcLeaf, f.fbLbTag, f.fbMetric);
     }
+    return StageVerdict::Pass();
 }
 
 } // namespace ns3

@@ -61,7 +61,7 @@ class CongaStage : public EgressStage
 
     void Install(const FabricSwitch& sw) override;
     bool RunsOnDequeue() const override;
-    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
 
   private:
     CongaLoadBalancer* m_lb = nullptr; ///< owned by the same switch

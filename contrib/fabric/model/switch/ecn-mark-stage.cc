@@ -73,37 +73,37 @@ EcnMarkStage::AssignStreams(int64_t stream)
     return 1;
 }
 
-void
+StageVerdict
 EcnMarkStage::OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes)
 {
-    MaybeMark(port.GetPortIndex(), item, queueBytes);
+    return MaybeMark(port.GetPortIndex(), item, queueBytes);
 }
 
-void
+StageVerdict
 EcnMarkStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
-    MaybeMark(port.GetPortIndex(), item, port.GetQueueBytes(item.priority));
+    return MaybeMark(port.GetPortIndex(), item, port.GetQueueBytes(item.priority));
 }
 
-void
-EcnMarkStage::MaybeMark(uint32_t port, QueuedFrame& item, uint64_t queueBytes)
+StageVerdict
+EcnMarkStage::MaybeMark(uint32_t port, const QueuedFrame& item, uint64_t queueBytes)
 {
-    FrameInfo& info = item.info;
+    const FrameInfo& info = item.info;
     if (!info.IsEcnCapable() || info.ecn == 3)
     {
-        return;
+        return StageVerdict::Pass();
     }
     double p = m_curves[port].Probability(queueBytes);
     if (p <= 0.0)
     {
-        return;
+        return StageVerdict::Pass();
     }
     if (p >= 1.0 || m_rng.GetValue() < p)
     {
-        MarkCongestionExperienced(item.frame.Get());
-        info.ecn = 3;
         ++m_marked;
+        return StageVerdict::Mark(MARK_ECN_CURVE);
     }
+    return StageVerdict::Pass();
 }
 
 } // namespace ns3

@@ -48,8 +48,8 @@ class EcnMarkStage : public EgressStage
         return m_enabled && m_markPoint == MARK_ON_DEQUEUE;
     }
 
-    void OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes) override;
-    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+    StageVerdict OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes) override;
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
 
     /// One stream, taken even when marking is off, so that turning ECN off does not move the
     /// streams of everything built after the switch.
@@ -74,9 +74,9 @@ class EcnMarkStage : public EgressStage
     void DoDispose() override;
 
   private:
-    /// Marks CE on \p item (packet and parsed headers) with the port's probability at
-    /// \p queueBytes.
-    void MaybeMark(uint32_t port, QueuedFrame& item, uint64_t queueBytes);
+    /// Whether \p item is to be marked CE, with the port's probability at \p queueBytes (the
+    /// switch marks it: StageVerdict::MARK).
+    StageVerdict MaybeMark(uint32_t port, const QueuedFrame& item, uint64_t queueBytes);
 
     bool m_enabled = true;
     QueueSize m_kmin{"0B"};

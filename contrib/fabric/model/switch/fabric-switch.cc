@@ -161,9 +161,14 @@ FabricSwitch::GetTypeId()
                             "A frame was dropped: flow id, payload bytes, reason "
                             "(0 buffer full, 1 headroom violation, 2 no route, 3 link down, "
                             "4 PFC watchdog, 5 payload trimmed: the header went on, 6 frame "
-                            "error on a working link).",
+                            "error on a working link, 7 an egress stage's drop verdict).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
-                            "ns3::FabricSwitch::DropTracedCallback");
+                            "ns3::FabricSwitch::DropTracedCallback")
+            .AddTraceSource("Mark",
+                            "An egress stage's verdict marked a frame ECN CE: flow id, egress "
+                            "port, reason (0: the Kmin/Kmax/Pmax curve of ns3::EcnMarkStage).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_markTrace),
+                            "ns3::FabricSwitch::MarkTracedCallback");
     return tid;
 }
 
@@ -563,7 +568,21 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     uint64_t queued = out.GetQueueBytes(outPrio);
     for (EgressStage* stage : m_onEnqueue)
     {
-        stage->OnEnqueue(out, item, queued);
+        StageVerdict verdict = stage->OnEnqueue(out, item, queued);
+        if (verdict.action == StageVerdict::MARK)
+        {
+            MarkCe(item, outPort, verdict.reason);
+        }
+        else if (verdict.action == StageVerdict::DROP)
+        {
+            // Not queued: the buffer it was admitted to is free again (the caller frees its
+            // credits when this returns false).
+            ReleaseBuffer(inPort, prio, item.bytes);
+            ++m_droppedFrames;
+            m_droppedBytes += item.bytes;
+            m_dropTrace(item.flowId, item.payloadBytes, verdict.reason);
+            return false;
+        }
     }
     uint64_t total = out.GetTotalQueueBytes() + info.frameBytes;
     if (total > m_maxQueueBytes[outPort])
@@ -575,6 +594,14 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
 }
 
 void
+FabricSwitch::MarkCe(QueuedFrame& item, uint32_t outPort, uint8_t reason)
+{
+    MarkCongestionExperienced(item.frame.Get());
+    item.info.ecn = 3;
+    m_markTrace(item.flowId, outPort, reason);
+}
+
+void
 FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
 {
     if (item.inPort == kNoIngressPort)
@@ -583,7 +610,11 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
     }
     for (EgressStage* stage : m_onDequeue)
     {
-        stage->OnDequeue(*device, item);
+        StageVerdict verdict = stage->OnDequeue(*device, item);
+        if (verdict.action == StageVerdict::MARK)
+        {
+            MarkCe(item, device->GetIfIndex(), verdict.reason);
+        }
     }
     ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
     if (item.holdsCredit)

@@ -48,8 +48,9 @@ class FabricSwitch : public Object, public FabricPortOwner
         DROP_NO_ROUTE = 2,
         DROP_LINK_DOWN = 3,
         DROP_PFC_WATCHDOG = 4,
-        DROP_TRIMMED = 5,   ///< only the payload: packet trimming forwards the header
-        DROP_LINK_ERROR = 6 ///< lost on a working cable (link.loss_rate, events error_rate)
+        DROP_TRIMMED = 5,     ///< only the payload: packet trimming forwards the header
+        DROP_LINK_ERROR = 6,  ///< lost on a working cable (link.loss_rate, events error_rate)
+        DROP_EGRESS_STAGE = 7 ///< an egress stage's DROP verdict without a reason of its own
     };
 
     enum WatchdogAction
@@ -63,6 +64,9 @@ class FabricSwitch : public Object, public FabricPortOwner
     typedef void (*DropTracedCallback)(uint32_t flowId, uint32_t payloadBytes, uint8_t reason);
 
     typedef void (*TrimTracedCallback)(uint32_t flowId, uint32_t outPort, uint32_t cutBytes);
+    /// An egress stage's MARK verdict: the frame of \p flowId leaving by \p outPort was marked
+    /// ECN CE for \p reason (a MarkReason).
+    typedef void (*MarkTracedCallback)(uint32_t flowId, uint32_t outPort, uint8_t reason);
 
     static TypeId GetTypeId();
     FabricSwitch();
@@ -278,6 +282,9 @@ class FabricSwitch : public Object, public FabricPortOwner
     /// Packet trimming: cuts the frame's payload, keeps its headers, marks it trimmed and moves
     /// it to TrimPriority; the payload is reported as dropped (DROP_TRIMMED).
     void Trim(WireFrame& frame, uint32_t outPort);
+    /// Carries out a stage's MARK verdict: ECN CE in the frame and its parsed headers, and the
+    /// Mark trace.
+    void MarkCe(QueuedFrame& item, uint32_t outPort, uint8_t reason);
     /// PFC watchdog: a lossless egress queue paused and unable to send for the detection time
     /// is a storm victim; act on it; restore once no pause has come for the restore time.
     void WatchdogCheck();
@@ -351,6 +358,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     TracedCallback<uint32_t, uint32_t, uint8_t> m_dropTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_watchdogTrace;
     TracedCallback<uint32_t, uint32_t, uint32_t> m_trimTrace;
+    TracedCallback<uint32_t, uint32_t, uint8_t> m_markTrace;
 };
 
 } // namespace ns3

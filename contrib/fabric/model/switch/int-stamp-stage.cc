@@ -51,7 +51,7 @@ IntStampStage::Install(const FabricSwitch& sw)
     }
 }
 
-void
+StageVerdict
 IntStampStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
     uint32_t index = port.GetPortIndex();
@@ -59,19 +59,20 @@ IntStampStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
     uint32_t offset = item.hasInfo ? TelemetryOffset(item.info) : 0;
     if (offset == 0)
     {
-        return;
+        return StageVerdict::Pass();
     }
     uint8_t front[160];
     uint32_t count = offset + kIntHeaderBytes;
     if (count > sizeof(front) || item.frame->CopyData(front, count) != count)
     {
-        return; // shorter than its headers say: nothing to stamp
+        return StageVerdict::Pass(); // shorter than its headers say: nothing to stamp
     }
     IntHop hop =
         IntHop::Stamp(m_rateCodes[index], FabricNow(), m_txBytes[index], port.GetTotalQueueBytes());
     PushIntHop(front + offset, hop);
     RewriteFrameFront(*item.frame.Peek(), front, count);
     ++m_stamped;
+    return StageVerdict::Pass();
 }
 
 } // namespace ns3

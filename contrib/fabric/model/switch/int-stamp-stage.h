@@ -37,7 +37,7 @@ class IntStampStage : public EgressStage
         return true;
     }
 
-    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
 
     /// Bytes port \p port has sent since the simulation began (what records carry, unrounded).
     uint64_t GetTxBytes(uint32_t port) const

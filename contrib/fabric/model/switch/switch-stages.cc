@@ -61,14 +61,16 @@ EgressStage::RunsOnDequeue() const
     return false;
 }
 
-void
+StageVerdict
 EgressStage::OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes)
 {
+    return StageVerdict::Pass();
 }
 
-void
+StageVerdict
 EgressStage::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
+    return StageVerdict::Pass();
 }
 
 int64_t

@@ -69,6 +69,47 @@ class SwitchLoadBalancer : public Object
 
 /**
  * \ingroup fabric-switch-pipeline
+ * \brief What an egress stage decides for a frame, with the reason, as ns-3's QueueDisc
+ * returns from DoEnqueue and reports through Mark(item, reason) and DropBeforeEnqueue(item,
+ * reason). The switch carries it out, counts it and fires its Mark or Drop trace source.
+ */
+/// Why a stage asked for an ECN mark (the reason of FabricSwitch's Mark trace source).
+enum MarkReason : uint8_t
+{
+    MARK_ECN_CURVE = 0, ///< RED-style Kmin/Kmax/Pmax curve of the egress queue (EcnMarkStage)
+};
+
+struct StageVerdict
+{
+    enum Action : uint8_t
+    {
+        PASS, ///< the frame goes on (a stage may still have rewritten its own header field)
+        MARK, ///< the switch sets ECN CE on the frame (an ECN-capable one), then it goes on
+        DROP, ///< on enqueue only: the switch discards the frame and frees its buffer
+    };
+
+    Action action = PASS;
+    /// MARK: a FabricSwitch::MarkReason; DROP: a FabricSwitch::DropReason.
+    uint8_t reason = 0;
+
+    static StageVerdict Pass()
+    {
+        return {};
+    }
+
+    static StageVerdict Mark(uint8_t reason)
+    {
+        return {MARK, reason};
+    }
+
+    static StageVerdict Drop(uint8_t reason)
+    {
+        return {DROP, reason};
+    }
+};
+
+/**
+ * \ingroup fabric-switch-pipeline
  * \brief A step every frame passes through on an egress port: on enqueue, on dequeue, or both.
  *
  * Active queue management (RED/ECN), congestion feedback (C-AQM), telemetry stamping and the
@@ -86,11 +127,12 @@ class EgressStage : public Object
     virtual bool RunsOnEnqueue() const;
     virtual bool RunsOnDequeue() const;
     /// \p item is about to join the egress queue of \p port, which holds \p queueBytes of its
-    /// priority before it.
-    virtual void OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes);
+    /// priority before it: pass, mark or drop it. Later stages see a marked frame marked and
+    /// do not see a dropped one.
+    virtual StageVerdict OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes);
     /// \p item has left the egress queue of \p port for the wire (it is no longer counted in
-    /// the queue).
-    virtual void OnDequeue(FabricNetDevice& port, QueuedFrame& item);
+    /// the queue): pass or mark it (it is on its way: a DROP counts as PASS).
+    virtual StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item);
     /// Random streams the stage takes (known before Install: a switch another rank simulates
     /// still counts them).
     virtual int64_t GetStreamCount() const;

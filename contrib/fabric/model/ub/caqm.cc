@@ -216,14 +216,14 @@ CaqmSwitch::Install(const FabricSwitch& sw)
     }
 }
 
-void
+StageVerdict
 CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
 {
     FrameInfo& info = item.info; // parsed when first queued
     if (item.flowId == kNoFlow || !item.hasInfo || !IsUbFrame(info) ||
         !UbOpcode::UbCarriesPsn(info.opcode))
     {
-        return;
+        return StageVerdict::Pass();
     }
     // The UB view keeps the CCI in aux16 (ub-header-view.h).
     UbCci in = UbCci::Decode(info.aux16);
@@ -240,6 +240,7 @@ CaqmSwitch::OnDequeue(FabricNetDevice& port, QueuedFrame& item)
         RewriteFrameFront(*item.frame.Peek(), front, kCciEnd);
         info.aux16 = field;
     }
+    return StageVerdict::Pass();
 }
 
 int64_t

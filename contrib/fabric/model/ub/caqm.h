@@ -115,7 +115,7 @@ class CaqmSwitch : public EgressStage
         return true;
     }
 
-    void OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
+    StageVerdict OnDequeue(FabricNetDevice& port, QueuedFrame& item) override;
 
     int64_t GetStreamCount() const override
     {
