@@ -1,7 +1,6 @@
 #include "record/run-recorder.h"
 
-#include "roce/roce-congestion-control.h"
-#include "ub/ub-congestion-control.h"
+#include "host/congestion-control.h"
 
 #include "ns3/callback.h"
 #include "ns3/simulator.h"
@@ -21,15 +20,20 @@ WritePcap(Ptr<PcapFileWrapper> file, Ptr<const Packet> frame)
     file->Write(Simulator::Now(), frame);
 }
 
-/// cc.csv's columns after time_ns and flow_id for a UB channel: its window over its last RTT
-/// sample as the rate (empty until an ACK carried an RTT, or with no window), alpha (DCTCP),
-/// the window (empty when unlimited), the RTT and u (NSCC: averaged delay / target).
+/// cc.csv's columns after time_ns and flow_id, from the sender's one trace record: its rate
+/// (a window-only sender: window x 8 / its last RTT sample, empty until an ACK carried one),
+/// alpha, the window, the RTT, u and the target rate; a field the algorithm leaves unset stays
+/// empty.
 void
-WriteUbCcColumns(std::ostream& row, const UbCongestionControl& cc)
+WriteCcColumns(std::ostream& row, const FabricCongestionControl& cc)
 {
-    UbCcTraceState state = cc.GetTraceState();
+    CcTraceState state = cc.GetTraceState();
     row << cc.GetName() << ',';
-    if (state.windowBytes > 0 && state.rtt.IsStrictlyPositive())
+    if (!std::isnan(state.rate))
+    {
+        row << state.rate / 1e9;
+    }
+    else if (state.windowBytes > 0 && state.rtt.IsStrictlyPositive())
     {
         // bytes x 8 / ns = Gb/s
         row << state.windowBytes * 8.0 / static_cast<double>(state.rtt.GetNanoSeconds());
@@ -54,7 +58,12 @@ WriteUbCcColumns(std::ostream& row, const UbCongestionControl& cc)
     {
         row << state.utilisation;
     }
-    row << ",\n"; // target_gbps: no UB algorithm keeps a target rate
+    row << ',';
+    if (!std::isnan(state.targetRate))
+    {
+        row << state.targetRate / 1e9;
+    }
+    row << '\n';
 }
 } // namespace
 
@@ -255,48 +264,15 @@ RunRecorder::SampleRates()
         }
         m_lastDelivered[i] = f.deliveredBytes;
         // The sender's congestion-control state: its allowed rate, and what the algorithm
-        // keeps (alpha, window, RTT, INT utilisation); a column it does not have stays empty.
-        auto cc = DynamicCast<RoceCongestionControl>(f.cc);
+        // keeps (alpha, window, RTT, INT utilisation). A UB flow shows the state of the channel
+        // that carries it (one channel may carry several flows to the same target: they show
+        // the same window).
+        auto cc = DynamicCast<FabricCongestionControl>(f.cc);
         if (cc && !f.finished)
-        {
-            RoceCcTraceState state = cc->GetTraceState();
-            auto& row = m_cc.Row();
-            row << now << ',' << i << ',' << cc->GetName() << ','
-                << cc->GetRate().GetBitRate() / 1e9 << ',';
-            if (!std::isnan(state.alpha))
-            {
-                row << state.alpha;
-            }
-            row << ',';
-            if (state.windowBytes > 0)
-            {
-                row << state.windowBytes;
-            }
-            row << ',';
-            if (state.rtt.IsStrictlyPositive())
-            {
-                row << state.rtt.GetNanoSeconds();
-            }
-            row << ',';
-            if (!std::isnan(state.utilisation))
-            {
-                row << state.utilisation;
-            }
-            row << ',';
-            if (!std::isnan(state.targetRate))
-            {
-                row << state.targetRate / 1e9;
-            }
-            row << '\n';
-        }
-        // A UB flow shows the state of the channel that carries it (one channel may carry
-        // several flows to the same target: they show the same window).
-        auto ubCc = DynamicCast<UbCongestionControl>(f.cc);
-        if (ubCc && !f.finished)
         {
             auto& row = m_cc.Row();
             row << now << ',' << i << ',';
-            WriteUbCcColumns(row, *ubCc);
+            WriteCcColumns(row, *cc);
         }
     }
 }

@@ -1,6 +1,7 @@
 #ifndef FABRIC_NIC_TRANSPORT_H
 #define FABRIC_NIC_TRANSPORT_H
 
+#include "congestion-control.h"
 #include "fabric-host.h"
 #include "flow-table.h"
 #include "frequency.h"
@@ -169,18 +170,20 @@ class NicTransport : public HostTransport, public HostPortClient
         return !m_loseOnce.empty() && LoseScriptedPacket(flowId, index, payload);
     }
 
-    /// A new congestion control for one sender, of the CongestionControl type.
-    template <class CongestionControl>
-    Ptr<CongestionControl> CreateCongestionControl() const
+    /// A new congestion control for one sender, of the CongestionControl type: a \p Family
+    /// (the NIC's own RoceCongestionControl or UbCongestionControl) or one that serves every
+    /// transport (DCTCP).
+    template <class Family>
+    Ptr<FabricCongestionControl> CreateCongestionControl() const
     {
         ObjectFactory factory;
         factory.SetTypeId(m_ccType);
-        Ptr<CongestionControl> cc = factory.Create<CongestionControl>();
-        if (!cc)
+        Ptr<FabricCongestionControl> cc = factory.Create<FabricCongestionControl>();
+        if (!cc || (!cc->ServesEveryTransport() && !DynamicCast<Family>(cc)))
         {
             NS_FATAL_ERROR(GetInstanceTypeId().GetName()
                            << "::CongestionControl: " << m_ccType.GetName() << " is not a "
-                           << CongestionControl::GetTypeId().GetName());
+                           << Family::GetTypeId().GetName());
         }
         return cc;
     }

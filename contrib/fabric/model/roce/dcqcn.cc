@@ -245,10 +245,11 @@ DcqcnCongestionControl::GetTraceValue() const
     return m_alpha;
 }
 
-RoceCcTraceState
+CcTraceState
 DcqcnCongestionControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.alpha = m_alpha;
     state.targetRate = m_rt;
     return state;

@@ -115,7 +115,7 @@ class DcqcnCongestionControl : public RoceCongestionControl
     /// Alpha.
     double GetTraceValue() const override;
     /// Alpha and the target rate Rt.
-    RoceCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     /// Target rate Rt.
     DataRate GetTargetRate() const;

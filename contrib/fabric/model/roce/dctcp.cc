@@ -123,7 +123,7 @@ DctcpCongestionControl::OnBytesSent(uint32_t bytes)
 }
 
 void
-DctcpCongestionControl::OnAck(const RoceAckFeedback& ack)
+DctcpCongestionControl::OnAck(const CcFeedback& ack)
 {
     m_lastRtt = ack.rtt;
     m_ackedTotal += ack.ackedBytes;
@@ -167,7 +167,7 @@ DctcpCongestionControl::OnAck(const RoceAckFeedback& ack)
 }
 
 bool
-DctcpCongestionControl::WasWindowLimited(const RoceAckFeedback& ack) const
+DctcpCongestionControl::WasWindowLimited(const CcFeedback& ack) const
 {
     // The NIC sends while the unacknowledged payload is below the window (RdmaNic::WindowOpen),
     // and between two ACKs the window and the first unacknowledged byte stay put while the
@@ -197,10 +197,11 @@ DctcpCongestionControl::GetTraceValue() const
     return m_alpha;
 }
 
-RoceCcTraceState
+CcTraceState
 DctcpCongestionControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.alpha = m_alpha;
     state.windowBytes = GetWindow();
     state.rtt = m_lastRtt;

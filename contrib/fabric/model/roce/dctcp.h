@@ -65,7 +65,7 @@ class DctcpCongestionControl : public RoceCongestionControl
     /// Ignored: DCTCP hears congestion through ECN-echoing ACKs, not CNPs.
     void OnCnp() override;
     void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
+    void OnAck(const CcFeedback& ack) override;
     /// cwnd in bytes.
     uint64_t GetWindow() const override;
     /// "dctcp".
@@ -73,7 +73,7 @@ class DctcpCongestionControl : public RoceCongestionControl
     /// Alpha.
     double GetTraceValue() const override;
     /// Alpha, window and the latest RTT sample.
-    RoceCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     double GetAlpha() const;
     /// Whether a cut happened and the data sent before it is not all acknowledged yet.
@@ -81,7 +81,7 @@ class DctcpCongestionControl : public RoceCongestionControl
 
   private:
     /// Whether the window stopped the QP at some time since the previous ACK.
-    bool WasWindowLimited(const RoceAckFeedback& ack) const;
+    bool WasWindowLimited(const CcFeedback& ack) const;
     // Attributes
     double m_g;
     double m_initialAlpha;

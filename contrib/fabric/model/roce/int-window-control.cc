@@ -90,7 +90,7 @@ IntWindowControl::Measure(const IntStack& now)
 }
 
 void
-IntWindowControl::OnAck(const RoceAckFeedback& ack)
+IntWindowControl::OnAck(const CcFeedback& ack)
 {
     m_lastRtt = ack.rtt;
     m_ackedBytes += ack.ackedBytes;
@@ -134,10 +134,11 @@ IntWindowControl::UsesInt() const
     return true;
 }
 
-RoceCcTraceState
+CcTraceState
 IntWindowControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.windowBytes = GetWindow();
     state.rtt = m_lastRtt;
     state.utilisation = GetCongestionEstimate();

@@ -37,13 +37,13 @@ class IntWindowControl : public RoceCongestionControl
     /// Ignored: these algorithms react to INT only (switches may still mark ECN).
     void OnCnp() override;
     void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
+    void OnAck(const CcFeedback& ack) override;
     /// W in bytes (at least 1).
     uint64_t GetWindow() const override;
     /// True: every data packet carries an INT stack.
     bool UsesInt() const override;
     /// Window, the latest RTT and the congestion estimate (in the utilisation column).
-    RoceCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     /// The window W, bytes.
     double GetWindowBytes() const

@@ -455,12 +455,18 @@ RdmaNic::ReceiverStateBytes(uint32_t flowId) const
     return it == m_receivers.end() ? 0 : it->second.received.capacity();
 }
 
-Ptr<RoceCongestionControl>
+Ptr<FabricCongestionControl>
 RdmaNic::StartCongestionControl(uint32_t port, uint32_t dataSink) const
 {
-    Ptr<RoceCongestionControl> cc = CreateCongestionControl<RoceCongestionControl>();
-    cc->SetPathHops(PathHopsTo(dataSink));
-    cc->Start(m_ports[port].device->GetDataRate());
+    Ptr<FabricCongestionControl> cc = CreateCongestionControl<RoceCongestionControl>();
+    CcSender sender;
+    sender.lineRate = m_ports[port].device->GetDataRate();
+    sender.mtu = m_mtu;
+    sender.pathHops = PathHopsTo(dataSink);
+    sender.packetBytes = m_mtu;   // the window counts payload
+    sender.packetMustFit = false; // WindowOpen: while the outstanding payload is below it
+    sender.paced = true;
+    cc->Start(sender);
     return cc;
 }
 
@@ -1146,7 +1152,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
     }
     if (newUna > qp.una)
     {
-        RoceAckFeedback ack;
+        CcFeedback ack;
         ack.rtt = FabricNow() - qp.sentAt[(newUna - 1) & (qp.sentAt.size() - 1)];
         if (m_rtoMode == RTO_ADAPTIVE && newUna - 1 >= qp.karnBelow)
         {
@@ -1162,7 +1168,7 @@ RdmaNic::ReceiveAck(const FrameInfo& info,
         qp.una = newUna;
         ack.inflightBytes = InflightBytes(qp);
         ack.messageDone = qp.una >= qp.packets;
-        qp.cc->OnAck(ack);
+        qp.cc->Acknowledge(ack);
         qp.rtoArmed = false;
         if (qp.una < qp.packets)
         {

@@ -188,8 +188,8 @@ class RdmaNic : public NicTransport
     /// OrderedMessages: the QP of one connection, whose state its messages share.
     struct ConnectionQp
     {
-        Ptr<RoceCongestionControl> cc; ///< started at the first message, stopped at DoDispose
-        Time nextSend;                 ///< pacing: the QP's next frame not before this
+        Ptr<FabricCongestionControl> cc; ///< started at the first message, stopped at DoDispose
+        Time nextSend;                   ///< pacing: the QP's next frame not before this
     };
 
     struct SenderQp
@@ -214,7 +214,7 @@ class RdmaNic : public NicTransport
         bool launched = false;
         bool done = false;
         bool responder = false; ///< READ: this QP sends responses, the requester recovers
-        Ptr<RoceCongestionControl> cc;
+        Ptr<FabricCongestionControl> cc;
         // Retransmission timer, re-armed lazily: an ACK only moves rtoDeadline; the one pending
         // event (rto, due at rtoEventAt) reschedules itself to the deadline when it fires early.
         // Every ACK used to cancel and insert an event (7 % of all scheduler inserts).
@@ -315,7 +315,7 @@ class RdmaNic : public NicTransport
     uint64_t PayloadBetween(const SenderQp& qp, uint64_t from, uint64_t to) const;
     /// A new congestion control for a QP sending on \p port towards host \p dataSink, told its
     /// path's hops and started at the port's rate.
-    Ptr<RoceCongestionControl> StartCongestionControl(uint32_t port, uint32_t dataSink) const;
+    Ptr<FabricCongestionControl> StartCongestionControl(uint32_t port, uint32_t dataSink) const;
     /// Whether the QP's congestion window lets it send a new packet now.
     bool WindowOpen(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;

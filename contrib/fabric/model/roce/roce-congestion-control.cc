@@ -18,48 +18,40 @@ FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
 TypeId
 RoceCongestionControl::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RoceCongestionControl").SetParent<Object>().SetGroupName("Fabric");
+    static TypeId tid = TypeId("ns3::RoceCongestionControl")
+                            .SetParent<FabricCongestionControl>()
+                            .SetGroupName("Fabric");
     return tid;
 }
 
 RoceCongestionControl::~RoceCongestionControl() = default;
 
 void
-RoceCongestionControl::OnAck(const RoceAckFeedback& ack)
-{
-}
-
-void
 RoceCongestionControl::SetPathHops(uint32_t /* switches */)
 {
 }
 
-uint64_t
-RoceCongestionControl::GetWindow() const
+void
+RoceCongestionControl::Start(DataRate lineRate, uint32_t /* mtu */)
 {
-    return 0;
+    SetPathHops(Sender().pathHops);
+    Start(lineRate);
 }
 
 bool
-RoceCongestionControl::UsesInt() const
+RoceCongestionControl::ServesEveryTransport() const
 {
     return false;
 }
 
-RoceCcTraceState
+CcTraceState
 RoceCongestionControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.alpha = GetTraceValue();
     state.windowBytes = GetWindow();
     return state;
-}
-
-double
-RoceCongestionControl::GetTraceValue() const
-{
-    return std::numeric_limits<double>::quiet_NaN();
 }
 
 TypeId

@@ -186,7 +186,7 @@ SwiftCongestionControl::GetTargetDelay() const
 }
 
 void
-SwiftCongestionControl::OnAck(const RoceAckFeedback& ack)
+SwiftCongestionControl::OnAck(const CcFeedback& ack)
 {
     const Time delay = ack.rtt;
     m_lastDelay = delay;
@@ -223,10 +223,11 @@ SwiftCongestionControl::GetName() const
     return "swift";
 }
 
-RoceCcTraceState
+CcTraceState
 SwiftCongestionControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.windowBytes = GetWindow();
     state.rtt = m_lastDelay;
     return state;

@@ -71,13 +71,13 @@ class SwiftCongestionControl : public RoceCongestionControl
     /// Ignored: Swift reacts to delay only.
     void OnCnp() override;
     void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
+    void OnAck(const CcFeedback& ack) override;
     /// cwnd in bytes (at least 1).
     uint64_t GetWindow() const override;
     /// "swift".
     std::string GetName() const override;
     /// Window and the latest delay.
-    RoceCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     /// Switches on the QP's path (before Start).
     void SetPathHops(uint32_t switches) override;

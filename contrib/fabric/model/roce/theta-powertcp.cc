@@ -107,7 +107,7 @@ ThetaPowerTcpCongestionControl::OnBytesSent(uint32_t bytes)
 }
 
 void
-ThetaPowerTcpCongestionControl::OnAck(const RoceAckFeedback& ack)
+ThetaPowerTcpCongestionControl::OnAck(const CcFeedback& ack)
 {
     const Time now = FabricNow();
     const Time rtt = ack.rtt;
@@ -189,10 +189,11 @@ ThetaPowerTcpCongestionControl::GetName() const
     return "theta-powertcp";
 }
 
-RoceCcTraceState
+CcTraceState
 ThetaPowerTcpCongestionControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.windowBytes = GetWindow();
     state.rtt = m_lastRtt;
     state.utilisation = m_power;

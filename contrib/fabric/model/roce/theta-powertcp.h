@@ -78,12 +78,12 @@ class ThetaPowerTcpCongestionControl : public RoceCongestionControl
     /// Ignored: θ-PowerTCP reacts to RTT samples only.
     void OnCnp() override;
     void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
+    void OnAck(const CcFeedback& ack) override;
     /// W = R τ, bytes (at least 1).
     uint64_t GetWindow() const override;
     std::string GetName() const override;
     /// Window, the latest RTT and Γ_n (in the utilisation column).
-    RoceCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     /// R, bit/s.
     double GetRateBps() const

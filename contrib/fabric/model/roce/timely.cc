@@ -128,7 +128,7 @@ TimelyCongestionControl::OnBytesSent(uint32_t bytes)
 }
 
 void
-TimelyCongestionControl::OnAck(const RoceAckFeedback& ack)
+TimelyCongestionControl::OnAck(const CcFeedback& ack)
 {
     m_segmentBytes += ack.ackedBytes;
     // The last ACK of a message completes it even if the segment is not full. (Not "nothing in
@@ -187,10 +187,11 @@ TimelyCongestionControl::GetName() const
     return "timely";
 }
 
-RoceCcTraceState
+CcTraceState
 TimelyCongestionControl::GetTraceState() const
 {
-    RoceCcTraceState state;
+    CcTraceState state;
+    state.rate = double(GetRate().GetBitRate());
     state.rtt = m_lastRtt;
     return state;
 }

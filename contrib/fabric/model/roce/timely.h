@@ -62,11 +62,11 @@ class TimelyCongestionControl : public RoceCongestionControl
     /// Ignored: TIMELY reacts to RTT only.
     void OnCnp() override;
     void OnBytesSent(uint32_t bytes) override;
-    void OnAck(const RoceAckFeedback& ack) override;
+    void OnAck(const CcFeedback& ack) override;
     /// "timely".
     std::string GetName() const override;
     /// The latest completion's RTT.
-    RoceCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     /// The EWMA of RTT differences, rtt_diff.
     Time GetRttDiff() const;

@@ -120,7 +120,7 @@ CaqmCongestionControl::OnSend(uint32_t frameBytes)
 }
 
 void
-CaqmCongestionControl::OnAck(const UbAckFeedback& fb)
+CaqmCongestionControl::OnAck(const CcFeedback& fb)
 {
     if (fb.rtt.IsStrictlyPositive())
     {

@@ -61,7 +61,7 @@ class CaqmCongestionControl : public UbCongestionControl
     }
 
     UbCci OnSend(uint32_t frameBytes) override;
-    void OnAck(const UbAckFeedback& feedback) override;
+    void OnAck(const CcFeedback& feedback) override;
 
     std::string GetName() const override
     {

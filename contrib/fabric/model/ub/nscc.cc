@@ -299,7 +299,7 @@ NsccCongestionControl::Clamp()
 }
 
 void
-NsccCongestionControl::OnAck(const UbAckFeedback& fb)
+NsccCongestionControl::OnAck(const CcFeedback& fb)
 {
     double acked = double(fb.ackedBytes);
     m_inflight = std::max(0.0, m_inflight - acked);
@@ -371,10 +371,10 @@ NsccCongestionControl::GetTraceValue() const
     return m_avgDelay.GetSeconds() * 1e6;
 }
 
-UbCcTraceState
+CcTraceState
 NsccCongestionControl::GetTraceState() const
 {
-    UbCcTraceState state = UbCongestionControl::GetTraceState();
+    CcTraceState state = UbCongestionControl::GetTraceState();
     state.utilisation = m_avgDelay.GetSeconds() / m_target.GetSeconds();
     return state;
 }

@@ -88,7 +88,7 @@ class NsccCongestionControl : public UbCongestionControl
     }
 
     UbCci OnSend(uint32_t frameBytes) override;
-    void OnAck(const UbAckFeedback& feedback) override;
+    void OnAck(const CcFeedback& feedback) override;
     void OnLoss(uint32_t frameBytes) override;
 
     std::string GetName() const override
@@ -100,7 +100,7 @@ class NsccCongestionControl : public UbCongestionControl
     double GetTraceValue() const override;
 
     /// The window, the last RTT and D / T (1: the averaged delay is at the target).
-    UbCcTraceState GetTraceState() const override;
+    CcTraceState GetTraceState() const override;
 
     Quadrant GetLastQuadrant() const
     {

@@ -21,34 +21,24 @@ FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
 TypeId
 UbCongestionControl::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::UbCongestionControl").SetParent<Object>().SetGroupName("Fabric");
+    static TypeId tid = TypeId("ns3::UbCongestionControl")
+                            .SetParent<FabricCongestionControl>()
+                            .SetGroupName("Fabric");
     return tid;
 }
 
-double
-UbCongestionControl::GetTraceValue() const
+bool
+UbCongestionControl::ServesEveryTransport() const
 {
-    return std::nan("");
+    return false;
 }
 
-void
-UbCongestionControl::Acknowledge(const UbAckFeedback& feedback)
-{
-    if (feedback.rtt.IsStrictlyPositive())
-    {
-        m_lastRtt = feedback.rtt;
-    }
-    OnAck(feedback);
-}
-
-UbCcTraceState
+CcTraceState
 UbCongestionControl::GetTraceState() const
 {
-    UbCcTraceState state;
-    uint64_t window = GetWindow();
-    state.windowBytes = window == std::numeric_limits<uint64_t>::max() ? 0 : window;
-    state.rtt = m_lastRtt;
+    CcTraceState state;
+    state.windowBytes = TracedWindow(GetWindow());
+    state.rtt = LastRtt();
     return state;
 }
 

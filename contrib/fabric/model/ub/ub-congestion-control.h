@@ -1,7 +1,7 @@
 #ifndef FABRIC_UB_CONGESTION_CONTROL_H
 #define FABRIC_UB_CONGESTION_CONTROL_H
 
-#include "wire/ub-header.h"
+#include "host/congestion-control.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -15,64 +15,32 @@
 namespace ns3
 {
 
-/// What one UB ACK tells the sender's congestion control.
-struct UbAckFeedback
-{
-    uint8_t congestedCount = 0; ///< C: packets marked since the last ACK
-    bool increase = false;      ///< I: an increase request came back granted
-    uint32_t hintSum = 0;       ///< sum of granted hints (hint units)
-    Time rtt;                   ///< send-to-ACK time of the newest packet this ACK covers
-    bool ecnEcho = false;       ///< the packet that triggered the ACK arrived marked (CE or C)
-    uint64_t ackedBytes = 0;    ///< frame bytes this ACK newly acknowledges
-    uint64_t inflightBytes = 0; ///< frame bytes still in flight after this ACK
-};
-
-/// Channel state cc.csv prints (columns left empty where unset; docs/models.md#ub-cc-trace).
-struct UbCcTraceState
-{
-    /// Bytes the channel may have in flight; 0: unlimited.
-    uint64_t windowBytes = 0;
-    /// DCTCP's estimate of the marked fraction.
-    double alpha = std::numeric_limits<double>::quiet_NaN();
-    /// NSCC: averaged queuing delay over the target delay.
-    double utilisation = std::numeric_limits<double>::quiet_NaN();
-    /// RTT sample of the last ACK that carried one; 0: none yet.
-    Time rtt;
-};
+/// What one UB ACK tells the sender's congestion control: the one feedback struct of every
+/// transport (host/congestion-control.h).
+using UbAckFeedback = CcFeedback;
+/// What cc.csv prints (docs/models.md#ub-cc-trace): the one trace struct of every transport.
+using UbCcTraceState = CcTraceState;
 
 /**
- * \brief Window-based congestion control of one UB transport channel (a strategy object).
+ * \brief Window-based congestion control that only a UB transport channel runs.
  *
  * The channel may have at most GetWindow() bytes of frames in flight (sent, neither
- * acknowledged nor deemed lost). OnSend fills the CCI field of every DATA packet.
+ * acknowledged nor deemed lost); UINT64_MAX: unlimited. OnSend fills the CCI field of every
+ * DATA packet. The interface is FabricCongestionControl's; the window is required here.
  */
-class UbCongestionControl : public Object
+class UbCongestionControl : public FabricCongestionControl
 {
   public:
     static TypeId GetTypeId();
-    virtual void Start(DataRate lineRate, uint32_t mtu) = 0;
-    virtual uint64_t GetWindow() const = 0;
-    virtual UbCci OnSend(uint32_t frameBytes) = 0;
-    virtual void OnAck(const UbAckFeedback& feedback) = 0;
+    void Start(DataRate lineRate, uint32_t mtu) override = 0;
+    uint64_t GetWindow() const override = 0;
+    UbCci OnSend(uint32_t frameBytes) override = 0;
+    void OnAck(const CcFeedback& feedback) override = 0;
+    /// Only a UbNic runs it.
+    bool ServesEveryTransport() const final;
 
-    /// What the NIC calls per ACK: keeps its RTT sample for traces, then OnAck.
-    void Acknowledge(const UbAckFeedback& feedback);
-
-    /// A sent frame was deemed lost (reorder window or timeout); most strategies ignore it.
-    virtual void OnLoss(uint32_t frameBytes)
-    {
-    }
-
-    virtual std::string GetName() const = 0;
-
-    /// A strategy's own state for traces (NaN: none).
-    virtual double GetTraceValue() const;
-
-    /// Everything cc.csv shows; by default the window (0 when unlimited) and the last RTT.
-    virtual UbCcTraceState GetTraceState() const;
-
-  private:
-    Time m_lastRtt; ///< of the last ACK that carried one
+    /// Everything cc.csv shows; by default the window (none when unlimited) and the last RTT.
+    CcTraceState GetTraceState() const override;
 };
 
 /// No congestion control: a fixed window (0 = unlimited, line rate).
@@ -92,7 +60,7 @@ class UbFixedWindow : public UbCongestionControl
         return UbCci();
     }
 
-    void OnAck(const UbAckFeedback& feedback) override
+    void OnAck(const CcFeedback& feedback) override
     {
     }
 

@@ -79,7 +79,7 @@ UbDctcp::Cut(double factor)
 }
 
 void
-UbDctcp::OnAck(const UbAckFeedback& fb)
+UbDctcp::OnAck(const CcFeedback& fb)
 {
     double acked = double(fb.ackedBytes);
     bool marked = fb.ecnEcho;

@@ -41,7 +41,7 @@ class UbDctcp : public UbCongestionControl
     }
 
     UbCci OnSend(uint32_t frameBytes) override;
-    void OnAck(const UbAckFeedback& feedback) override;
+    void OnAck(const CcFeedback& feedback) override;
     void OnLoss(uint32_t frameBytes) override;
 
     std::string GetName() const override
@@ -61,9 +61,9 @@ class UbDctcp : public UbCongestionControl
     }
 
     /// The window, the last RTT and alpha.
-    UbCcTraceState GetTraceState() const override
+    CcTraceState GetTraceState() const override
     {
-        UbCcTraceState state = UbCongestionControl::GetTraceState();
+        CcTraceState state = UbCongestionControl::GetTraceState();
         state.alpha = m_alpha;
         return state;
     }

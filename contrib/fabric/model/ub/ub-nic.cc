@@ -174,10 +174,10 @@ UbNic::InjectCnp(uint32_t flowId)
         return;
     }
     m_flows->Get(flowId).cnpsReceived++;
-    UbAckFeedback fb;
+    CcFeedback fb;
     fb.congestedCount = 1;
     fb.ecnEcho = true;
-    CcFeedback(m_tx[it->second.channel], fb);
+    TellCc(m_tx[it->second.channel], fb);
 }
 
 uint64_t
@@ -318,7 +318,12 @@ UbNic::ChannelFor(const FlowRecord& f)
     if (!ch.unreliable) // UNO has no congestion control: it sends at the port's pace
     {
         ch.cc = CreateCongestionControl<UbCongestionControl>();
-        ch.cc->Start(m_ports[ch.port].device->GetDataRate(), m_mtu);
+        CcSender sender;
+        sender.lineRate = m_ports[ch.port].device->GetDataRate();
+        sender.mtu = m_mtu;
+        sender.packetBytes = m_mtu + kUbFrameOverhead; // the window counts frames
+        sender.packetMustFit = true;                   // NextPsn: the whole frame fits
+        ch.cc->Start(sender);
     }
     ObjectFactory lbFactory;
     lbFactory.SetTypeId(m_lbType);
@@ -564,7 +569,7 @@ UbNic::EnqueueData(const TxChannel& ch,
 // Receiving
 
 void
-UbNic::CcFeedback(TxChannel& ch, const UbAckFeedback& fb)
+UbNic::TellCc(TxChannel& ch, const CcFeedback& fb)
 {
     if (m_ccWindowTrace.IsEmpty())
     {
@@ -1140,7 +1145,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
         }
     }
     ch.lb->OnFeedback(static_cast<uint16_t>(h.word >> 16), (h.word & 1) != 0);
-    UbAckFeedback fb;
+    CcFeedback fb;
     fb.congestedCount = ack.congestedCount;
     fb.increase = ack.increase;
     fb.hintSum = ack.hintSum;
@@ -1151,7 +1156,7 @@ UbNic::ReceiveAck(const UbFrameHeader& h, const UbAckHeader& ack)
     if (newestSent.IsPositive() || fb.congestedCount > 0)
     {
         // ACKs that cover no new packet (duplicates, execution notices) answer no request.
-        CcFeedback(ch, fb);
+        TellCc(ch, fb);
     }
     if (ack.executedMessage != UbAckHeader::kNoMessage)
     {

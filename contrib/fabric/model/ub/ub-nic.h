@@ -232,7 +232,7 @@ class UbNic : public NicTransport
         std::deque<uint32_t> resend;  ///< PSNs deemed lost
         std::deque<uint32_t> active;  ///< requests with packets never sent, in turn
         uint64_t inflight = 0;        ///< frame bytes sent, neither acknowledged nor lost
-        Ptr<UbCongestionControl> cc;
+        Ptr<FabricCongestionControl> cc;
         Ptr<UbLoadBalancer> lb;
         EventId rto;
         RtoEstimator rtoEstimate; ///< RtoMode adaptive: SRTT, RTTVAR, backoff
@@ -452,7 +452,7 @@ class UbNic : public NicTransport
     TracedCallback<uint32_t, uint32_t, uint64_t> m_reorderTrace;
     TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_ccWindowTrace;
     /// Feeds \p fb to the channel's congestion control and traces a window change.
-    void CcFeedback(TxChannel& ch, const UbAckFeedback& fb);
+    void TellCc(TxChannel& ch, const CcFeedback& fb);
     /// Traces the channel's window when it is no longer \p before.
     void TraceWindow(const TxChannel& ch, uint64_t before);
 };
