@@ -1,6 +1,8 @@
 #include "fabric-switch.h"
 
+#include "hop-class-stage.h"
 #include "sim/fabric-now.h"
+#include "trim-stage.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -256,9 +258,22 @@ FabricSwitch::BuildPipeline()
     m_loadBalancer = CreateStage<SwitchLoadBalancer>(m_loadBalancerType.GetName(), "LoadBalancer");
     m_ecmp = m_loadBalancer->GetInstanceTypeId() == EcmpLoadBalancer::GetTypeId();
     m_plainEcmp = m_ecmp && m_boundConnections.empty();
-    // ECN first: it takes the switch's first random stream whether or not it marks.
+    // ECN first: it takes the switch's first random stream whether or not it marks. The hop
+    // class rewrite (no streams) runs before it on enqueue, so that ECN sees the queue of the
+    // class the frame leaves in; trimming acts only before admission.
     m_ecnStage = CreateObject<EcnMarkStage>();
-    std::vector<Ptr<EgressStage>> stages{m_ecnStage};
+    std::vector<Ptr<EgressStage>> stages;
+    if (m_hopClassIncrement)
+    {
+        stages.push_back(CreateObject<HopClassStage>());
+    }
+    stages.push_back(m_ecnStage);
+    if (m_trimEnabled)
+    {
+        Ptr<TrimStage> trim = CreateObject<TrimStage>();
+        trim->Configure(m_trimThreshold, m_trimPriority);
+        stages.push_back(trim);
+    }
     if (m_caqmEnabled && m_transportStages.find("ns3::CaqmSwitch") == std::string::npos)
     {
         stages.push_back(CreateStage<EgressStage>("ns3::CaqmSwitch", "Caqm"));
@@ -333,6 +348,10 @@ FabricSwitch::DoInitialize()
     for (const Ptr<EgressStage>& s : m_egressStages)
     {
         s->Install(*this);
+        if (s->RunsOnAdmission())
+        {
+            m_onAdmission.push_back(PeekPointer(s));
+        }
         if (s->RunsOnEnqueue())
         {
             m_onEnqueue.push_back(PeekPointer(s));
@@ -432,28 +451,24 @@ FabricSwitch::Drop(const WireFrame& frame, uint8_t reason)
 }
 
 bool
-FabricSwitch::TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice& out) const
+FabricSwitch::AdmissionStagesTrim(WireFrame& frame, uint32_t outPort, bool bufferFull)
 {
-    uint64_t threshold = m_trimThreshold.GetValue();
-    return threshold > 0 && frame.payloadBytes > 0 &&
-           out.GetQueueBytes(frame.info.priority) + frame.info.frameBytes > threshold;
-}
-
-void
-FabricSwitch::Trim(WireFrame& frame, uint32_t outPort)
-{
-    uint32_t cut = frame.payloadBytes;
-    uint32_t keep = frame.info.frameBytes - cut;
-    frame.frame = FrameRef(TrimFrame(frame.frame.Get(), keep, m_trimPriority));
-    frame.info.frameBytes = keep;
-    frame.info.priority = m_trimPriority;
-    frame.info.trimmed = true;
-    frame.payloadBytes = 0;
-    ++m_trimmedFrames;
-    m_trimmedBytes += cut;
-    NS_LOG_INFO("trim flow " << frame.flowId << " payload " << cut << " bytes");
-    m_trimTrace(frame.flowId, outPort, cut);
-    m_dropTrace(frame.flowId, cut, DROP_TRIMMED);
+    for (EgressStage* stage : m_onAdmission)
+    {
+        uint32_t payload = frame.payloadBytes;
+        StageVerdict verdict = stage->OnAdmission(*m_ports[outPort], frame, bufferFull);
+        if (verdict.action == StageVerdict::TRIM)
+        {
+            uint32_t cut = payload - frame.payloadBytes;
+            ++m_trimmedFrames;
+            m_trimmedBytes += cut;
+            NS_LOG_INFO("trim flow " << frame.flowId << " payload " << cut << " bytes");
+            m_trimTrace(frame.flowId, outPort, cut);
+            m_dropTrace(frame.flowId, cut, verdict.reason);
+            return true;
+        }
+    }
+    return false;
 }
 
 void
@@ -503,23 +518,23 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     }
     uint8_t prio = info.priority;
     bool sendXoff = false;
-    bool trim = m_trimEnabled && TrimsBeforeAdmission(frame, *m_ports[outPort]);
+    bool trimmed = !m_onAdmission.empty() && AdmissionStagesTrim(frame, outPort, false);
     SharedBufferMmu::Verdict v = SharedBufferMmu::ADMIT;
-    if (!trim)
+    if (!trimmed)
     {
         v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
         if (sendXoff)
         {
             SendXoff(inPort, prio);
         }
-        // A data frame the buffer would drop is trimmed instead (lossy priorities).
-        trim = v == SharedBufferMmu::DROP_LOSSY && m_trimEnabled && frame.payloadBytes > 0;
+        // A data frame the buffer would drop may be trimmed instead (lossy priorities).
+        trimmed = v == SharedBufferMmu::DROP_LOSSY && !m_onAdmission.empty() &&
+                  AdmissionStagesTrim(frame, outPort, true);
     }
-    if (trim)
+    if (trimmed)
     {
         credited = false;     // the buffer holds a header, not the frame the credits paid for
-        Trim(frame, outPort); // info now describes the header that is left
-        prio = info.priority;
+        prio = info.priority; // info now describes the header that is left
         v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
         if (sendXoff)
         {
@@ -556,19 +571,11 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     item.inPort = static_cast<uint16_t>(inPort);
     item.ingressPriority = prio;
     item.holdsCredit = credited;
-    uint8_t outPrio = prio;
-    if (m_hopClassIncrement && !info.trimmed && prio < kFabricPriorities - 1 &&
-        m_mmu->IsLossless(prio) && m_mmu->IsLossless(prio + 1))
-    {
-        outPrio = prio + 1;
-        SetFramePriority(item.frame.Get(), outPrio);
-        item.info.priority = outPrio;
-    }
-    item.priority = outPrio;
-    uint64_t queued = out.GetQueueBytes(outPrio);
+    item.priority = prio;
     for (EgressStage* stage : m_onEnqueue)
     {
-        StageVerdict verdict = stage->OnEnqueue(out, item, queued);
+        // Of the class the frame leaves in so far (the hop class stage may raise it).
+        StageVerdict verdict = stage->OnEnqueue(out, item, out.GetQueueBytes(item.priority));
         if (verdict.action == StageVerdict::MARK)
         {
             MarkCe(item, outPort, verdict.reason);

@@ -276,12 +276,10 @@ class FabricSwitch : public Object, public FabricPortOwner
     void SendXoff(uint32_t port, uint8_t priority);
     void RefreshPause(uint32_t port, uint8_t priority);
     void Drop(const WireFrame& frame, uint8_t reason);
-    /// Whether packet trimming cuts a data frame bound for \p out at priority \p prio before
-    /// admission: its queue would exceed TrimThreshold.
-    bool TrimsBeforeAdmission(const WireFrame& frame, const FabricNetDevice& out) const;
-    /// Packet trimming: cuts the frame's payload, keeps its headers, marks it trimmed and moves
-    /// it to TrimPriority; the payload is reported as dropped (DROP_TRIMMED).
-    void Trim(WireFrame& frame, uint32_t outPort);
+    /// Asks the admission stages (packet trimming: TrimStage) about \p frame bound for
+    /// \p outPort; true when one cut its payload, which is then counted and traced (Trim, and
+    /// Drop with the verdict's reason).
+    bool AdmissionStagesTrim(WireFrame& frame, uint32_t outPort, bool bufferFull);
     /// Carries out a stage's MARK verdict: ECN CE in the frame and its parsed headers, and the
     /// Mark trace.
     void MarkCe(QueuedFrame& item, uint32_t outPort, uint8_t reason);
@@ -304,6 +302,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     bool m_plainEcmp = false;     ///< m_ecmp and no bound connection: Route's one-test fast path
     Ptr<EcnMarkStage> m_ecnStage; ///< always built (it owns the first random stream)
     std::vector<Ptr<EgressStage>> m_egressStages; ///< in order: ECN, C-AQM, the rest
+    std::vector<EgressStage*> m_onAdmission;      ///< the stages that act before admission
     std::vector<EgressStage*> m_onEnqueue;        ///< the stages that act on enqueue
     std::vector<EgressStage*> m_onDequeue;        ///< and on dequeue
     std::vector<Ptr<Object>> m_receiveHookObjects;

@@ -61,6 +61,18 @@ EgressStage::RunsOnDequeue() const
     return false;
 }
 
+bool
+EgressStage::RunsOnAdmission() const
+{
+    return false;
+}
+
+StageVerdict
+EgressStage::OnAdmission(const FabricNetDevice& out, WireFrame& frame, bool bufferFull)
+{
+    return StageVerdict::Pass();
+}
+
 StageVerdict
 EgressStage::OnEnqueue(FabricNetDevice& port, QueuedFrame& item, uint64_t queueBytes)
 {

@@ -21,12 +21,14 @@ class FabricSwitch;
  * \ingroup fabric
  *
  * FabricSwitch runs every frame through the same stages (docs/architecture.md draws them):
- * receive hooks (in-network services take their frames), ingress classification (priority,
- * hop class; the flow id came with the frame), forwarding (route lookup, then the load
- * balancer picks among equal-cost ports), MMU admission (shared buffer, PFC), egress stages on
- * enqueue, the port's scheduler, egress stages on dequeue, buffer release. The load balancer
- * and egress stages are ns-3 Objects chosen by the switch's attributes; none of them, nor the
- * switch, knows a transport: they read FrameInfo, which the frame's parser filled once.
+ * receive hooks (in-network services take their frames), ingress classification (priority;
+ * the flow id came with the frame), forwarding (route lookup, then the load balancer picks
+ * among equal-cost ports), egress stages on admission (packet trimming), MMU admission (shared
+ * buffer, PFC), egress stages on enqueue (hop class, ECN, ...), the port's scheduler, egress
+ * stages on dequeue, buffer release. Each stage returns a StageVerdict that the switch carries
+ * out. The load balancer and egress stages are ns-3 Objects chosen by the switch's attributes;
+ * none of them, nor the switch, knows a transport: they read FrameInfo, which the frame's
+ * parser filled once.
  */
 
 /**
@@ -86,10 +88,11 @@ struct StageVerdict
         PASS, ///< the frame goes on (a stage may still have rewritten its own header field)
         MARK, ///< the switch sets ECN CE on the frame (an ECN-capable one), then it goes on
         DROP, ///< on enqueue only: the switch discards the frame and frees its buffer
+        TRIM, ///< on admission only: the stage cut the frame's payload; its header goes on
     };
 
     Action action = PASS;
-    /// MARK: a FabricSwitch::MarkReason; DROP: a FabricSwitch::DropReason.
+    /// MARK: a FabricSwitch::MarkReason; DROP and TRIM (the payload): a FabricSwitch::DropReason.
     uint8_t reason = 0;
 
     static StageVerdict Pass()
@@ -105,6 +108,11 @@ struct StageVerdict
     static StageVerdict Drop(uint8_t reason)
     {
         return {DROP, reason};
+    }
+
+    static StageVerdict Trim(uint8_t reason)
+    {
+        return {TRIM, reason};
     }
 };
 
@@ -123,9 +131,15 @@ class EgressStage : public Object
 
     /// Binds the stage to its switch after the last port was added (size per-port state here).
     virtual void Install(const FabricSwitch& sw);
-    /// Whether OnEnqueue / OnDequeue do anything (the switch skips the call otherwise).
+    /// Whether OnAdmission / OnEnqueue / OnDequeue do anything (the switch skips the call
+    /// otherwise).
+    virtual bool RunsOnAdmission() const;
     virtual bool RunsOnEnqueue() const;
     virtual bool RunsOnDequeue() const;
+    /// \p frame is routed to \p out and the shared buffer is about to admit it (\p bufferFull:
+    /// it just refused it, for want of room): pass it, or cut its payload in place and return
+    /// TRIM (the buffer then admits the header). The first stage that trims wins.
+    virtual StageVerdict OnAdmission(const FabricNetDevice& out, WireFrame& frame, bool bufferFull);
     /// \p item is about to join the egress queue of \p port, which holds \p queueBytes of its
     /// priority before it: pass, mark or drop it. Later stages see a marked frame marked and
     /// do not see a dropped one.
