@@ -2,7 +2,7 @@
 // (Alizadeh et al., SIGCOMM 2010, §3.1 eq. 1 and 2).
 
 #include "cc-unit-test.h"
-#include "roce/dctcp.h"
+#include "host/dctcp.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -30,12 +30,26 @@ class Dctcp : public CcUnitTest
         ObjectFactory f;
         f.SetTypeId("ns3::DctcpCongestionControl");
         f.Set("InitialWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, initialWindow)));
-        return StartCc<DctcpCongestionControl>(f);
+        return Begin(f);
     }
 
-    static RoceAckFeedback Ack(bool ecn, uint64_t inflight, uint64_t bytes = kPacket)
+    /// The sender \p f describes, started as an RdmaNic starts it: 400 Gb/s, 4 KiB packets,
+    /// the window counting payload and open while the outstanding payload is below it, paced.
+    static Ptr<DctcpCongestionControl> Begin(const ObjectFactory& f)
     {
-        RoceAckFeedback a;
+        Ptr<DctcpCongestionControl> cc = f.Create<DctcpCongestionControl>();
+        CcSender sender;
+        sender.lineRate = DataRate("400Gbps");
+        sender.mtu = kPacket;
+        sender.packetBytes = kPacket;
+        sender.paced = true;
+        cc->Start(sender);
+        return cc;
+    }
+
+    static CcFeedback Ack(bool ecn, uint64_t inflight, uint64_t bytes = kPacket)
+    {
+        CcFeedback a;
         a.rtt = MicroSeconds(5);
         a.ackedBytes = bytes;
         a.inflightBytes = inflight;
@@ -62,12 +76,12 @@ TEST_F(Dctcp, AlphaConvergesToTheMarkedFraction)
         while (k < 10 * n)
         {
             ++k;
-            cc->OnAck(Ack(k % 10 < 3, 9 * kPacket));
+            cc->Acknowledge(Ack(k % 10 < 3, 9 * kPacket));
         }
         EXPECT_NEAR(cc->GetAlpha(), p + (1 - p) * std::pow(1 - g, n - 1), 1e-12) << "n=" << n;
         // ... and ACK 10n+1 ends window n.
         ++k;
-        cc->OnAck(Ack(k % 10 < 3, 9 * kPacket));
+        cc->Acknowledge(Ack(k % 10 < 3, 9 * kPacket));
         EXPECT_NEAR(cc->GetAlpha(), p + (1 - p) * std::pow(1 - g, n), 1e-12) << "n=" << n;
     }
     EXPECT_NEAR(cc->GetAlpha(), p, 1e-5);
@@ -77,19 +91,19 @@ TEST_F(Dctcp, CutsByHalfAlphaAtMostOncePerWindow)
 {
     // Window 100 packets, alpha 1 (no estimate yet): the first ECN echo halves the window.
     Ptr<DctcpCongestionControl> cc = Make(100 * kPacket);
-    cc->OnAck(Ack(true, 99 * kPacket)); // 100 packets sent so far: CWR until ACK of #100
+    cc->Acknowledge(Ack(true, 99 * kPacket)); // 100 packets sent so far: CWR until ACK of #100
     EXPECT_EQ(cc->GetWindow(), 50 * kPacket);
     EXPECT_TRUE(cc->InCwr());
     // Further echoes for data sent before the cut: no second cut, no increase.
     for (int i = 0; i < 99; ++i)
     {
-        cc->OnAck(Ack(true, 99 * kPacket));
+        cc->Acknowledge(Ack(true, 99 * kPacket));
     }
     EXPECT_EQ(cc->GetWindow(), 50 * kPacket);
     // ACK 101 acknowledges data sent after the cut: CWR ends. It also ends the first
     // estimate window (ACKs 2..101, 100 echoes of 100): alpha = 15/16 + 1/16 = 1; the echo cuts
     // again by 1/2.
-    cc->OnAck(Ack(true, 99 * kPacket));
+    cc->Acknowledge(Ack(true, 99 * kPacket));
     EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0);
     EXPECT_EQ(cc->GetWindow(), 25 * kPacket);
 }
@@ -99,14 +113,14 @@ TEST_F(Dctcp, AlphaSetsTheDepthOfTheCut)
     // Alpha = 0.3 after the ramp of the first test's sequence would take long; instead a
     // window without marks: alpha_1 = 15/16. The next echo cuts by alpha/2 = 15/32.
     Ptr<DctcpCongestionControl> cc = Make(10 * kPacket);
-    cc->OnAck(Ack(false, 9 * kPacket)); // opens the estimate window (ends at packet 10)
+    cc->Acknowledge(Ack(false, 9 * kPacket)); // opens the estimate window (ends at packet 10)
     for (int i = 0; i < 10; ++i)
     {
-        cc->OnAck(Ack(false, 9 * kPacket)); // ACKs 2..11: window 1 has F = 0
+        cc->Acknowledge(Ack(false, 9 * kPacket)); // ACKs 2..11: window 1 has F = 0
     }
     EXPECT_DOUBLE_EQ(cc->GetAlpha(), 15.0 / 16);
     double before = double(cc->GetWindow());
-    cc->OnAck(Ack(true, 9 * kPacket));
+    cc->Acknowledge(Ack(true, 9 * kPacket));
     EXPECT_NEAR(double(cc->GetWindow()), before * (1 - 15.0 / 32), 1.0);
 }
 
@@ -118,7 +132,7 @@ TEST_F(Dctcp, GrowsOnePacketPerWindowWithoutMarks)
     Ptr<DctcpCongestionControl> cc = Make(40 * kPacket);
     for (int i = 0; i < 40; ++i)
     {
-        cc->OnAck(Ack(false, cc->GetWindow()));
+        cc->Acknowledge(Ack(false, cc->GetWindow()));
     }
     double grown = (double(cc->GetWindow()) - 40.0 * kPacket) / kPacket;
     EXPECT_GE(grown, 40.0 / 41 - 1e-3);
@@ -134,11 +148,11 @@ TEST_F(Dctcp, DoesNotGrowAWindowThatDoesNotLimit)
     Ptr<DctcpCongestionControl> cc = Make(40 * kPacket);
     for (int i = 0; i < 1000; ++i)
     {
-        cc->OnAck(Ack(false, 38 * kPacket)); // 39 packets outstanding < 40: not limited
+        cc->Acknowledge(Ack(false, 38 * kPacket)); // 39 packets outstanding < 40: not limited
     }
     EXPECT_EQ(cc->GetWindow(), 40 * kPacket);
     // One packet more outstanding: the window was full, and it grows by 1 packet x 1/40.
-    cc->OnAck(Ack(false, 39 * kPacket));
+    cc->Acknowledge(Ack(false, 39 * kPacket));
     EXPECT_EQ(cc->GetWindow(), 40 * kPacket + kPacket / 40);
 }
 
@@ -148,10 +162,10 @@ TEST_F(Dctcp, MaxWindowCapsTheGrowth)
     f.SetTypeId("ns3::DctcpCongestionControl");
     f.Set("InitialWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, 40 * kPacket)));
     f.Set("MaxWindow", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, 41 * kPacket)));
-    Ptr<DctcpCongestionControl> cc = StartCc<DctcpCongestionControl>(f);
+    Ptr<DctcpCongestionControl> cc = Begin(f);
     for (int i = 0; i < 10000; ++i)
     {
-        cc->OnAck(Ack(false, cc->GetWindow())); // always window-limited
+        cc->Acknowledge(Ack(false, cc->GetWindow())); // always window-limited
     }
     EXPECT_EQ(cc->GetWindow(), 41 * kPacket);
 }
@@ -164,7 +178,7 @@ TEST_F(Dctcp, InitialWindowIsTheBdpAndCnpsAreIgnored)
     cc->OnCnp();
     EXPECT_EQ(cc->GetWindow(), 200000u);
     EXPECT_EQ(cc->GetName(), "dctcp");
-    RoceCcTraceState s = cc->GetTraceState();
+    CcTraceState s = cc->GetTraceState();
     EXPECT_EQ(s.windowBytes, 200000u);
     EXPECT_DOUBLE_EQ(s.alpha, 1.0);
 }

@@ -147,11 +147,12 @@ TEST_F(UbCcCsv, NsccStartsAtOneAndAHalfBdpOfTheNetworkRtt)
     }
 }
 
-TEST_F(UbCcCsv, DctcpStartsAtTenMtuWithAlphaOne)
+TEST_F(UbCcCsv, DctcpStartsAtTheBdpWindowWithAlphaOne)
 {
-    // docs/models.md#ub-dctcp: initial window 10 MTU = 40 960 B, initial alpha 1.
+    // docs/models.md#dctcp: initial window line rate x BaseRtt = 50 GB/s x 4 us = 200 000 B,
+    // initial alpha 1.
     std::vector<CcRow> rows = Run("dctcp");
-    CheckRows(rows, "dctcp", ",1,40960,,");
+    CheckRows(rows, "dctcp", ",1,200000,,");
     for (const CcRow& r : rows)
     {
         double alpha = std::stod(r.alpha);

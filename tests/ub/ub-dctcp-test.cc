@@ -1,8 +1,11 @@
-// DCTCP on the UB window (model/ub/ub-dctcp.h): alpha and the cut on a synthetic ACK sequence,
-// the expected values computed from the DCTCP paper's equations (1) and (2).
+// DCTCP (model/host/dctcp.h), one class for both transports: `cc: dctcp` creates it under
+// RoCE and under UB, and on a synthetic ACK sequence its alpha and window follow RFC 8257 §3.3
+// with either NIC's units and window rule; the UB-only parts (loss, the frame that must fit)
+// and the paper's queue sawtooth on a UB incast.
 
+#include "host/dctcp.h"
+#include "sim/fabric-plugin.h"
 #include "ub-test-util.h"
-#include "ub/ub-dctcp.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,93 +17,157 @@ namespace test
 namespace
 {
 
-constexpr double kMtu = 4096;
-constexpr uint64_t F = 4096 + kUbFrameOverhead; // 4162 B: one full frame
+constexpr uint32_t kMtu = 4096;
+constexpr uint64_t F = kMtu + kUbFrameOverhead; // 4162 B: one full UB frame
 
-/// An ACK of one frame; \p inflight frame bytes remain in flight after it. The default is more
-/// than any window here: the window held the channel back, so it may grow.
-UbAckFeedback
-Ack(bool ecn, uint64_t inflight = uint64_t(1) << 30)
+/// The sender as each NIC starts it (RdmaNic::StartCongestionControl, UbNic): RoCE counts
+/// payload and sends while the outstanding payload is below the window; UB counts frames and
+/// sends a frame only if it fits.
+CcSender
+Sender(bool ub)
 {
-    UbAckFeedback fb;
+    CcSender s;
+    s.lineRate = DataRate("400Gbps");
+    s.mtu = kMtu;
+    s.packetBytes = ub ? F : kMtu;
+    s.packetMustFit = ub;
+    s.paced = !ub;
+    return s;
+}
+
+Ptr<DctcpCongestionControl>
+Make(bool ub, uint64_t initialWindow)
+{
+    Ptr<DctcpCongestionControl> cc = CreateObject<DctcpCongestionControl>();
+    cc->SetAttribute("InitialWindow",
+                     QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, initialWindow)));
+    cc->Start(Sender(ub));
+    return cc;
+}
+
+/// An ACK of one packet of \p packet bytes; \p inflight bytes remain in flight after it.
+CcFeedback
+Ack(bool ecn, uint64_t packet, uint64_t inflight)
+{
+    CcFeedback fb;
     fb.rtt = MicroSeconds(5);
     fb.ecnEcho = ecn;
-    fb.ackedBytes = F;
+    fb.ackedBytes = packet;
     fb.inflightBytes = inflight;
     return fb;
 }
 
-TEST(UbDctcp, AlphaFollowsTheMarkedFractionAndTheWindowIsCutOncePerWindow)
+TEST(DctcpBothTransports, CcDctcpCreatesTheSameClassUnderRoceAndUb)
 {
-    Ptr<UbDctcp> cc = CreateObject<UbDctcp>();
-    cc->Start(DataRate("400Gbps"), 4096);
-    double w = 10 * kMtu; // IW = 10 MTU = 40960 B, also the first observation window
-    EXPECT_EQ(cc->GetWindow(), uint64_t(w));
-    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0);
-    // Slow start: + the acknowledged bytes.
-    cc->OnAck(Ack(false));
-    cc->OnAck(Ack(false));
-    w += 2 * F;
-    EXPECT_EQ(cc->GetWindow(), uint64_t(w));
-    // First mark: cut at once by alpha / 2 = 1/2 (eq. 2); slow start ends.
-    cc->OnAck(Ack(true));
-    w *= 1 - 1.0 / 2;
-    double windowAtCut = w;
-    EXPECT_EQ(cc->GetWindow(), uint64_t(w));
-    EXPECT_FALSE(cc->InSlowStart());
-    // Five more marks: less than the window at the cut (5 * 4162 < 24642) acknowledged since,
-    // so no second cut in the same window.
-    for (int i = 0; i < 5; ++i)
+    std::vector<std::string> types;
+    for (const std::string transport : {"roce", "ub"})
     {
-        cc->OnAck(Ack(true));
-        EXPECT_EQ(cc->GetWindow(), uint64_t(w));
+        for (const FabricPlugin* p : PluginRegistry::Of(PluginKind::CongestionControl, transport))
+        {
+            if (p->GetName() == "dctcp")
+            {
+                types.push_back(p->GetTypeName());
+            }
+        }
     }
-    ASSERT_LT(5.0 * F, windowAtCut);
-    // Two unmarked ACKs: congestion avoidance, + MTU * B / W each. The second completes the
-    // first observation window (10 ACKs = 41620 B >= 40960 B): 6 of 10 were marked, so
-    // alpha = (1 - 1/16) * 1 + 1/16 * 0.6 (eq. 1).
-    w += kMtu * F / w;
-    cc->OnAck(Ack(false));
-    EXPECT_NEAR(double(cc->GetWindow()), w, 1.0);
-    w += kMtu * F / w;
-    cc->OnAck(Ack(false));
-    EXPECT_NEAR(double(cc->GetWindow()), w, 1.0);
-    double alpha = 15.0 / 16 + 0.6 / 16;
-    EXPECT_DOUBLE_EQ(cc->GetAlpha(), alpha);
-    // A mark now (8 * 4162 >= 24642 acknowledged since the cut): W *= 1 - alpha / 2.
-    cc->OnAck(Ack(true));
-    w *= 1 - alpha / 2;
-    EXPECT_NEAR(double(cc->GetWindow()), w, 1.0);
+    ASSERT_EQ(types.size(), 2u);
+    EXPECT_EQ(types[0], "ns3::DctcpCongestionControl");
+    EXPECT_EQ(types[1], types[0]);
+    // Both NICs accept it (NicTransport::CreateCongestionControl): it is of neither family.
+    EXPECT_TRUE(CreateObject<DctcpCongestionControl>()->ServesEveryTransport());
 }
 
-TEST(UbDctcp, AWindowWithoutMarksDecaysAlphaByOneMinusG)
+// RFC 8257 §3.3 on ten packets in flight, each ACK acknowledging one packet P (the NIC's unit:
+// 4096 B of RoCE payload, or a 4162 B UB frame) and the sender refilling to nine in flight, so
+// SND.NXT = SEG.ACK + 9P. g = 1/16, alpha_0 = 1, cwnd_0 = 10P; congestion avoidance adds
+// SMSS x acked / cwnd per ACK (RFC 5681 §3.1; SMSS = one MTU) while the window is full.
+//   ACK 1 (ECE): alpha = 15/16 + 1/16 x 1 = 1 (an update over ACK 1, or none: the same);
+//     WindowEnd = SND.NXT = 10P; cwnd = 10P (1 - 1/2) = 5P, CWR until 10P is acknowledged.
+//   ACKs 2-10, ECE on 2 and 3: at most one reduction per window of data (RFC 3168 §6.1.2).
+//   ACK 11 (no ECE; SEG.ACK = 11P > WindowEnd): M = 2 marked / 10 acknowledged,
+//     alpha_1 = 15/16 + 0.2/16 = 0.95; WindowEnd = 20P. CWR is over (11P > 10P) and the window
+//     was full (10P outstanding before the ACK): cwnd = 5P + MTU x P / 5P.
+//   ACK 12 (ECE): cwnd x= 1 - alpha_1 / 2; CWR until 21P.
+//   ACKs 13-21 (no ECE): ACK 21 ends the window (21P > 20P): M = 1/10 (ACK 12),
+//     alpha_2 = 15/16 alpha_1 + 0.1/16. Still CWR (21P is not beyond 21P).
+//   ACK 22 (ECE): CWR over; cwnd x= 1 - alpha_2 / 2.
+TEST(DctcpBothTransports, WindowAndAlphaFollowRfc8257OnBothNics)
 {
-    Ptr<UbDctcp> cc = CreateObject<UbDctcp>();
-    cc->SetAttribute("InitialWindow", QueueSizeValue(QueueSize("8324B"))); // 2 frames
-    cc->Start(DataRate("400Gbps"), 4096);
-    // Every observation window (the window when it began) ends with alpha *= 15/16.
-    cc->OnAck(Ack(false));
-    cc->OnAck(Ack(false)); // 8324 B: the first window ends
-    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 15.0 / 16);
+    for (bool ub : {false, true})
+    {
+        SCOPED_TRACE(ub ? "ub" : "roce");
+        const double p = ub ? double(F) : double(kMtu);
+        Ptr<DctcpCongestionControl> cc = Make(ub, uint64_t(10 * p));
+        auto ack = [&](bool ecn) { cc->Acknowledge(Ack(ecn, uint64_t(p), uint64_t(9 * p))); };
+        ack(true);
+        EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0);
+        double w = 5 * p;
+        EXPECT_NEAR(double(cc->GetWindow()), w, 0.5);
+        for (int k = 2; k <= 10; ++k)
+        {
+            ack(k <= 3);
+            EXPECT_NEAR(double(cc->GetWindow()), w, 0.5) << "ACK " << k;
+        }
+        ack(false); // 11
+        const double alpha1 = 15.0 / 16 + 0.2 / 16;
+        EXPECT_DOUBLE_EQ(cc->GetAlpha(), alpha1);
+        w += kMtu * p / w;
+        EXPECT_NEAR(double(cc->GetWindow()), w, 0.5);
+        ack(true); // 12
+        w *= 1 - alpha1 / 2;
+        EXPECT_NEAR(double(cc->GetWindow()), w, 0.5);
+        for (int k = 13; k <= 21; ++k)
+        {
+            ack(false);
+            EXPECT_NEAR(double(cc->GetWindow()), w, 0.5) << "ACK " << k;
+        }
+        const double alpha2 = 15.0 / 16 * alpha1 + 0.1 / 16;
+        EXPECT_DOUBLE_EQ(cc->GetAlpha(), alpha2);
+        ack(true); // 22
+        w *= 1 - alpha2 / 2;
+        EXPECT_NEAR(double(cc->GetWindow()), w, 0.5);
+        // cc.csv: alpha, the window and the RTT; a paced RoCE QP shows its rate (the line
+        // rate), a UB channel none (the recorder prints window / RTT).
+        CcTraceState s = cc->GetTraceState();
+        EXPECT_DOUBLE_EQ(s.alpha, alpha2);
+        EXPECT_EQ(s.windowBytes, cc->GetWindow());
+        EXPECT_EQ(s.rtt, MicroSeconds(5));
+        EXPECT_EQ(std::isnan(s.rate), ub);
+    }
+}
+
+// A lost UB frame halves the window, once per window of data (RFC 8257 §3.5: loss as
+// conventional TCP, RFC 5681 §3.2).
+TEST(DctcpBothTransports, ALossHalvesTheWindowOncePerWindowOfData)
+{
+    Ptr<DctcpCongestionControl> cc = Make(true, 10 * F);
+    // 5F outstanding before the ACK, and 5F + F <= 10F: the window did not limit the channel,
+    // so it keeps 10F; SND.NXT = F + 4F.
+    cc->Acknowledge(Ack(false, F, 4 * F));
+    EXPECT_EQ(cc->GetWindow(), 10 * F);
+    cc->OnLoss(F);
+    EXPECT_EQ(cc->GetWindow(), 5 * F);
+    cc->OnLoss(F);
+    EXPECT_EQ(cc->GetWindow(), 5 * F);
+    EXPECT_TRUE(cc->InCwr());
 }
 
 // The window grows only while it limits the channel (Linux tcp_is_cwnd_limited, RFC 7661): the
-// NIC stops a channel when one more full frame would exceed the window, so with less than the
-// window minus a frame in flight before the ACK the channel was not held back.
-TEST(UbDctcp, AWindowThatDoesNotLimitTheChannelDoesNotGrow)
+// UB NIC stops a channel when one more full frame would exceed the window, so with less than
+// the window minus a frame in flight before the ACK the channel was not held back.
+TEST(DctcpBothTransports, AUbWindowThatDoesNotLimitTheChannelDoesNotGrow)
 {
-    Ptr<UbDctcp> cc = CreateObject<UbDctcp>();
-    cc->Start(DataRate("400Gbps"), 4096);
-    const uint64_t w = 10 * 4096; // IW = 40960 B
+    const uint64_t w = 10 * kMtu; // 40960 B
+    Ptr<DctcpCongestionControl> cc = Make(true, w);
     // Before the ACK: 5 frames = 20810 B in flight; 20810 + 4162 <= 40960: not limited.
     for (int i = 0; i < 100; ++i)
     {
-        cc->OnAck(Ack(false, 4 * F));
+        cc->Acknowledge(Ack(false, F, 4 * F));
     }
     EXPECT_EQ(cc->GetWindow(), w);
-    // 9 frames before the ACK: 37458 + 4162 > 40960, the window was full: slow start adds F.
-    cc->OnAck(Ack(false, 8 * F));
-    EXPECT_EQ(cc->GetWindow(), w + F);
+    // 9 frames before the ACK: 37458 + 4162 > 40960, the window was full: + MTU x F / W.
+    cc->Acknowledge(Ack(false, F, 8 * F));
+    EXPECT_EQ(cc->GetWindow(), uint64_t(std::llround(w + double(kMtu) * F / w)));
 }
 
 } // namespace
@@ -129,7 +196,7 @@ TEST_F(UbDctcpIncast, QueuePeaksAtKPlusNAndSwingsByTheFluidAmplitude)
     const uint64_t kTargetQueue = 100000;
     const uint32_t kSenders = 8;
     Set("ns3::UbNic::Mtu", "4096");
-    Set("ns3::UbNic::CongestionControl", "ns3::UbDctcp");
+    Set("ns3::UbNic::CongestionControl", "ns3::DctcpCongestionControl");
     Set("ns3::FabricSwitch::Caqm", "false");
     Set("ns3::SharedBufferMmu::PfcEnabled", "true");
     Set("ns3::SharedBufferMmu::Headroom", "96KiB"); // one-hop bound, as in ub-nscc-test.cc
@@ -153,6 +220,9 @@ TEST_F(UbDctcpIncast, QueuePeaksAtKPlusNAndSwingsByTheFluidAmplitude)
     }
     Simulator::Stop(MilliSeconds(3));
     Simulator::Run();
+    // The UB NIC ran the one DCTCP class.
+    EXPECT_EQ(net.GetFlowTable()->Get(0).cc->GetInstanceTypeId().GetName(),
+              "ns3::DctcpCongestionControl");
     Ptr<FabricSwitch> fs = net.GetSwitch(sw);
     EXPECT_EQ(fs->GetDroppedFrames(), 0u);
     uint32_t finished = 0;

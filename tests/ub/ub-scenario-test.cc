@@ -319,8 +319,9 @@ TEST_F(UbScenario, NsccAndDctcpSelectTheirStrategiesAndTakeTheirSections)
     ScenarioConfig dctcp = LoadText("dctcp.yaml",
                                     std::string(kBase) + "transport: ub\ncc: dctcp\n" +
                                         "ub_dctcp: {g: 0.125}\n" + incast);
-    EXPECT_EQ(AttributeOf(dctcp, "ns3::UbNic::CongestionControl"), "ns3::UbDctcp");
-    EXPECT_EQ(AttributeOf(dctcp, "ns3::UbDctcp::G"), "0.125");
+    // The one DCTCP of both transports; UB scenarios keep their ub_dctcp section.
+    EXPECT_EQ(AttributeOf(dctcp, "ns3::UbNic::CongestionControl"), "ns3::DctcpCongestionControl");
+    EXPECT_EQ(AttributeOf(dctcp, "ns3::DctcpCongestionControl::G"), "0.125");
     ExpectKeyError(std::string(kBase) + "transport: ub\ncc: nscc\nnscc: {gama: 1}\n" + incast,
                    "nscc.gama");
     ExpectKeyError(std::string(kBase) + "transport: ub\ncc: nscc\nub: {window: 64KiB}\n" + incast,

@@ -50,7 +50,8 @@ RdmaNic::GetTypeId()
                          {PicoSeconds(18600), // RoCE RC (docs/models.md#concurrency-limits)
                           NoCongestionControl::GetTypeId(),
                           RoceCongestionControl::GetTypeId(),
-                          "ns3::NoCongestionControl or ns3::DcqcnCongestionControl"})
+                          "ns3::NoCongestionControl, ns3::DcqcnCongestionControl or "
+                          "ns3::DctcpCongestionControl"})
             .AddAttribute("Recovery",
                           "Loss recovery: go-back-N (commodity RoCE NICs) or selective repeat "
                           "(IRN-style).",

@@ -32,7 +32,7 @@ UbNic::GetTypeId()
                           TypeId::LookupByName("ns3::CaqmCongestionControl"),
                           UbCongestionControl::GetTypeId(),
                           "ns3::CaqmCongestionControl, ns3::NsccCongestionControl, "
-                          "ns3::UbDctcp or ns3::UbFixedWindow"})
+                          "ns3::DctcpCongestionControl or ns3::UbFixedWindow"})
             .AddAttribute("Sharing",
                           "Which requests share a transport channel: shared (every Jetty of "
                           "the host toward a target), private (one per Jetty and target), "

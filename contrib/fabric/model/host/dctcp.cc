@@ -21,13 +21,21 @@ FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
                   .Transport("roce")
                   .Section("dctcp")
                   .EchoesEcn());
+// The same class on the UB window; its keys keep their section (the switches mark ECN per
+// switch.ecn and every UB ACK echoes the mark).
+FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
+                           "dctcp",
+                           &DctcpCongestionControl::GetTypeId,
+                           "DCTCP on the UB window (the switches mark ECN per switch.ecn)")
+                  .Transport("ub")
+                  .Section("ub_dctcp"));
 
 TypeId
 DctcpCongestionControl::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::DctcpCongestionControl")
-            .SetParent<RoceCongestionControl>()
+            .SetParent<FabricCongestionControl>()
             .SetGroupName("Fabric")
             .AddConstructor<DctcpCongestionControl>()
             .AddAttribute("G",
@@ -53,9 +61,9 @@ DctcpCongestionControl::GetTypeId()
                           MakeTimeAccessor(&DctcpCongestionControl::m_baseRtt),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("AdditiveIncrease",
-                          "Window growth per window acknowledged outside CWR (paper: one "
-                          "segment per RTT).",
-                          QueueSizeValue(QueueSize("4096B")),
+                          "Window growth per window acknowledged outside CWR; 0B = one MTU "
+                          "(paper: one segment per RTT).",
+                          QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&DctcpCongestionControl::m_additiveIncrease),
                           MakeQueueSizeChecker())
             .AddAttribute("MaxWindow",
@@ -66,8 +74,9 @@ DctcpCongestionControl::GetTypeId()
                           MakeQueueSizeAccessor(&DctcpCongestionControl::m_maxWindow),
                           MakeQueueSizeChecker())
             .AddAttribute("MinWindow",
-                          "Floor of the window after a cut.",
-                          QueueSizeValue(QueueSize("4096B")),
+                          "Floor of the window after a cut; 0B = one full packet (the NIC "
+                          "always lets one out).",
+                          QueueSizeValue(QueueSize("0B")),
                           MakeQueueSizeAccessor(&DctcpCongestionControl::m_minWindow),
                           MakeQueueSizeChecker());
     return tid;
@@ -78,32 +87,32 @@ DctcpCongestionControl::DctcpCongestionControl() = default;
 DctcpCongestionControl::~DctcpCongestionControl() = default;
 
 void
-DctcpCongestionControl::Start(DataRate lineRate)
+DctcpCongestionControl::Start(DataRate lineRate, uint32_t mtu)
 {
-    NS_LOG_FUNCTION(this << lineRate);
+    NS_LOG_FUNCTION(this << lineRate << mtu);
     for (const QueueSize* q : {&m_initialWindow, &m_additiveIncrease, &m_minWindow, &m_maxWindow})
     {
         NS_ABORT_MSG_IF(q->GetUnit() != QueueSizeUnit::BYTES,
                         "DctcpCongestionControl window sizes must be given in bytes");
     }
+    const CcSender& sender = Sender();
+    const double packet = sender.packetBytes ? double(sender.packetBytes) : double(mtu);
     m_lineRate = lineRate;
+    m_increase = m_additiveIncrease.GetValue() ? double(m_additiveIncrease.GetValue()) : mtu;
+    m_floor = m_minWindow.GetValue() ? double(m_minWindow.GetValue()) : packet;
+    m_packet = sender.packetMustFit ? packet : 0.0;
     double bdp = std::round(lineRate.GetBitRate() / 8.0 * m_baseRtt.GetSeconds());
     m_cwnd = m_initialWindow.GetValue() ? double(m_initialWindow.GetValue()) : bdp;
-    m_cwnd = std::max(m_cwnd, double(m_minWindow.GetValue()));
+    m_cwnd = std::max(m_cwnd, m_floor);
     m_alpha = m_initialAlpha;
     m_ackedTotal = 0;
+    m_sentTotal = 0;
     m_windowEnd = 0;
     m_firstWindow = true;
     m_windowAcked = 0;
     m_windowMarked = 0;
     m_cwr = false;
     m_cwrEnd = 0;
-    m_lastRtt = Time(0);
-}
-
-void
-DctcpCongestionControl::Stop()
-{
 }
 
 DataRate
@@ -113,21 +122,14 @@ DctcpCongestionControl::GetRate() const
 }
 
 void
-DctcpCongestionControl::OnCnp()
-{
-}
-
-void
-DctcpCongestionControl::OnBytesSent(uint32_t bytes)
-{
-}
-
-void
 DctcpCongestionControl::OnAck(const CcFeedback& ack)
 {
-    m_lastRtt = ack.rtt;
     m_ackedTotal += ack.ackedBytes;
-    const uint64_t sentTotal = m_ackedTotal + ack.inflightBytes; // snd_nxt
+    if (ack.ackedBytes > 0 || ack.inflightBytes > 0)
+    {
+        // SND.NXT. A UB congestion notice that acknowledges nothing says nothing of it.
+        m_sentTotal = m_ackedTotal + ack.inflightBytes;
+    }
     m_windowAcked += ack.ackedBytes;
     m_windowMarked += ack.ecnEcho ? ack.ackedBytes : 0;
     if (m_ackedTotal > m_windowEnd)
@@ -140,7 +142,7 @@ DctcpCongestionControl::OnAck(const CcFeedback& ack)
             NS_LOG_DEBUG("F=" << f << " alpha=" << m_alpha);
         }
         m_firstWindow = false;
-        m_windowEnd = sentTotal;
+        m_windowEnd = m_sentTotal;
         m_windowAcked = 0;
         m_windowMarked = 0;
     }
@@ -150,33 +152,50 @@ DctcpCongestionControl::OnAck(const CcFeedback& ack)
     }
     if (ack.ecnEcho && !m_cwr)
     {
-        m_cwnd = std::max(double(m_minWindow.GetValue()), m_cwnd * (1.0 - m_alpha / 2.0));
-        m_cwr = true;
-        m_cwrEnd = sentTotal;
-        NS_LOG_DEBUG("cut: cwnd=" << m_cwnd);
+        Cut(1.0 - m_alpha / 2.0);
     }
     else if (!m_cwr && WasWindowLimited(ack))
     {
-        m_cwnd += double(m_additiveIncrease.GetValue()) * double(ack.ackedBytes) / m_cwnd;
+        m_cwnd += m_increase * double(ack.ackedBytes) / m_cwnd;
         const uint64_t cap = m_maxWindow.GetValue();
         if (cap > 0)
         {
-            m_cwnd = std::min(m_cwnd, double(std::max<uint64_t>(cap, m_minWindow.GetValue())));
+            m_cwnd = std::min(m_cwnd, std::max(double(cap), m_floor));
         }
     }
+}
+
+void
+DctcpCongestionControl::OnLoss(uint32_t /* frameBytes */)
+{
+    if (!m_cwr)
+    {
+        Cut(0.5);
+    }
+}
+
+void
+DctcpCongestionControl::Cut(double factor)
+{
+    m_cwnd = std::max(m_floor, m_cwnd * factor);
+    m_cwr = true;
+    m_cwrEnd = m_sentTotal;
+    NS_LOG_DEBUG("cut: cwnd=" << m_cwnd);
 }
 
 bool
 DctcpCongestionControl::WasWindowLimited(const CcFeedback& ack) const
 {
-    // The NIC sends while the unacknowledged payload is below the window (RdmaNic::WindowOpen),
-    // and between two ACKs the window and the first unacknowledged byte stay put while the
-    // payload sent only grows. So the payload outstanding just before this ACK reaches the
-    // window exactly when the window stopped the QP at some time since the previous ACK: Linux's
-    // tcp_is_cwnd_limited for that interval. A QP held back by its pacer or by the end of its
-    // data never reaches it, and its window must not grow (RFC 7661 §4.1: cwnd only grows while
-    // it is used).
-    return double(ack.inflightBytes + ack.ackedBytes) >= m_cwnd;
+    // Between two ACKs the window and the first unacknowledged byte stay put while the bytes
+    // sent only grow, so the bytes outstanding just before this ACK show whether the window
+    // stopped the sender at some time since the previous ACK: Linux's tcp_is_cwnd_limited for
+    // that interval. The RoCE NIC sends while they are below the window
+    // (RdmaNic::WindowOpen): it was stopped when they reached it. The UB NIC sends a frame only
+    // if it fits (UbNic::NextPsn): it was stopped when one more would not have. A sender held
+    // back by its pacer or by the end of its data is not, and its window must not grow
+    // (RFC 7661 §4.1: cwnd only grows while it is used).
+    const double outstanding = double(ack.inflightBytes + ack.ackedBytes);
+    return m_packet > 0 ? outstanding + m_packet > m_cwnd : outstanding >= m_cwnd;
 }
 
 uint64_t
@@ -195,17 +214,6 @@ double
 DctcpCongestionControl::GetTraceValue() const
 {
     return m_alpha;
-}
-
-CcTraceState
-DctcpCongestionControl::GetTraceState() const
-{
-    CcTraceState state;
-    state.rate = double(GetRate().GetBitRate());
-    state.alpha = m_alpha;
-    state.windowBytes = GetWindow();
-    state.rtt = m_lastRtt;
-    return state;
 }
 
 double
