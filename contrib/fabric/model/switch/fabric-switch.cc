@@ -1,6 +1,7 @@
 #include "fabric-switch.h"
 
 #include "hop-class-stage.h"
+#include "pfc-watchdog.h"
 #include "sim/fabric-now.h"
 #include "trim-stage.h"
 
@@ -186,11 +187,7 @@ FabricSwitch::DoDispose()
     {
         e.Cancel();
     }
-    m_watchdogEvent.Cancel();
-    for (auto& w : m_watchdog)
-    {
-        w.deadline.Cancel();
-    }
+    m_watchdog.reset();
     m_ports.clear();
     m_mmu = nullptr;
     m_loadBalancer = nullptr;
@@ -336,11 +333,19 @@ FabricSwitch::DoInitialize()
     }
     m_mmu->Configure(n);
     m_pauseRefresh.assign(static_cast<size_t>(n) * kFabricPriorities, EventId());
-    m_watchdog.assign(static_cast<size_t>(n) * kFabricPriorities, WatchdogState());
     if (m_watchdogEnabled)
     {
-        m_watchdogEvent =
-            Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck, this);
+        m_watchdog =
+            std::make_unique<PfcWatchdog>(m_ports,
+                                          *m_mmu,
+                                          m_watchdogDetection,
+                                          m_watchdogRestore,
+                                          m_watchdogAction == WATCHDOG_DROP,
+                                          [this](uint32_t port, uint8_t priority, bool triggered) {
+                                              m_watchdogTriggers += triggered ? 1 : 0;
+                                              m_watchdogTrace(port, priority, triggered);
+                                          });
+        m_watchdog->Start();
     }
     m_maxQueueBytes.assign(n, 0);
     InstallLoadBalancer();
@@ -659,91 +664,13 @@ FabricSwitch::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
     // A port loses frames only to a dead link, a PFC watchdog's drop action, or a frame error
     // on a working cable (FabricNetDevice::LossRate).
     bool linkUp = device->IsLinkUp();
-    bool watchdog = linkUp && m_watchdogEnabled &&
-                    m_watchdog[device->GetIfIndex() * kFabricPriorities + item.priority].triggered;
+    bool watchdog =
+        linkUp && m_watchdog && m_watchdog->IsTriggered(device->GetIfIndex(), item.priority);
     m_dropTrace(item.flowId,
                 item.payloadBytes,
                 !linkUp    ? DROP_LINK_DOWN
                 : watchdog ? DROP_PFC_WATCHDOG
                            : DROP_LINK_ERROR);
-}
-
-void
-FabricSwitch::WatchdogCheck()
-{
-    // Poll for paused, non-empty lossless queues and arm a deadline at the exact end of their
-    // detection time, counted from when the pause began. Queues deeper in a pause tree were
-    // paused later than its root, so the root triggers first; its drops unwind the tree before
-    // the others' deadlines, and only the real victim queue is touched.
-    Time now = FabricNow();
-    for (uint32_t port = 0; port < m_ports.size(); ++port)
-    {
-        Ptr<FabricNetDevice> dev = m_ports[port];
-        for (uint8_t q = 0; q < kFabricPriorities; ++q)
-        {
-            if (!m_mmu->IsLossless(q))
-            {
-                continue;
-            }
-            WatchdogState& w = m_watchdog[port * kFabricPriorities + q];
-            if (w.triggered)
-            {
-                if (now - dev->GetLastPauseReceived(q) >= m_watchdogRestore)
-                {
-                    w.triggered = false;
-                    dev->SetPriorityDropping(q, false);
-                    dev->SetPauseIgnored(q, false);
-                    NS_LOG_INFO("PFC watchdog restores port " << port << " priority "
-                                                              << unsigned(q));
-                    m_watchdogTrace(port, q, false);
-                }
-                continue;
-            }
-            if (!dev->IsPaused(q) || dev->GetQueueBytes(q) == 0)
-            {
-                continue;
-            }
-            Time since = dev->GetPausedSince(q);
-            if (w.deadline.IsRunning() && w.pausedSince == since)
-            {
-                continue;
-            }
-            w.deadline.Cancel();
-            w.pausedSince = since;
-            w.txAtPause = dev->GetTxBytes(q);
-            Time at = since + m_watchdogDetection;
-            w.deadline = Simulator::Schedule(at > now ? at - now : Time(0),
-                                             &FabricSwitch::WatchdogDeadline,
-                                             this,
-                                             port,
-                                             q);
-        }
-    }
-    m_watchdogEvent =
-        Simulator::Schedule(m_watchdogDetection / 4, &FabricSwitch::WatchdogCheck, this);
-}
-
-void
-FabricSwitch::WatchdogDeadline(uint32_t port, uint8_t q)
-{
-    Ptr<FabricNetDevice> dev = m_ports[port];
-    WatchdogState& w = m_watchdog[port * kFabricPriorities + q];
-    bool samePause = dev->IsPaused(q) && dev->GetPausedSince(q) == w.pausedSince;
-    if (w.triggered || !samePause || dev->GetQueueBytes(q) == 0 ||
-        dev->GetTxBytes(q) != w.txAtPause)
-    {
-        return;
-    }
-    w.triggered = true;
-    ++m_watchdogTriggers;
-    NS_LOG_INFO("PFC watchdog triggers on port " << port << " priority " << unsigned(q)
-                                                 << ": paused since " << w.pausedSince);
-    m_watchdogTrace(port, q, true);
-    dev->SetPauseIgnored(q, true);
-    if (m_watchdogAction == WATCHDOG_DROP)
-    {
-        dev->SetPriorityDropping(q, true);
-    }
 }
 
 void

@@ -5,6 +5,7 @@
 #include "ecn-mark-stage.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
+#include "pfc-watchdog.h"
 #include "shared-buffer-mmu.h"
 #include "switch-stages.h"
 
@@ -283,12 +284,6 @@ class FabricSwitch : public Object, public FabricPortOwner
     /// Carries out a stage's MARK verdict: ECN CE in the frame and its parsed headers, and the
     /// Mark trace.
     void MarkCe(QueuedFrame& item, uint32_t outPort, uint8_t reason);
-    /// PFC watchdog: a lossless egress queue paused and unable to send for the detection time
-    /// is a storm victim; act on it; restore once no pause has come for the restore time.
-    void WatchdogCheck();
-    /// At the exact end of a queue's detection time: trigger if it is still stuck in the same
-    /// pause without having sent.
-    void WatchdogDeadline(uint32_t port, uint8_t priority);
 
     std::vector<Ptr<FabricNetDevice>> m_ports;
     std::vector<int> m_portTowardHost; ///< by port: 1, 0, or -1 (ask the peer's node)
@@ -343,16 +338,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     Time m_watchdogRestore;
     WatchdogAction m_watchdogAction;
 
-    struct WatchdogState
-    {
-        uint64_t txAtPause = 0; ///< bytes sent when the pending deadline was armed
-        Time pausedSince;       ///< the pause the pending deadline belongs to
-        bool triggered = false;
-        EventId deadline;
-    };
-
-    std::vector<WatchdogState> m_watchdog; ///< per (port, priority)
-    EventId m_watchdogEvent;
+    std::unique_ptr<PfcWatchdog> m_watchdog; ///< with PfcWatchdog: the switch's watchdog
 
     TracedCallback<uint32_t, uint32_t, uint8_t> m_dropTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_watchdogTrace;
