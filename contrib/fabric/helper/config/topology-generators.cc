@@ -420,6 +420,84 @@ MakeFatTree3(uint32_t kIn, DataRate rate, Time delay, uint32_t hostsIn)
 namespace
 {
 
+/// Uplinks of every leaf of rail group \p group: uplinks_per_leaf, or 1:1 with the leaf's
+/// downlinks (the group's servers), rounded up so that every leaf reaches every spine.
+uint64_t
+RailUplinksOfGroup(const RailParams& p, uint64_t spines, uint64_t group)
+{
+    if (p.uplinksPerLeaf != 0)
+    {
+        return uint64_t(p.uplinksPerLeaf);
+    }
+    uint64_t down = std::min<uint64_t>(p.serversPerGroup, p.servers - group * p.serversPerGroup);
+    return (down + spines - 1) / spines * spines;
+}
+
+/// The GPUs, gpu<server>_<gpu>: the hosts of a rail fabric, nodes 0 .. servers x gpus - 1.
+void
+AddRailGpus(SpecBuilder& b, uint64_t servers, uint64_t gpus)
+{
+    for (uint64_t s = 0; s < servers; ++s)
+    {
+        for (uint64_t g = 0; g < gpus; ++g)
+        {
+            b.Node("gpu" + std::to_string(s) + "_" + std::to_string(g),
+                   false,
+                   "gpu",
+                   static_cast<int32_t>(s));
+        }
+    }
+}
+
+/// One leaf per (group, rail), g<group>-rail<rail>, then the spines.
+void
+AddRailLeavesAndSpines(SpecBuilder& b, uint64_t groups, uint64_t rails, uint64_t spines)
+{
+    for (uint64_t grp = 0; grp < groups; ++grp)
+    {
+        for (uint64_t r = 0; r < rails; ++r)
+        {
+            b.Node("g" + std::to_string(grp) + "-rail" + std::to_string(r),
+                   true,
+                   "leaf",
+                   static_cast<int32_t>(grp));
+        }
+    }
+    for (uint64_t x = 0; x < spines; ++x)
+    {
+        b.Node("spine" + std::to_string(x), true, "spine", -1);
+    }
+}
+
+/// Every leaf's uplinks, spread evenly over the spines.
+void
+LinkRailLeavesToSpines(SpecBuilder& b,
+                       const RailParams& p,
+                       uint64_t groups,
+                       uint64_t rails,
+                       uint64_t spines,
+                       uint64_t firstLeaf)
+{
+    const uint64_t firstSpine = firstLeaf + groups * rails;
+    for (uint64_t grp = 0; grp < groups; ++grp)
+    {
+        const uint64_t perSpine = RailUplinksOfGroup(p, spines, grp) / spines;
+        for (uint64_t r = 0; r < rails; ++r)
+        {
+            for (uint64_t x = 0; x < spines; ++x)
+            {
+                for (uint64_t c = 0; c < perSpine; ++c)
+                {
+                    b.Link(static_cast<uint32_t>(firstLeaf + grp * rails + r),
+                           static_cast<uint32_t>(firstSpine + x),
+                           p.fabricRate,
+                           p.fabricDelay);
+                }
+            }
+        }
+    }
+}
+
 /// The rail fabric with NIC nodes: modelled PCIe, or "control" servers (see RailParams).
 TopologySpec
 MakeRailWithNicNodes(const RailParams& p)
@@ -452,25 +530,8 @@ MakeRailWithNicNodes(const RailParams& p)
                                  "uplinks must spread evenly over the spines");
     }
     const uint64_t groups = (servers + perGroup - 1) / perGroup;
-    auto uplinksOf = [&](uint64_t g) {
-        if (p.uplinksPerLeaf != 0)
-        {
-            return uint64_t(p.uplinksPerLeaf);
-        }
-        uint64_t down = std::min(perGroup, servers - g * perGroup);
-        return (down + spines - 1) / spines * spines;
-    };
     SpecBuilder b("generator:" + gen);
-    for (uint64_t s = 0; s < servers; ++s)
-    {
-        for (uint64_t g = 0; g < gpus; ++g)
-        {
-            b.Node("gpu" + std::to_string(s) + "_" + std::to_string(g),
-                   false,
-                   "gpu",
-                   static_cast<int32_t>(s));
-        }
-    }
+    AddRailGpus(b, servers, gpus);
     const uint64_t firstIntra = servers * gpus;
     for (uint64_t s = 0; s < servers; ++s)
     {
@@ -493,21 +554,7 @@ MakeRailWithNicNodes(const RailParams& p)
         }
     }
     const uint64_t firstLeaf = firstNic + servers * nicsPerServer;
-    for (uint64_t grp = 0; grp < groups; ++grp)
-    {
-        for (uint64_t r = 0; r < rails; ++r)
-        {
-            b.Node("g" + std::to_string(grp) + "-rail" + std::to_string(r),
-                   true,
-                   "leaf",
-                   static_cast<int32_t>(grp));
-        }
-    }
-    const uint64_t firstSpine = firstLeaf + groups * rails;
-    for (uint64_t x = 0; x < spines; ++x)
-    {
-        b.Node("spine" + std::to_string(x), true, "spine", -1);
-    }
+    AddRailLeavesAndSpines(b, groups, rails, spines);
     auto u32 = [](uint64_t v) { return static_cast<uint32_t>(v); };
     for (uint64_t s = 0; s < servers; ++s)
     {
@@ -542,23 +589,7 @@ MakeRailWithNicNodes(const RailParams& p)
                    p.nicDelay);
         }
     }
-    for (uint64_t grp = 0; grp < groups; ++grp)
-    {
-        const uint64_t perSpine = uplinksOf(grp) / spines;
-        for (uint64_t r = 0; r < rails; ++r)
-        {
-            for (uint64_t x = 0; x < spines; ++x)
-            {
-                for (uint64_t c = 0; c < perSpine; ++c)
-                {
-                    b.Link(u32(firstLeaf + grp * rails + r),
-                           u32(firstSpine + x),
-                           p.fabricRate,
-                           p.fabricDelay);
-                }
-            }
-        }
-    }
+    LinkRailLeavesToSpines(b, p, groups, rails, spines, firstLeaf);
     return b.Take();
 }
 
@@ -608,20 +639,10 @@ MakeRail(const RailParams& p)
     CheckDelay(gen, "fabric_delay", p.fabricDelay);
 
     const uint64_t groups = (servers + perGroup - 1) / perGroup;
-    auto serversInGroup = [&](uint64_t g) { return std::min(perGroup, servers - g * perGroup); };
-    auto uplinksOf = [&](uint64_t g) {
-        if (p.uplinksPerLeaf != 0)
-        {
-            return uint64_t(p.uplinksPerLeaf);
-        }
-        // 1:1 with the leaf's downlinks, rounded up so every leaf reaches every spine.
-        uint64_t down = serversInGroup(g);
-        return (down + spines - 1) / spines * spines;
-    };
     uint64_t fabricLinks = 0;
     for (uint64_t g = 0; g < groups; ++g)
     {
-        fabricLinks += gpus * uplinksOf(g);
+        fabricLinks += gpus * RailUplinksOfGroup(p, spines, g);
     }
     if (fabricLinks > 8 * kMaxHosts)
     {
@@ -630,37 +651,14 @@ MakeRail(const RailParams& p)
 
     SpecBuilder b("generator:" + gen);
     b.Reserve(servers * gpus + servers + groups * gpus + spines, 2 * servers * gpus + fabricLinks);
-    for (uint64_t s = 0; s < servers; ++s)
-    {
-        for (uint64_t g = 0; g < gpus; ++g)
-        {
-            b.Node("gpu" + std::to_string(s) + "_" + std::to_string(g),
-                   false,
-                   "gpu",
-                   static_cast<int32_t>(s));
-        }
-    }
+    AddRailGpus(b, servers, gpus);
     const uint64_t firstNvs = servers * gpus;
     for (uint64_t s = 0; s < servers; ++s)
     {
         b.Node("srv" + std::to_string(s) + "-nvs", true, "nvswitch", static_cast<int32_t>(s));
     }
     const uint64_t firstLeaf = firstNvs + servers;
-    for (uint64_t grp = 0; grp < groups; ++grp)
-    {
-        for (uint64_t g = 0; g < gpus; ++g)
-        {
-            b.Node("g" + std::to_string(grp) + "-rail" + std::to_string(g),
-                   true,
-                   "leaf",
-                   static_cast<int32_t>(grp));
-        }
-    }
-    const uint64_t firstSpine = firstLeaf + groups * gpus;
-    for (uint64_t x = 0; x < spines; ++x)
-    {
-        b.Node("spine" + std::to_string(x), true, "spine", -1);
-    }
+    AddRailLeavesAndSpines(b, groups, gpus, spines);
     for (uint64_t s = 0; s < servers; ++s)
     {
         for (uint64_t g = 0; g < gpus; ++g)
@@ -681,23 +679,7 @@ MakeRail(const RailParams& p)
                    p.nicDelay);
         }
     }
-    for (uint64_t grp = 0; grp < groups; ++grp)
-    {
-        const uint64_t perSpine = uplinksOf(grp) / spines;
-        for (uint64_t g = 0; g < gpus; ++g)
-        {
-            for (uint64_t x = 0; x < spines; ++x)
-            {
-                for (uint64_t c = 0; c < perSpine; ++c)
-                {
-                    b.Link(static_cast<uint32_t>(firstLeaf + grp * gpus + g),
-                           static_cast<uint32_t>(firstSpine + x),
-                           p.fabricRate,
-                           p.fabricDelay);
-                }
-            }
-        }
-    }
+    LinkRailLeavesToSpines(b, p, groups, gpus, spines, firstLeaf);
     return b.Take();
 }
 
