@@ -313,7 +313,11 @@ TEST_F(UbScenario, NsccAndDctcpSelectTheirStrategiesAndTakeTheirSections)
                  std::string(kBase) + "transport: ub\ncc: nscc\n" +
                      "nscc: {network_rtt: 3us, target_delay: 2us, fair_increase: 4}\n" + incast);
     EXPECT_EQ(AttributeOf(nscc, "ns3::UbNic::CongestionControl"), "ns3::NsccCongestionControl");
-    EXPECT_EQ(AttributeOf(nscc, "ns3::FabricSwitch::Caqm"), "false");
+    // NSCC's record names no switch stage: the switches run no C-AQM (cc: caqm's does).
+    EXPECT_EQ(AttributeOf(nscc, "ns3::FabricSwitch::TransportStages"), "");
+    ScenarioConfig caqm =
+        LoadText("caqm.yaml", std::string(kBase) + "transport: ub\ncc: caqm\n" + incast);
+    EXPECT_EQ(AttributeOf(caqm, "ns3::FabricSwitch::TransportStages"), "ns3::CaqmSwitch");
     EXPECT_EQ(Time(AttributeOf(nscc, "ns3::NsccCongestionControl::TargetDelay")), MicroSeconds(2));
     EXPECT_EQ(AttributeOf(nscc, "ns3::NsccCongestionControl::FairIncrease"), "4");
     ScenarioConfig dctcp = LoadText("dctcp.yaml",
