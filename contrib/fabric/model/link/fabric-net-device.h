@@ -470,8 +470,8 @@ class FabricNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
     TracedCallback<uint8_t, uint64_t> m_queueBytesTrace;
     EventId m_completeEvent;
-    PortQueues m_queues; ///< the eight data queues, the PFC queue and their scheduler
     PfcPort m_pfc;       ///< pauses received, pauses sent, storms
+    PortQueues m_queues; ///< the eight data queues, the PFC queue and their scheduler
 
     Ptr<Node> m_node;
     Mac48Address m_address;

@@ -131,9 +131,10 @@ class PfcPort
     }
 
   private:
-    std::array<Time, kFabricPriorities> m_pausedUntil;
-    uint8_t m_ignorePauseMask = 0;
+    // What every frame reads (the storm on arrival, the pauses on transmission) first.
     uint8_t m_stormMask = 0;
+    uint8_t m_ignorePauseMask = 0;
+    std::array<Time, kFabricPriorities> m_pausedUntil;
     uint64_t m_framesSent = 0;
     std::array<Time, kFabricPriorities> m_lastPause;
     std::array<Time, kFabricPriorities> m_pausedSince;

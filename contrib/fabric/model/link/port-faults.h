@@ -5,6 +5,7 @@
 #include "sim/lazy-uniform-random.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace ns3
 {
@@ -49,13 +50,13 @@ class PortFaults
     /// Fixes the random stream of the loss draws.
     void SetStream(int64_t stream)
     {
-        m_lossRng.SetStream(stream);
+        m_lossRng->SetStream(stream);
     }
 
     /// Whether an arriving \p frame is lost to a bit error (never a PFC frame; counted).
     bool LostOnArrival(const FrameRef& frame)
     {
-        if (m_lossRate > 0 && m_lossRng.GetValue() < m_lossRate)
+        if (m_lossRate > 0 && m_lossRng->GetValue() < m_lossRate)
         {
             return LostUnlessPfc(frame);
         }
@@ -93,7 +94,9 @@ class PortFaults
     bool m_linkUp = true;
     uint8_t m_dropMask = 0;
     uint64_t m_lostFrames = 0;
-    LazyUniformRandom m_lossRng;
+    /// Out of line: the port reads the fields above for every frame, and the generator (about
+    /// 100 bytes) only when a loss rate is set.
+    std::unique_ptr<LazyUniformRandom> m_lossRng = std::make_unique<LazyUniformRandom>();
 };
 
 } // namespace ns3

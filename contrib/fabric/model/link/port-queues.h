@@ -192,8 +192,8 @@ class PortQueues
     uint8_t m_next = 0;         ///< DWRR: the priority whose turn it is
     uint32_t m_quantum = 9216;
     std::array<uint64_t, kFabricPriorities> m_bytes{};
-    std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;
     FrameFifo<Ptr<Packet>> m_control;
+    std::array<FrameFifo<QueuedFrame>, kFabricPriorities> m_queues;
     std::array<int64_t, kFabricPriorities> m_deficit{};
 };
 
