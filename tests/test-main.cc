@@ -1,5 +1,5 @@
 // GoogleTest entry point. The fabric library sets picosecond time resolution as it loads
-// (model/link/picosecond-resolution.cc); the first test checks that it did.
+// (model/sim/picosecond-resolution.cc); the first test checks that it did.
 
 #include "ns3/nstime.h"
 

@@ -4,7 +4,7 @@
 
 #include "../fabric-sim-util.h"
 #include "roce/rdma-nic.h"
-#include "ub/context-cache.h"
+#include "host/context-cache.h"
 
 namespace ns3
 {

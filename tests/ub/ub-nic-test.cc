@@ -3,7 +3,7 @@
 // channel 56 B, shared / private / groups), and the context cache (LRU) with its miss penalty.
 
 #include "ub-test-util.h"
-#include "ub/context-cache.h"
+#include "host/context-cache.h"
 
 namespace ns3
 {

@@ -288,11 +288,9 @@ UbKeys()
             .Attribute(nic + "MaxOutstandingOps"),
         ScenarioKey("ub.spray",
                     KeyKind::Choice,
-                    "ecmp: one entropy per channel; oblivious: round-robin over ub.entropies "
-                    "values; adaptive: REPS-like, recycle unmarked entropies")
-            .MappedChoices({{"ecmp", "ns3::UbFixedEntropy"},
-                            {"oblivious", "ns3::UbObliviousSpray"},
-                            {"adaptive", "ns3::UbAdaptiveSpray"}})
+                    "how a channel picks each packet's entropy (path): " +
+                        PluginHelp(PluginKind::NicSpray))
+            .MappedChoices(PluginTypeChoices(PluginKind::NicSpray))
             .Attribute(nic + "LoadBalancer"),
         ScenarioKey("ub.entropies", KeyKind::Count, "entropy values a channel sprays over")
             .Rule([] {

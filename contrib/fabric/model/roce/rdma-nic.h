@@ -6,7 +6,7 @@
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "roce-congestion-control.h"
-#include "ub/context-cache.h"
+#include "host/context-cache.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"

@@ -20,6 +20,7 @@ enum class PluginKind : uint8_t
     LoadBalancer,      ///< `switch.lb:`
     EgressStage,       ///< `switch.stages:`, and the stages a congestion control needs
     MmuPolicy,         ///< `switch.mmu:`: how the shared buffer sets its thresholds
+    NicSpray,          ///< `ub.spray:`: how a UB NIC picks the entropy (path) of each packet
 };
 
 /**

@@ -1,5 +1,7 @@
 #include "ub-load-balancer.h"
 
+#include "sim/fabric-plugin.h"
+
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -7,8 +9,20 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(UbLoadBalancer);
 NS_OBJECT_ENSURE_REGISTERED(UbFixedEntropy);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::NicSpray,
+                           "ecmp",
+                           &UbFixedEntropy::GetTypeId,
+                           "one entropy per channel: the switches' ECMP keeps it on one path"));
 NS_OBJECT_ENSURE_REGISTERED(UbObliviousSpray);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::NicSpray,
+                           "oblivious",
+                           &UbObliviousSpray::GetTypeId,
+                           "round-robin over ub.entropies values"));
 NS_OBJECT_ENSURE_REGISTERED(UbAdaptiveSpray);
+FABRIC_PLUGIN(FabricPlugin(PluginKind::NicSpray,
+                           "adaptive",
+                           &UbAdaptiveSpray::GetTypeId,
+                           "REPS-like: recycle the entropies that came back unmarked"));
 
 TypeId
 UbLoadBalancer::GetTypeId()

@@ -1,7 +1,7 @@
 #ifndef FABRIC_UB_NIC_H
 #define FABRIC_UB_NIC_H
 
-#include "context-cache.h"
+#include "host/context-cache.h"
 #include "host/nic-transport.h"
 #include "host/rto-estimator.h"
 #include "link/fabric-net-device.h"
