@@ -63,7 +63,11 @@ class FrameFifo
         {
             Grow();
         }
-        m_slots[(m_head + m_size) & m_mask] = std::move(item);
+        // A free slot always holds a T() (pop_front and Grow leave it so), whose destructor
+        // does nothing: construct over it instead of assigning. Assignment would first read
+        // the slot to release what it holds, and a slot last used many frames ago is a cache
+        // miss on every enqueue of a large fabric (perm-1024: 79 % of Enqueue's time).
+        ::new (static_cast<void*>(&m_slots[(m_head + m_size) & m_mask])) T(std::move(item));
         ++m_size;
     }
 
