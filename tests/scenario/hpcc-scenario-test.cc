@@ -34,6 +34,28 @@ TEST(HpccScenario, FatTreeExampleLoadsTopologyFlowsAndLinkLossRates)
     EXPECT_EQ(cfg.flows[0].priority, 3);
 }
 
+TEST(HpccScenario, TraceFiltersTakeTopologyIds)
+{
+    // topologies/hpcc/fat-k4.txt: hosts 0..15, switches 16..35 (line 2); trace.txt names nodes
+    // by these ids, and so may a scenario's trace filters.
+    const std::string file = std::string(FABRIC_SOURCE_DIR) + "/examples/hpcc/hpcc-fat-k4.yaml";
+    ScenarioConfig cfg = LoadScenario(file,
+                                      {"trace.queue_nodes=[16, sw17]", "trace.pcap_nodes=[0]"},
+                                      FABRIC_SOURCE_DIR);
+    EXPECT_EQ(cfg.trace.queueNodes, (std::vector<std::string>{"sw16", "sw17"}));
+    EXPECT_EQ(cfg.trace.pcapNodes, (std::vector<std::string>{"h0"}));
+    try
+    {
+        LoadScenario(file, {"trace.queue_nodes=[36]"}, FABRIC_SOURCE_DIR);
+        FAIL() << "node id 36 of a 36-node topology was accepted";
+    }
+    catch (const ConfigError& e)
+    {
+        EXPECT_EQ(e.Key(), "trace.queue_nodes");
+        EXPECT_NE(std::string(e.what()).find("node ids 0..35"), std::string::npos) << e.what();
+    }
+}
+
 TEST(HpccScenario, HpccFlowsNeedAnHpccTopology)
 {
     std::string file = testing::TempDir() + "/hpcc-mismatch.yaml";

@@ -138,6 +138,23 @@ TEST(HpccImport, TinyTopology)
     }
 }
 
+TEST(HpccImport, Ns3DatacenterHeaderAndBareBitRates)
+{
+    // inet-tub/ns3-datacenter's topology files: four counts on line 1, N_tors third, which that
+    // simulator reads and never uses (examples/PowerTCP/powertcp-evaluation-burst.cc:746), and
+    // rates in bit/s without a unit ("25000000000.0"), which ns-3's DataRate reads as bit/s.
+    HpccTopology t = ReadHpccTopology(DataPath("ns3dc-topology.txt"));
+    const TopologySpec& s = t.spec;
+    const uint32_t no = HpccTopology::kNotAHost;
+    EXPECT_EQ(t.hostIndexOfNodeId, (std::vector<uint32_t>{0, 1, 2, no, no}));
+    ASSERT_EQ(s.links.size(), 4u);
+    EXPECT_EQ(s.links[0].rate.GetBitRate(), 25000000000ULL);  // 25000000000.0
+    EXPECT_EQ(s.links[1].rate.GetBitRate(), 25000000000ULL);  // 25000000000
+    EXPECT_EQ(s.links[2].rate.GetBitRate(), 100000000000ULL); // 100000000000.0
+    EXPECT_EQ(s.links[3].rate.GetBitRate(), 100000000000ULL); // 100Gbps, units still read
+    EXPECT_EQ(s.links[2].delay.GetPicoSeconds(), 5000000);
+}
+
 TEST(HpccImport, CrlfTabsAndBlankLines)
 {
     HpccTopology t = ReadHpccTopology(DataPath("tiny-crlf.txt"));
@@ -271,6 +288,11 @@ TEST(HpccImport, MissingFile)
 TEST(HpccImportBadTopology, HeaderColumns)
 {
     ExpectBadTopology("bad-topo-header-columns.txt", 1, "columns", "got 2 columns");
+}
+
+TEST(HpccImportBadTopology, BareRateNotAWholeNumberOfBitsPerSecond)
+{
+    ExpectBadTopology("bad-topo-plain-rate.txt", 3, "rate", "got '25000000000.5'");
 }
 
 TEST(HpccImportBadTopology, CountNotANumber)

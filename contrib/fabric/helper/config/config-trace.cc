@@ -4,6 +4,7 @@
 #include "config/units.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ns3
 {
@@ -11,17 +12,36 @@ namespace ns3
 namespace
 {
 
-/// Every name of a node list must be a node of the topology.
+/// Every name of a node list must be a node of the topology. With an HPCC-family topology.txt,
+/// a node may also be given by its id in that file, as those simulators' trace.txt names them
+/// (0 -> h0, 16 -> sw16).
 std::vector<std::string>
-ReadNodes(YamlFields& trace, const ScenarioKey& key, const TopologySpec& topo)
+ReadNodes(YamlFields& trace, const ScenarioKey& key, const ScenarioBuild& b)
 {
+    const TopologySpec& topo = b.cfg.topology;
     std::vector<std::string> nodes = trace.StringList(key.Name());
-    for (const std::string& n : nodes)
+    for (std::string& n : nodes)
     {
-        if (!topo.Find(n))
+        if (topo.Find(n))
         {
-            throw trace.Error(key.Name(), "unknown node '" + n + "'");
+            continue;
         }
+        bool id = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        });
+        if (b.hpcc && id)
+        {
+            const std::vector<uint32_t>& index = b.hpcc->nodeIndexOfNodeId;
+            if (n.size() <= 9 && std::stoul(n) < index.size())
+            {
+                n = topo.nodes[index[std::stoul(n)]].name;
+                continue;
+            }
+            throw trace.Error(key.Name(),
+                              "node " + n + " is not in " + topo.source + " (node ids 0.." +
+                                  std::to_string(index.size() - 1) + ")");
+        }
+        throw trace.Error(key.Name(), "unknown node '" + n + "'");
     }
     return nodes;
 }
@@ -49,7 +69,7 @@ ReadQueueNodes(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
 {
     if (trace.Has(key.Name()))
     {
-        b.cfg.trace.queueNodes = ReadNodes(trace, key, b.cfg.topology);
+        b.cfg.trace.queueNodes = ReadNodes(trace, key, b);
     }
 }
 
@@ -114,7 +134,7 @@ ReadPcapNodes(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
 {
     if (trace.Has(key.Name()))
     {
-        b.cfg.trace.pcapNodes = ReadNodes(trace, key, b.cfg.topology);
+        b.cfg.trace.pcapNodes = ReadNodes(trace, key, b);
     }
 }
 
@@ -146,7 +166,7 @@ TraceKeys()
             .Check(Positive("sampling intervals must be positive"))
             .Reader(ReadRateInterval),
         ScenarioKey("trace.queue_nodes", KeyKind::List, "nodes whose egress queues are traced")
-            .Unit("list of node names")
+            .Unit("list of node names (or topology.txt ids with topology: {hpcc: FILE})")
             .Rule("every switch")
             .Reader(ReadQueueNodes),
         ScenarioKey("trace.queue_mode",

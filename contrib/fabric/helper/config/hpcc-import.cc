@@ -303,33 +303,45 @@ GlobalValue g_strictImport("FabricStrictImport",
                            BooleanValue(false),
                            MakeBooleanChecker());
 
-/// The first line of both files: exactly the named counts.
+/// The first line of both files: exactly the named counts, or (\p alternative, when given)
+/// exactly those.
 std::vector<uint64_t>
 ReadCounts(RowReader& in,
            const std::string& path,
-           const std::vector<std::string>& names,
-           const std::vector<uint64_t>& maxima)
+           std::vector<std::string> names,
+           std::vector<uint64_t> maxima,
+           const std::vector<std::string>& alternative = {},
+           const std::vector<uint64_t>& alternativeMaxima = {})
 {
-    std::string layout;
-    for (const auto& n : names)
+    auto layoutOf = [](const std::vector<std::string>& columns) {
+        std::string layout;
+        for (const auto& n : columns)
+        {
+            layout += (layout.empty() ? "" : " ") + n;
+        }
+        return "'" + layout + "' (" + Plural(columns.size(), "column") + ")";
+    };
+    std::string layout = layoutOf(names);
+    if (!alternative.empty())
     {
-        layout += (layout.empty() ? "" : " ") + n;
+        layout += " or " + layoutOf(alternative);
     }
     Row row;
     if (!in.Next(&row))
     {
-        throw ConfigError(path,
-                          1,
-                          names[0],
-                          "the file is empty; the first line must be '" + layout + "'");
+        throw ConfigError(path, 1, names[0], "the file is empty; the first line must be " + layout);
+    }
+    if (!alternative.empty() && row.cols.size() == alternative.size())
+    {
+        names = alternative;
+        maxima = alternativeMaxima;
     }
     if (row.cols.size() != names.size())
     {
         throw ConfigError(path,
                           row.line,
                           "columns",
-                          "the first line must be '" + layout + "' (" +
-                              Plural(names.size(), "column") + "), got " +
+                          "the first line must be " + layout + ", got " +
                               Plural(row.cols.size(), "column"));
     }
     std::vector<uint64_t> out;
@@ -354,6 +366,22 @@ ReadCounts(RowReader& in,
         out.push_back(*v);
     }
     return out;
+}
+
+/// A rate written without a unit, in bit/s, as ns-3's DataRate reads one and ns3-datacenter's
+/// topology files write them ("25000000000.0"): a positive whole number of bit/s.
+std::optional<DataRate>
+PlainBitRate(const std::string& text)
+{
+    char* end = nullptr;
+    errno = 0;
+    double bps = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || errno != 0 || !std::isfinite(bps) || bps < 1 ||
+        bps > 1e15 || bps != std::floor(bps))
+    {
+        return std::nullopt;
+    }
+    return DataRate(static_cast<uint64_t>(bps));
 }
 
 /// A node id column: an integer below nNodes. \p topoName names the topology file when the
@@ -404,13 +432,20 @@ HpccTopology
 ReadHpccTopology(const std::string& path, HpccCounts policy)
 {
     RowReader in(path);
+    // HPCC's and ConWeave's header has three counts; ns3-datacenter's (the PowerTCP authors')
+    // has four, the ToR count third, which it reads and never uses
+    // (examples/PowerTCP/powertcp-evaluation-burst.cc:746: node_num, switch_num, tors,
+    // link_num).
+    const uint64_t kMaxLinks = std::numeric_limits<uint32_t>::max();
     auto counts = ReadCounts(in,
                              path,
                              {"N_nodes", "N_switches", "N_links"},
-                             {kMaxNodes, kMaxNodes, std::numeric_limits<uint32_t>::max()});
+                             {kMaxNodes, kMaxNodes, kMaxLinks},
+                             {"N_nodes", "N_switches", "N_tors", "N_links"},
+                             {kMaxNodes, kMaxNodes, kMaxNodes, kMaxLinks});
     const uint64_t nNodes = counts[0];
     const uint64_t nSwitches = counts[1];
-    const uint64_t nLinks = counts[2];
+    const uint64_t nLinks = counts.back();
     if (nNodes == 0)
     {
         throw ConfigError(path, 1, "N_nodes", "a topology needs nodes, got 0");
@@ -522,17 +557,15 @@ ReadHpccTopology(const std::string& path, HpccCounts policy)
         link.sourceLine = row.line;
 
         const std::string& rateText = row.cols[2];
-        auto rate = ParseDataRate(rateText);
+        auto rate = IsPlainNumber(rateText) ? PlainBitRate(rateText) : ParseDataRate(rateText);
         if (!rate)
         {
             throw ConfigError(path,
                               row.line,
                               "rate",
-                              IsPlainNumber(rateText)
-                                  ? "'" + rateText + "' has no unit: write e.g. 100Gbps"
-                                  : "expected a positive data rate such as 100Gbps or 25Gb/s, "
-                                    "got '" +
-                                        rateText + "'");
+                              "expected a positive data rate such as 100Gbps, 25Gb/s or "
+                              "25000000000 (bit/s), got '" +
+                                  rateText + "'");
         }
         link.rate = *rate;
 
