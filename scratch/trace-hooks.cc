@@ -7,8 +7,8 @@
 // Prints what the hooks saw next to the switch's own counters; exit status 0 when they agree.
 
 #include "build/fabric-builder.h"
-#include "roce/rdma-nic.h"
 #include "config/topology-generators.h"
+#include "roce/rdma-nic.h"
 
 #include "ns3/command-line.h"
 #include "ns3/config.h"

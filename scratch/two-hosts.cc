@@ -9,8 +9,8 @@
 // Exit status 0 when the flow finished at the estimated time, 1 otherwise.
 
 #include "build/fabric-builder.h"
-#include "link/frame-codec.h"
 #include "config/topology-generators.h"
+#include "link/frame-codec.h"
 #include "wire/roce-frame-header.h"
 
 #include "ns3/command-line.h"

@@ -5,9 +5,9 @@
 // attribute defaults set for this test only, add raw flows, run, and inspect the model objects.
 
 #include "build/fabric-builder.h"
+#include "config/topology-generators.h"
 #include "host/host-transport.h"
 #include "link/frame-codec.h"
-#include "config/topology-generators.h"
 
 #include "ns3/config.h"
 #include "ns3/object-factory.h"

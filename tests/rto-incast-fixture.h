@@ -6,8 +6,8 @@
 // attribute overrides, each run into its own directory, and the spurious-resend counters read
 // back from summary.json and flows.csv.
 
-#include "fabric-sim-util.h"
 #include "config/scenario-config.h"
+#include "fabric-sim-util.h"
 #include "run/scenario-runner.h"
 #include "test-files.h"
 

@@ -19,8 +19,8 @@
 #include "../fabric-sim-util.h"
 #include "collective/collective-engine.h"
 #include "config/config-collective.h"
-#include "host/host-transport.h"
 #include "config/yaml-fields.h"
+#include "host/host-transport.h"
 
 #include "ns3/object-factory.h"
 

@@ -8,15 +8,15 @@
 //   - bad collective sections are ConfigErrors naming file, line and key.
 
 #include "../fabric-sim-util.h"
-#include "run/collective-setup.h"
 #include "collective/collective-engine.h"
 #include "collective/sharp-service.h"
 #include "config/config-collective.h"
 #include "config/config-error.h"
+#include "config/yaml-fields.h"
 #include "host/host-transport.h"
+#include "run/collective-setup.h"
 #include "switch/fabric-switch.h"
 #include "switch/sharp-aggregator.h"
-#include "config/yaml-fields.h"
 
 #include "ns3/object-factory.h"
 

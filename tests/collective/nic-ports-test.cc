@@ -9,10 +9,10 @@
 // rounded up, frame by frame (Tx); the expected times are exact.
 
 #include "../fabric-sim-util.h"
-#include "run/collective-setup.h"
-#include "host/host-transport.h"
 #include "build/nic-port-binder.h"
 #include "config/topology-generators.h"
+#include "host/host-transport.h"
+#include "run/collective-setup.h"
 
 #include "ns3/object-factory.h"
 #include "ns3/uinteger.h"

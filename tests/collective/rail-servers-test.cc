@@ -3,11 +3,11 @@
 // to a dual-port NIC — a shared bottleneck, checked: a collective cannot beat slot bytes / 32 GB/s.
 
 #include "../fabric-sim-util.h"
-#include "run/collective-setup.h"
 #include "config/config-collective.h"
-#include "host/host-transport.h"
 #include "config/topology-generators.h"
 #include "config/yaml-fields.h"
+#include "host/host-transport.h"
+#include "run/collective-setup.h"
 
 #include "ns3/object-factory.h"
 

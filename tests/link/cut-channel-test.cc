@@ -5,10 +5,10 @@
 // interface index at the given arrival time.
 
 #include "../fabric-sim-util.h"
-#include "record/conservation.h"
+#include "distributed/rank-merge.h"
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
-#include "distributed/rank-merge.h"
+#include "record/conservation.h"
 #include "record/run-totals.h"
 #include "wire/roce-frame-header.h"
 

@@ -17,8 +17,8 @@
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
 #include "config/config-error.h"
-#include "random-scenario.h"
 #include "config/scenario-config.h"
+#include "random-scenario.h"
 #include "run/scenario-runner.h"
 
 #include <algorithm>

@@ -3,8 +3,8 @@
 // (RdmaNic ContextCacheSize / ContextMissPenalty) — misses counted and paid as worked out by hand.
 
 #include "../fabric-sim-util.h"
-#include "roce/rdma-nic.h"
 #include "host/context-cache.h"
+#include "roce/rdma-nic.h"
 
 namespace ns3
 {

@@ -14,9 +14,9 @@
 #include "../fabric-sim-util.h"
 #include "../rto-incast-fixture.h"
 #include "../test-files.h"
+#include "config/scenario-config.h"
 #include "record/conservation.h"
 #include "roce/rdma-nic.h"
-#include "config/scenario-config.h"
 #include "run/scenario-runner.h"
 
 #include <filesystem>

@@ -3,8 +3,8 @@
 // after it) change single stages, and bad values are errors naming file, line and key.
 
 #include "config/config-error.h"
-#include "scenario-attributes.h"
 #include "config/scenario-config.h"
+#include "scenario-attributes.h"
 
 #include <cstdio>
 #include <fstream>

@@ -7,11 +7,11 @@
 
 #include "../fabric-sim-util.h"
 #include "build/fabric-builder.h"
+#include "config/topology-generators.h"
+#include "distributed/topology-partition.h"
 #include "host/fabric-host.h"
 #include "link/frame-codec.h"
 #include "switch/fabric-switch.h"
-#include "config/topology-generators.h"
-#include "distributed/topology-partition.h"
 
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"

@@ -3,8 +3,8 @@
 // defaults, and the workloads expanded into flows.
 
 #include "config/config-error.h"
-#include "scenario-attributes.h"
 #include "config/scenario-config.h"
+#include "scenario-attributes.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>

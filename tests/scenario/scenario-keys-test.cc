@@ -1,7 +1,7 @@
-// The scenario key table (helper/config/config-table.h): every key's default is its ns-3 attribute's,
-// read when the scenario is loaded (so Config::SetDefault moves it); `fabric-run --help` lists
-// every key; the deprecated CamelCase spellings of the dcqcn:, caqm: and caqm_switch: keys
-// still load, with a notice naming file, line, old and new key; a run leaves the attribute
+// The scenario key table (helper/config/config-table.h): every key's default is its ns-3
+// attribute's, read when the scenario is loaded (so Config::SetDefault moves it); `fabric-run
+// --help` lists every key; the deprecated CamelCase spellings of the dcqcn:, caqm: and caqm_switch:
+// keys still load, with a notice naming file, line, old and new key; a run leaves the attribute
 // defaults as it found them.
 
 #include "../test-files.h"

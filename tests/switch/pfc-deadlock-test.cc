@@ -3,8 +3,8 @@
 // every remaining chain drains into a host), so everything completes.
 
 #include "../fabric-sim-util.h"
-#include "record/deadlock-detector.h"
 #include "config/topology-reader.h"
+#include "record/deadlock-detector.h"
 
 namespace ns3
 {

@@ -2,8 +2,8 @@
 // requests), the transport state accounting of docs/models.md#transport-state (Jetty 20 B,
 // channel 56 B, shared / private / groups), and the context cache (LRU) with its miss penalty.
 
-#include "ub-test-util.h"
 #include "host/context-cache.h"
+#include "ub-test-util.h"
 
 namespace ns3
 {

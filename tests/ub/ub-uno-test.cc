@@ -7,8 +7,8 @@
 
 #include "../test-files.h"
 #include "config/config-error.h"
-#include "distributed/partitioned-run.h"
 #include "config/scenario-config.h"
+#include "distributed/partitioned-run.h"
 #include "run/scenario-runner.h"
 #include "ub-test-util.h"
 

@@ -1,5 +1,6 @@
 // The Poisson flow-size generator (helper/config/poisson-workload.h) and the CDF reader
-// (helper/config/flow-size-cdf.h), checked against statistics derived from the CDF files themselves:
+// (helper/config/flow-size-cdf.h), checked against statistics derived from the CDF files
+// themselves:
 //   - the offered load over the run is within 2 % of `load`, with a duration long enough that
 //     2 % is more than four standard deviations of the offered load (computed from the CDF's
 //     first two moments);

@@ -1,7 +1,7 @@
 #include "ecmp-hash-queries.h"
 
-#include "config/config-error.h"
 #include "build/fabric-builder.h"
+#include "config/config-error.h"
 #include "link/frame-codec.h"
 #include "run/scenario-runner.h"
 #include "switch/ecmp-load-balancer.h"

@@ -9,12 +9,12 @@
 
 #include "config/attribute-values.h"
 #include "config/config-error.h"
-#include "ecmp-hash-queries.h"
-#include "distributed/rank-exchange.h"
 #include "config/scenario-config.h"
-#include "run/scenario-runner.h"
-#include "distributed/topology-partition.h"
 #include "config/units.h"
+#include "distributed/rank-exchange.h"
+#include "distributed/topology-partition.h"
+#include "ecmp-hash-queries.h"
+#include "run/scenario-runner.h"
 
 #include "ns3/core-module.h"
 

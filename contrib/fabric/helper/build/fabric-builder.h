@@ -1,12 +1,12 @@
 #ifndef FABRIC_BUILDER_H
 #define FABRIC_BUILDER_H
 
+#include "config/topology-spec.h"
 #include "host/fabric-host.h"
 #include "host/flow-table.h"
 #include "link/fabric-channel.h"
 #include "link/fabric-net-device.h"
 #include "switch/fabric-switch.h"
-#include "config/topology-spec.h"
 
 #include "ns3/node-container.h"
 

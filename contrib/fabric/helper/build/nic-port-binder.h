@@ -1,8 +1,8 @@
 #ifndef FABRIC_NIC_PORT_BINDER_H
 #define FABRIC_NIC_PORT_BINDER_H
 
-#include "collective/collective-engine.h"
 #include "build/fabric-builder.h"
+#include "collective/collective-engine.h"
 
 #include "ns3/ptr.h"
 #include "ns3/simple-ref-count.h"

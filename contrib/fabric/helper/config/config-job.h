@@ -1,9 +1,9 @@
 #ifndef FABRIC_CONFIG_JOB_H
 #define FABRIC_CONFIG_JOB_H
 
-#include "job/job-spec.h"
 #include "config/topology-spec.h"
 #include "config/yaml-fields.h"
+#include "job/job-spec.h"
 
 #include <vector>
 

@@ -2,9 +2,9 @@
 #define FABRIC_SCENARIO_CONFIG_H
 
 #include "config/config-collective.h"
+#include "config/topology-spec.h"
 #include "host/flow-table.h"
 #include "job/job-spec.h"
-#include "config/topology-spec.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"

@@ -1,11 +1,11 @@
 #ifndef FABRIC_PARTITIONED_RUN_H
 #define FABRIC_PARTITIONED_RUN_H
 
-#include "collective/collective-engine.h"
-#include "record/deadlock-detector.h"
 #include "build/fabric-builder.h"
-#include "job/job-runner.h"
+#include "collective/collective-engine.h"
 #include "distributed/topology-partition.h"
+#include "job/job-runner.h"
+#include "record/deadlock-detector.h"
 
 #include "ns3/nstime.h"
 #include "ns3/packet.h"

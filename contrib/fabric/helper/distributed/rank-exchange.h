@@ -17,7 +17,8 @@ namespace ns3
  * module builds against an ns-3 without its mpi module (Debian's package). Everything here is
  * ns-3's own distributed engine: DistributedSimulatorImpl (granted time window) or
  * NullMessageSimulatorImpl, MpiInterface::SendPacket and MpiReceiver, in a plugin that Enable
- * loads (helper/distributed/rank-exchange-backend.h); before Enable, a process is a run of one rank.
+ * loads (helper/distributed/rank-exchange-backend.h); before Enable, a process is a run of one
+ * rank.
  */
 namespace RankExchange
 {

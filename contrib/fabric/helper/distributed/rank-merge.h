@@ -1,8 +1,8 @@
 #ifndef FABRIC_RANK_MERGE_H
 #define FABRIC_RANK_MERGE_H
 
-#include "host/flow-table.h"
 #include "distributed/partitioned-run.h"
+#include "host/flow-table.h"
 #include "record/run-totals.h"
 
 #include <nlohmann/json.hpp>

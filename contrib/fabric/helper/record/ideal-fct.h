@@ -1,8 +1,8 @@
 #ifndef FABRIC_IDEAL_FCT_H
 #define FABRIC_IDEAL_FCT_H
 
-#include "host/flow-table.h"
 #include "config/topology-spec.h"
+#include "host/flow-table.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"

@@ -2,9 +2,9 @@
 #define FABRIC_RUN_RECORDER_H
 
 #include "build/fabric-builder.h"
+#include "config/scenario-config.h"
 #include "record/fabric-idleness.h"
 #include "record/sampling-ticker.h"
-#include "config/scenario-config.h"
 #include "trace/csv-writer.h"
 
 #include "ns3/pcap-file-wrapper.h"

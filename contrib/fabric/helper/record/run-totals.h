@@ -1,9 +1,9 @@
 #ifndef FABRIC_RUN_TOTALS_H
 #define FABRIC_RUN_TOTALS_H
 
-#include "record/deadlock-detector.h"
 #include "build/fabric-builder.h"
 #include "host/host-transport.h"
+#include "record/deadlock-detector.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 #include "run/collective-setup.h"
 
+#include "build/nic-port-binder.h"
 #include "collective/collective-algorithm.h"
 #include "collective/sharp-service.h"
 #include "config/config-error.h"
-#include "build/nic-port-binder.h"
 #include "distributed/partitioned-run.h"
 #include "switch/fabric-switch.h"
 #include "switch/sharp-aggregator.h"

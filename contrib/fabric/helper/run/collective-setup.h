@@ -1,9 +1,9 @@
 #ifndef FABRIC_COLLECTIVE_SETUP_H
 #define FABRIC_COLLECTIVE_SETUP_H
 
+#include "build/fabric-builder.h"
 #include "collective/collective-engine.h"
 #include "config/config-collective.h"
-#include "build/fabric-builder.h"
 #include "host/host-transport.h"
 
 #include <nlohmann/json.hpp>

@@ -2,9 +2,9 @@
 #define FABRIC_JOB_SETUP_H
 
 #include "build/fabric-builder.h"
+#include "distributed/partitioned-run.h"
 #include "host/host-transport.h"
 #include "job/job-runner.h"
-#include "distributed/partitioned-run.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

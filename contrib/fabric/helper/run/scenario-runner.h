@@ -1,9 +1,9 @@
 #ifndef FABRIC_SCENARIO_RUNNER_H
 #define FABRIC_SCENARIO_RUNNER_H
 
-#include "record/conservation.h"
-#include "distributed/partitioned-run.h"
 #include "config/scenario-config.h"
+#include "distributed/partitioned-run.h"
+#include "record/conservation.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,12 +1,12 @@
 #ifndef FABRIC_RDMA_NIC_H
 #define FABRIC_RDMA_NIC_H
 
+#include "host/context-cache.h"
 #include "host/nic-transport.h"
 #include "host/rto-estimator.h"
 #include "link/fabric-net-device.h"
 #include "link/frame-codec.h"
 #include "roce-congestion-control.h"
-#include "host/context-cache.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
