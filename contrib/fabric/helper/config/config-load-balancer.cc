@@ -77,10 +77,10 @@ SwitchLbIsPerPacket(const ScenarioBuild& b)
     {
         return false;
     }
+    // Per packet, unless the record names a Time attribute the scenario sets above zero.
     const std::string& condition = p->GetPerPacketUnlessPositive();
-    return LoadBalancerIsPerPacket(
-        b.switchLb,
-        condition.empty() ? "" : ScenarioAttribute(b, p->GetTypeName() + "::" + condition));
+    return condition.empty() ||
+           !Time(ScenarioAttribute(b, p->GetTypeName() + "::" + condition)).IsStrictlyPositive();
 }
 
 void

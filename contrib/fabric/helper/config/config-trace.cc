@@ -32,9 +32,10 @@ ReadNodes(YamlFields& trace, const ScenarioKey& key, const ScenarioBuild& b)
         if (b.hpcc && id)
         {
             const std::vector<uint32_t>& index = b.hpcc->nodeIndexOfNodeId;
-            if (n.size() <= 9 && std::stoul(n) < index.size())
+            unsigned long nodeId = n.size() <= 9 ? std::stoul(n) : index.size();
+            if (nodeId < index.size())
             {
-                n = topo.nodes[index[std::stoul(n)]].name;
+                n = topo.nodes[index[nodeId]].name;
                 continue;
             }
             throw trace.Error(key.Name(),

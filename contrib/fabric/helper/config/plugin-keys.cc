@@ -7,8 +7,6 @@
 #include "config/config-sections.h"
 #include "config/yaml-fields.h"
 
-#include "ns3/nstime.h"
-
 namespace ns3
 {
 
@@ -83,17 +81,6 @@ MtuAttributeValue(const FabricPlugin& plugin, uint32_t mtu)
     // A QueueSize attribute writes its default with a unit ("4096B"); an integer without.
     std::string current = AttributeDefaultText(attribute);
     return !current.empty() && current.back() == 'B' ? value + "B" : value;
-}
-
-bool
-LoadBalancerIsPerPacket(const std::string& name, const std::string& attributeValue)
-{
-    const FabricPlugin* p = PluginRegistry::Find(PluginKind::LoadBalancer, name);
-    if (!p || !p->IsPerPacket())
-    {
-        return false;
-    }
-    return p->GetPerPacketUnlessPositive().empty() || !Time(attributeValue).IsStrictlyPositive();
 }
 
 } // namespace ns3

@@ -44,10 +44,6 @@ const FabricPlugin& RequirePlugin(YamlFields& section,
 /// ("4096" for an integer, "4096B" for a size).
 std::string MtuAttributeValue(const FabricPlugin& plugin, uint32_t mtu);
 
-/// Whether the load balancer \p name chooses a path per packet, given the value of its
-/// PerPacket condition attribute (\p attributeValue: the scenario's, or the default).
-bool LoadBalancerIsPerPacket(const std::string& name, const std::string& attributeValue);
-
 } // namespace ns3
 
 #endif
