@@ -230,6 +230,19 @@ TransportKeys()
             .Attribute(nic + "Window"),
         ScenarioKey("roce.base_rtt", KeyKind::Native, "round trip the 0B window is sized for")
             .Attribute(nic + "BaseRtt"),
+        ScenarioKey("roce.rate_window",
+                    KeyKind::Native,
+                    "the HPCC simulator's NIC window for every cc (HAS_WIN, GLOBAL_T): a QP "
+                    "keeps less payload unacknowledged than the base BDP (2 x path delay + one "
+                    "payload per hop, times the bottleneck rate) of the topology's longest host "
+                    "pair (global) or of its own pair (pair); off: none. The cc's own window "
+                    "still binds if smaller (docs/models.md#rate-window)")
+            .Attribute(nic + "RateWindow"),
+        ScenarioKey("roce.rate_window_scaled",
+                    KeyKind::Native,
+                    "roce.rate_window x the QP's current rate / line rate, at least 1 B "
+                    "(VAR_WIN)")
+            .Attribute(nic + "RateWindowScaled"),
         ScenarioKey("roce.request_interval",
                     KeyKind::Native,
                     "minimum time between message launches per NIC")

@@ -18,6 +18,8 @@
 #include "record/run-recorder.h"
 #include "record/run-totals.h"
 #include "record/ub-recorder.h"
+#include "roce/rdma-nic.h"
+#include "run/base-bdp.h"
 #include "run/collective-setup.h"
 #include "run/fabric-version.h"
 #include "run/job-setup.h"
@@ -29,6 +31,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <chrono>
@@ -98,6 +101,7 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
     SetConstructionDefaults(factory);
     // Every NIC asks the same table how many switches a path crosses (Swift's hop scaling).
     auto pathHops = std::make_shared<PathHops>(net.Spec());
+    std::shared_ptr<BaseBdp> baseBdp; // made when a NIC has a RateWindow
     for (uint32_t h = 0; h < net.GetNHosts(); ++h)
     {
         if (!net.IsHostLocal(h))
@@ -111,6 +115,20 @@ InstallTransports(FabricNetwork& net, const std::string& transport)
         {
             nicTransport->SetPathHops(
                 [pathHops, h](uint32_t dst) { return pathHops->Between(h, dst); });
+        }
+        auto rdma = DynamicCast<RdmaNic>(nic);
+        if (rdma && rdma->GetRateWindowMode() != RdmaNic::RATE_WINDOW_OFF)
+        {
+            // RateWindow: the HPCC simulator's pairBdp / maxBdp, one table for every NIC.
+            if (!baseBdp)
+            {
+                UintegerValue mtu;
+                rdma->GetAttribute("Mtu", mtu);
+                baseBdp = std::make_shared<BaseBdp>(net.Spec(), mtu.Get());
+            }
+            rdma->SetBaseBdp([baseBdp, h](uint32_t dst) {
+                return dst == RdmaNic::kAllHosts ? baseBdp->MaxBdp() : baseBdp->Bdp(h, dst);
+            });
         }
         net.GetNode(net.NodeOfHost(h))->AggregateObject(nic);
         nics.push_back(nic);

@@ -10,6 +10,7 @@
 #include "wire/roce-frame-header.h"
 #include "wire/roce-header-view.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -98,6 +99,35 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_baseRtt),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute(
+                "RateWindow",
+                "The HPCC simulator's NIC window for every congestion control (HAS_WIN, "
+                "GLOBAL_T): a QP sends a new packet only while its unacknowledged payload is "
+                "below the base bandwidth-delay product 2 x path delay + one payload's "
+                "serialization per hop, times the bottleneck rate (alibaba-edu/"
+                "High-Precision-Congestion-Control simulation/scratch/third.cc:905-930, "
+                "rdma-queue-pair.cc:120-123, qbb-net-device.cc:106). global: the largest over "
+                "every pair of hosts (GLOBAL_T 1, third.cc:138); pair: the QP's own pair "
+                "(GLOBAL_T 0); off: none (HAS_WIN 0). The congestion control's own window, if "
+                "smaller, still binds. Default off keeps earlier runs unchanged (the reference's "
+                "third.cc:61-62 default is HAS_WIN 1, GLOBAL_T 1).",
+                EnumValue(RATE_WINDOW_OFF),
+                MakeEnumAccessor(&RdmaNic::m_rateWindow),
+                MakeEnumChecker(RATE_WINDOW_OFF,
+                                "off",
+                                RATE_WINDOW_GLOBAL,
+                                "global",
+                                RATE_WINDOW_PAIR,
+                                "pair"))
+            .AddAttribute("RateWindowScaled",
+                          "RateWindow scales with the QP's rate (VAR_WIN): window x current "
+                          "rate / line rate, integer bytes, at least 1 (alibaba-edu/"
+                          "High-Precision-Congestion-Control simulation/src/point-to-point/"
+                          "model/rdma-queue-pair.cc:125-137). Default false as the reference's "
+                          "(third.cc:64).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_rateWindowScaled),
+                          MakeBooleanChecker())
             .AddAttribute("ReceiveSlots",
                           "Receive buffers posted for SENDs (0 = unlimited); a SEND holds one "
                           "until its completion has been processed.",
@@ -170,6 +200,38 @@ RdmaNic::DoDispose()
         conn.cc->Stop();
     }
     NicTransport::DoDispose();
+}
+
+void
+RdmaNic::SetBaseBdp(BaseBdpFunction baseBdp)
+{
+    m_baseBdp = std::move(baseBdp);
+}
+
+uint64_t
+RdmaNic::GetRateWindow(uint32_t flowId) const
+{
+    auto it = m_senders.find(flowId);
+    return it == m_senders.end() || !it->second.cc ? 0 : RateWindowOf(it->second);
+}
+
+uint64_t
+RdmaNic::GetEffectiveWindow(uint32_t flowId) const
+{
+    auto it = m_senders.find(flowId);
+    if (it == m_senders.end() || !it->second.cc)
+    {
+        return 0;
+    }
+    uint64_t window = EffectiveWindow(it->second);
+    return window == UINT64_MAX ? 0 : window;
+}
+
+uint64_t
+RdmaNic::GetInflightBytes(uint32_t flowId) const
+{
+    auto it = m_senders.find(flowId);
+    return it == m_senders.end() || it->second.done ? 0 : InflightBytes(it->second);
 }
 
 uint32_t
@@ -267,6 +329,13 @@ RdmaNic::Launch(uint32_t flowId)
     else
     {
         qp.cc = StartCongestionControl(qp.port, DataSink(f));
+    }
+    if (m_rateWindow != RATE_WINDOW_OFF)
+    {
+        // third.cc:138: every QP gets maxBdp (GLOBAL_T 1) or its pair's pairBdp (GLOBAL_T 0).
+        NS_ABORT_MSG_UNLESS(m_baseBdp,
+                            "RdmaNic::RateWindow needs the topology's base BDPs (SetBaseBdp)");
+        qp.rateWindowBase = m_baseBdp(m_rateWindow == RATE_WINDOW_GLOBAL ? kAllHosts : DataSink(f));
     }
     qp.usesInt = qp.cc->UsesInt();
     qp.pacedRate = qp.cc->GetRate();
@@ -479,7 +548,7 @@ RdmaNic::WindowOpen(const SenderQp& qp) const
     // allowed, so a window under one MTU still makes progress. A READ responder hears no ACKs
     // (READ responses are acknowledged only implicitly, by the requester's next request), so
     // its una never moves: a window would stop it for good, and it is paced by the rate alone.
-    uint64_t window = qp.cc->GetWindow();
+    uint64_t window = EffectiveWindow(qp);
     // OrderedMessages: the window covers the connection's QP, all its messages' flight.
     if (qp.conn)
     {
@@ -487,6 +556,40 @@ RdmaNic::WindowOpen(const SenderQp& qp) const
     }
     return window == 0 || qp.responder || qp.nextIndex <= qp.una ||
            PayloadBetween(qp, qp.una, qp.nextIndex) < window;
+}
+
+uint64_t
+RdmaNic::RateWindowOf(const SenderQp& qp) const
+{
+    if (qp.rateWindowBase == 0 || qp.responder)
+    {
+        return 0; // RateWindow off (HAS_WIN 0), or a READ responder (it hears no ACKs)
+    }
+    if (!m_rateWindowScaled)
+    {
+        return qp.rateWindowBase;
+    }
+    // rdma-queue-pair.cc:129-132 (VAR_WIN): m_win x m_rate / m_max_rate in integer bytes, at
+    // least 1; m_max_rate is the NIC's line rate (rdma-hw.cc:241).
+    uint64_t line = m_ports[qp.port].device->GetDataRate().GetBitRate();
+    uint64_t w = static_cast<uint64_t>(static_cast<unsigned __int128>(qp.rateWindowBase) *
+                                       qp.cc->GetRate().GetBitRate() / line);
+    return std::max<uint64_t>(w, 1);
+}
+
+uint64_t
+RdmaNic::EffectiveWindow(const SenderQp& qp) const
+{
+    // The congestion control's window (0 or UINT64_MAX: none) and the rate window (0: none):
+    // the smaller binds. The reference has only the latter, checked for every cc mode before
+    // a QP may send (qbb-net-device.cc:106); ns3-fabric's window algorithms keep their own.
+    uint64_t window = qp.cc->GetWindow();
+    uint64_t rate = RateWindowOf(qp);
+    if (rate != 0 && (window == 0 || rate < window))
+    {
+        window = rate;
+    }
+    return window;
 }
 
 NicTransport::Turn

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -73,6 +74,17 @@ namespace ns3
  *    cumulative ACK point in the BTH PSN and the out-of-order PSN that triggered it in the AETH
  *    MSN; the sender resends only packets neither acknowledged nor reported received, and
  *    keeps at most Window bytes beyond the first unacknowledged packet.
+ * Rate window (attributes RateWindow, RateWindowScaled; docs/models.md#rate-window): the HPCC
+ * simulator's NIC window for every congestion control (config.txt HAS_WIN, GLOBAL_T, VAR_WIN;
+ * alibaba-edu/High-Precision-Congestion-Control simulation/scratch/third.cc:138,
+ * simulation/src/point-to-point/model/rdma-queue-pair.cc:116-137, qbb-net-device.cc:106): a QP
+ * sends a new packet only while its unacknowledged payload is below W, where W is the base
+ * bandwidth-delay product of the topology's longest host pair (global) or of the QP's own pair
+ * (pair), with RateWindowScaled W x current rate / line rate (integer, at least 1 byte). It
+ * applies beside the congestion control's own window: the smaller binds. Default off (the
+ * reference's third.cc:61-62 default is HAS_WIN 1, GLOBAL_T 1, VAR_WIN 0; off keeps runs as they
+ * were).
+ *
  * Retransmission timeout (attribute RtoMode, docs/models.md#retransmission-timeout):
  *  - adaptive (default): RFC 6298 per QP (host/rto-estimator.h): SRTT and RTTVAR from the ACKs'
  *    round trips (Karn: none from a packet that may have been sent twice), RTO = SRTT +
@@ -93,6 +105,21 @@ class RdmaNic : public NicTransport
         GO_BACK_N,
         SELECTIVE_REPEAT
     };
+
+    /// Attribute RateWindow: whose base bandwidth-delay product bounds every QP (HAS_WIN 0,
+    /// HAS_WIN 1 with GLOBAL_T 1, HAS_WIN 1 with GLOBAL_T 0).
+    enum RateWindowMode
+    {
+        RATE_WINDOW_OFF,
+        RATE_WINDOW_GLOBAL,
+        RATE_WINDOW_PAIR
+    };
+
+    /// The base bandwidth-delay product in bytes from this NIC's host to host \p dstHost (the
+    /// reference's pairBdp), or with \p dstHost = kAllHosts the largest over every pair of
+    /// hosts of the topology (maxBdp).
+    using BaseBdpFunction = std::function<uint64_t(uint32_t dstHost)>;
+    static constexpr uint32_t kAllHosts = UINT32_MAX;
 
     static TypeId GetTypeId();
     RdmaNic();
@@ -147,6 +174,26 @@ class RdmaNic : public NicTransport
     {
         return m_recovery;
     }
+
+    RateWindowMode GetRateWindowMode() const
+    {
+        return m_rateWindow;
+    }
+
+    /// Where RateWindow global / pair reads its base bandwidth-delay products (the scenario
+    /// runner computes them from the topology as the reference does: run/base-bdp.h). A QP
+    /// reads it once, when it starts.
+    void SetBaseBdp(BaseBdpFunction baseBdp);
+
+    /// The rate window of the sending QP \p flowId now in payload bytes (0: none, or no such
+    /// QP): RateWindow's base, scaled by rate / line rate with RateWindowScaled.
+    uint64_t GetRateWindow(uint32_t flowId) const;
+    /// The window the sending QP \p flowId obeys now: the smaller of its congestion control's
+    /// and the rate window (0: none).
+    uint64_t GetEffectiveWindow(uint32_t flowId) const;
+    /// Payload the sending QP \p flowId has sent and not yet had acknowledged (what its windows
+    /// bound; 0: no such QP).
+    uint64_t GetInflightBytes(uint32_t flowId) const;
 
     /// First PSN of a QP (a function of its number, so wraparound is exercised).
     static uint32_t InitialPsn(uint32_t qp);
@@ -210,6 +257,7 @@ class RdmaNic : public NicTransport
         std::deque<uint64_t> resend;  ///< selective repeat: packets to send again
         uint64_t scannedTo = 0;       ///< selective repeat: NAK ranges already queued
         ConnectionQp* conn = nullptr; ///< OrderedMessages: the connection's shared QP state
+        uint64_t rateWindowBase = 0;  ///< RateWindow: the base BDP (the reference's m_win)
         Time nextSend;
         bool launched = false;
         bool done = false;
@@ -316,8 +364,12 @@ class RdmaNic : public NicTransport
     /// A new congestion control for a QP sending on \p port towards host \p dataSink, told its
     /// path's hops and started at the port's rate.
     Ptr<FabricCongestionControl> StartCongestionControl(uint32_t port, uint32_t dataSink) const;
-    /// Whether the QP's congestion window lets it send a new packet now.
+    /// Whether the QP's congestion window (and the rate window) lets it send a new packet now.
     bool WindowOpen(const SenderQp& qp) const;
+    /// RateWindow of \p qp now (0: none).
+    uint64_t RateWindowOf(const SenderQp& qp) const;
+    /// The smaller of the congestion control's window and the rate window (0: none).
+    uint64_t EffectiveWindow(const SenderQp& qp) const;
     void ReceiveFrame(FabricNetDevice* device, WireFrame& received) override;
     void ReceiveData(const FrameInfo& info);
     /// A data packet arrived trimmed (packet trimming): NAK it at once.
@@ -386,6 +438,9 @@ class RdmaNic : public NicTransport
     Time m_completionTime;
     Time m_rnrDelay;
     bool m_ecnEcho;
+    RateWindowMode m_rateWindow;
+    bool m_rateWindowScaled;
+    BaseBdpFunction m_baseBdp;
     uint32_t m_slotsInUse = 0;
     uint32_t m_maxSlotsInUse = 0;
     uint32_t m_completionsQueued = 0; ///< waiting for (or in) host processing

@@ -1,0 +1,67 @@
+#ifndef FABRIC_BASE_BDP_H
+#define FABRIC_BASE_BDP_H
+
+#include "config/topology-spec.h"
+#include "record/ideal-fct.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace ns3
+{
+
+/**
+ * \brief The base round trips and bandwidth-delay products between hosts as the HPCC simulator
+ * computes them for its NIC window (alibaba-edu/High-Precision-Congestion-Control,
+ * simulation/scratch/third.cc:225-266 and 905-930; inet-tub/ns3-datacenter,
+ * simulator/ns-3.39/examples/PowerTCP/powertcp-evaluation-burst.cc:1017-1042), in integer
+ * nanoseconds and bytes with the reference's rounding:
+ *
+ *   delay   = sum over the path's links of the link delay (ns)
+ *   txDelay = sum over the path's links of floor(payload x 8e9 / link rate) (ns): one packet's
+ *             payload serialized on every hop, headers not counted
+ *   rtt     = 2 x delay + txDelay
+ *   bdp     = floor(floor(rtt x bottleneck rate / 1e9) / 8)
+ *
+ * maxBdp is the largest bdp over all ordered pairs of distinct hosts (GLOBAL_T 1). The path is
+ * BasePaths' (fewest hops, then the largest bottleneck, then the least delay); the reference
+ * takes the first shortest path its breadth-first search meets, the same numbers on the
+ * symmetric topologies it is run on.
+ */
+class BaseBdp
+{
+  public:
+    /// \p payloadBytes: the reference's PACKET_PAYLOAD_SIZE (the RoCE NIC's Mtu).
+    BaseBdp(const TopologySpec& topo, uint32_t payloadBytes);
+
+    /// rtt of host indices \p src -> \p dst, in ns (0 when not connected or equal).
+    uint64_t RttNs(uint32_t src, uint32_t dst);
+    /// bdp of host indices \p src -> \p dst, in bytes (pairBdp).
+    uint64_t Bdp(uint32_t src, uint32_t dst);
+    /// The largest Bdp over every pair of distinct hosts (maxBdp); computed once.
+    uint64_t MaxBdp();
+    /// The largest RttNs over every pair of distinct hosts (maxRtt); computed with MaxBdp.
+    uint64_t MaxRttNs();
+
+  private:
+    struct Pair
+    {
+        uint64_t rttNs = 0;
+        uint64_t bdp = 0;
+    };
+
+    Pair Between(uint32_t src, uint32_t dst);
+    void ComputeMaxima();
+
+    TopologySpec m_topo; ///< a copy: NICs ask while the run's spec may be gone
+    uint32_t m_payload;
+    uint32_t m_nHosts;
+    std::unique_ptr<BasePaths> m_paths;
+    bool m_haveMaxima = false;
+    uint64_t m_maxBdp = 0;
+    uint64_t m_maxRttNs = 0;
+};
+
+} // namespace ns3
+
+#endif
