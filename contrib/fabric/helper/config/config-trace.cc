@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace ns3
 {
@@ -147,6 +150,112 @@ CheckHtml(YamlFields& trace, const ScenarioKey& key, ScenarioBuild&)
     ValueOf(trace, key);
 }
 
+/// trace.hpcc.fct, .pfc, .qlen: a file under the run directory.
+void
+ReadHpccFile(YamlFields& hpcc, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!hpcc.Has(key.Name()))
+    {
+        return;
+    }
+    std::string file = hpcc.String(key.Name());
+    if (std::filesystem::path(file).is_absolute())
+    {
+        throw hpcc.Error(key.Name(),
+                         "'" + file + "' is absolute; give a path under the run directory (--out)");
+    }
+    TraceConfig::Hpcc& h = b.cfg.trace.hpcc;
+    (key.Name() == "fct" ? h.fct : key.Name() == "pfc" ? h.pfc : h.qlen) = file;
+}
+
+void
+ReadHpccFormat(YamlFields& hpcc, const ScenarioKey& key, ScenarioBuild& b)
+{
+    b.cfg.trace.hpcc.conweave = ValueOf(hpcc, key).text == "conweave";
+}
+
+void
+ReadHpccTime(YamlFields& hpcc, const ScenarioKey& key, ScenarioBuild& b)
+{
+    TraceConfig::Hpcc& h = b.cfg.trace.hpcc;
+    Time t = ValueOf(hpcc, key).time;
+    const std::string& name = key.Name();
+    (name == "qlen_start"      ? h.qlenStart
+     : name == "qlen_end"      ? h.qlenEnd
+     : name == "qlen_interval" ? h.qlenInterval
+                               : h.qlenDump) = t;
+}
+
+/// The dport column of the HPCC flow.txt that workload type hpcc reads (already checked by
+/// ReadHpccFlows), one per flow; empty for a ConWeave flow.txt (no such column) or when the
+/// workload has other flows too.
+std::vector<uint16_t>
+HpccFlowDports(const ScenarioBuild& b)
+{
+    const YAML::Node work = b.cfg.document["workload"];
+    if (!work || !work.IsMap() || !work["type"] || work["type"].Scalar() != "hpcc" || !work["file"])
+    {
+        return {};
+    }
+    std::ifstream in(ResolvePath(b.cfg.file, b.sourceRoot, work["file"].Scalar()));
+    std::vector<uint16_t> dports;
+    std::string line;
+    long count = -1;
+    while (std::getline(in, line) && (count < 0 || long(dports.size()) < count))
+    {
+        std::istringstream fields(line);
+        std::vector<std::string> columns;
+        for (std::string c; fields >> c;)
+        {
+            columns.push_back(c);
+        }
+        if (columns.empty())
+        {
+            continue;
+        }
+        if (count < 0)
+        {
+            count = std::stol(columns[0]);
+            continue;
+        }
+        if (columns.size() != 6)
+        {
+            return {};
+        }
+        // src dst pg dport size start_time; the reference keeps 16 bits of it (RdmaQueuePair).
+        dports.push_back(static_cast<uint16_t>(std::stoul(columns[3])));
+    }
+    if (dports.size() != b.cfg.flows.size())
+    {
+        return {};
+    }
+    return dports;
+}
+
+/// trace.hpcc: its keys, then what the writers need from the keys read before trace.
+void
+ReadHpcc(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    ReadSection(trace, key, b);
+    TraceConfig::Hpcc& h = b.cfg.trace.hpcc;
+    if (!h.Any())
+    {
+        return;
+    }
+    h.payloadBytes = b.cfg.payloadMtu;
+    h.stopTime = b.cfg.stopTime;
+    if (b.hpcc)
+    {
+        const std::vector<uint32_t>& index = b.hpcc->nodeIndexOfNodeId;
+        h.nodeIds.assign(b.cfg.topology.nodes.size(), 0);
+        for (uint32_t id = 0; id < index.size(); ++id)
+        {
+            h.nodeIds[index[id]] = id;
+        }
+        h.dports = HpccFlowDports(b);
+    }
+}
+
 } // namespace
 
 ScenarioKeys
@@ -208,6 +317,62 @@ TraceKeys()
                     "tools/plot writes report.html, the interactive page of the run")
             .Default("true")
             .Reader(CheckHtml),
+        ScenarioKey("trace.hpcc",
+                    KeyKind::Mapping,
+                    "the output files of the HPCC-family simulators, for their analysis scripts "
+                    "(node ids: topology.txt's with topology: {hpcc: FILE})")
+            .Reader(ReadHpcc),
+        ScenarioKey("trace.hpcc.fct",
+                    KeyKind::Text,
+                    "fct.txt (FCT_OUTPUT_FILE): a line per finished flow")
+            .Unit("file under the run directory")
+            .Rule("not written")
+            .Reader(ReadHpccFile),
+        ScenarioKey("trace.hpcc.pfc",
+                    KeyKind::Text,
+                    "pfc.txt (PFC_OUTPUT_FILE): a line per PFC frame received")
+            .Unit("file under the run directory")
+            .Rule("not written")
+            .Reader(ReadHpccFile),
+        ScenarioKey("trace.hpcc.qlen",
+                    KeyKind::Text,
+                    "qlen.txt (QLEN_MON_FILE): switch egress queue histograms per KB")
+            .Unit("file under the run directory")
+            .Rule("not written")
+            .Reader(ReadHpccFile),
+        ScenarioKey("trace.hpcc.format",
+                    KeyKind::Choice,
+                    "fct.txt columns: hpcc (and ns3-datacenter): hex IPs, sport per pair, "
+                    "flow.txt's dport; conweave: node ids, sport per source, dport per "
+                    "destination")
+            .Choices({"hpcc", "ns3-datacenter", "conweave"})
+            .Default("hpcc")
+            .Reader(ReadHpccFormat),
+        // Defaults: alibaba-edu/High-Precision-Congestion-Control simulation/scratch/third.cc:81-82
+        ScenarioKey("trace.hpcc.qlen_start",
+                    KeyKind::Duration,
+                    "QLEN_MON_START: first qlen.txt sample (HPCC third.cc:82)")
+            .Default("2s")
+            .Reader(ReadHpccTime),
+        ScenarioKey("trace.hpcc.qlen_end",
+                    KeyKind::Duration,
+                    "QLEN_MON_END: samples continue until one is at or after it (HPCC third.cc:82)")
+            .Default("2100ms")
+            .Reader(ReadHpccTime),
+        ScenarioKey("trace.hpcc.qlen_interval",
+                    KeyKind::Duration,
+                    "qlen_mon_interval: one sample of every switch port per interval "
+                    "(HPCC third.cc:81)")
+            .Default("100ns")
+            .Check(Positive("sampling intervals must be positive"))
+            .Reader(ReadHpccTime),
+        ScenarioKey("trace.hpcc.qlen_dump_interval",
+                    KeyKind::Duration,
+                    "qlen_dump_interval: histograms written at samples whose time is a multiple "
+                    "of it (HPCC third.cc:81)")
+            .Default("100ms")
+            .Check(Positive("dump intervals must be positive"))
+            .Reader(ReadHpccTime),
     };
 }
 

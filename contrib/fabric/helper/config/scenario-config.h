@@ -94,6 +94,31 @@ struct TraceConfig
     bool pcap = false;
     std::vector<std::string> pcapNodes; ///< empty = every node
     bool sleepWhenIdle = true;          ///< samplers skip idle time (same files as ticking)
+
+    /// trace.hpcc: the output files of the HPCC-family simulators (record/hpcc-outputs.h).
+    struct Hpcc
+    {
+        std::string fct;       ///< fct.txt path under the run directory; empty: not written
+        std::string pfc;       ///< pfc.txt path; empty: not written
+        std::string qlen;      ///< qlen.txt path; empty: not written
+        bool conweave = false; ///< fct.txt in ConWeave's columns instead of HPCC's
+        Time qlenStart;        ///< QLEN_MON_START
+        Time qlenEnd;          ///< QLEN_MON_END
+        Time qlenInterval;     ///< qlen_mon_interval (a sample of every switch port)
+        Time qlenDump;         ///< qlen_dump_interval (a histogram dump at multiples of it)
+        /// From the keys read before trace: the id each spec node has in the files (HPCC
+        /// topology.txt ids; empty: the spec index), the dport column of an HPCC flow.txt per
+        /// flow (empty: 100), host.mtu (HPCC's packet_payload_size) and stop_time.
+        std::vector<uint32_t> nodeIds;
+        std::vector<uint16_t> dports;
+        uint32_t payloadBytes = 0;
+        Time stopTime;
+
+        bool Any() const
+        {
+            return !fct.empty() || !pfc.empty() || !qlen.empty();
+        }
+    } hpcc;
 };
 
 /**

@@ -80,6 +80,11 @@ void
 RunRecorder::Start()
 {
     const TopologySpec& spec = m_net->Spec();
+    if (m_config.hpcc.Any())
+    {
+        m_hpcc = std::make_unique<HpccOutputs>(m_net, m_config.hpcc, m_outDir);
+        m_hpcc->Start();
+    }
     m_queues.Open(m_outDir + "/queues.csv", "time_ns,node,port,priority,bytes");
     m_pfc.Open(m_outDir + "/pfc.csv", "time_ns,node,port,priority,event,quanta");
     m_rates.Open(m_outDir + "/rates.csv", "time_ns,flow_id,src,rate_gbps");
@@ -296,6 +301,10 @@ RunRecorder::PfcEvent(uint32_t node, uint32_t port, bool sent, uint8_t priority,
                              : (quanta ? "PAUSE_RECEIVED" : "RESUME_RECEIVED");
     m_pfc.Row() << Simulator::Now().GetNanoSeconds() << ',' << m_net->NodeName(node) << ',' << port
                 << ',' << unsigned(priority) << ',' << event << ',' << quanta << '\n';
+    if (m_hpcc && !sent)
+    {
+        m_hpcc->PfcReceived(node, port, quanta);
+    }
 }
 
 void
@@ -336,6 +345,10 @@ RunRecorder::Finish()
     for (auto& f : m_pcaps)
     {
         f->Close();
+    }
+    if (m_hpcc)
+    {
+        m_hpcc->Finish();
     }
 }
 

@@ -4,6 +4,7 @@
 #include "build/fabric-builder.h"
 #include "config/scenario-config.h"
 #include "record/fabric-idleness.h"
+#include "record/hpcc-outputs.h"
 #include "record/sampling-ticker.h"
 #include "trace/csv-writer.h"
 
@@ -22,8 +23,9 @@ namespace ns3
  * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate),
  * trims.csv (every payload a switch trimmed; only when some switch has trimming enabled, so runs
  * without trimming keep their set of files), credits.csv (sampled credit state of every port
- * under credit-based flow control; only then) and optional pcaps. Files are committed (renamed into
- * place) by Finish().
+ * under credit-based flow control; only then), optional pcaps, and the HPCC-family simulators'
+ * fct.txt, pfc.txt and qlen.txt when trace.hpcc names them (record/hpcc-outputs.h). Files are
+ * committed (renamed into place) by Finish().
  */
 class RunRecorder
 {
@@ -110,6 +112,7 @@ class RunRecorder
     std::unique_ptr<SamplingTicker> m_queueTicker;
     std::unique_ptr<SamplingTicker> m_rateTicker;
     FabricIdleness* m_idleness = nullptr;
+    std::unique_ptr<HpccOutputs> m_hpcc; ///< only when trace.hpcc names a file
 };
 
 } // namespace ns3
