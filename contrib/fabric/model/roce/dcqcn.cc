@@ -5,6 +5,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -22,7 +23,10 @@ FABRIC_PLUGIN(FabricPlugin(PluginKind::CongestionControl,
                            &DcqcnCongestionControl::GetTypeId,
                            "DCQCN reaction point")
                   .Transport("roce")
-                  .Section("dcqcn"));
+                  .Section("dcqcn")
+                  // The mellanox variant acts on ACKs of CE-marked packets (the paper variant
+                  // ignores the echo; receivers only set a bit in their ACKs).
+                  .EchoesEcn());
 
 TypeId
 DcqcnCongestionControl::GetTypeId()
@@ -101,7 +105,29 @@ DcqcnCongestionControl::GetTypeId()
                           "(NIC default clamp_tgt_rate=0, clamp_tgt_rate_after_time_inc=1).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "Variant",
+                "paper: the DCQCN paper's reaction point, one cut per CNP (Zhu et al., "
+                "SIGCOMM 2015, section 3). mellanox: the HPCC simulator's CC_MODE 1, "
+                "\"Mellanox's version of DCQCN\" (alibaba-edu/High-Precision-Congestion-Control "
+                "simulation/src/point-to-point/model/rdma-hw.cc:618-738): a CNP or an ACK with "
+                "the ECN echo only sets flags; alpha is updated every AlphaTimer from whether one "
+                "came, the rate is cut at most once per RateDecreaseInterval, the first one only "
+                "starts the timers, increases come from the RateIncreaseTimer alone.",
+                EnumValue(PAPER),
+                MakeEnumAccessor(&DcqcnCongestionControl::m_variant),
+                MakeEnumChecker(PAPER, "paper", MELLANOX, "mellanox"))
+            .AddAttribute("RateDecreaseInterval",
+                          "mellanox variant: the rate is cut at most once per this period, if "
+                          "a CNP or ECN-echo ACK arrived since the previous check "
+                          "(alibaba-edu/High-Precision-Congestion-Control "
+                          "simulation/src/point-to-point/model/rdma-hw.cc:77-81 "
+                          "RateDecreaseInterval 4 us; mix/config.txt:17 RATE_DECREASE_INTERVAL "
+                          "4). Unused by the paper variant.",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -129,6 +155,7 @@ DcqcnCongestionControl::CancelTimers()
 {
     m_alphaEvent.Cancel();
     m_increaseEvent.Cancel();
+    m_decreaseEvent.Cancel();
 }
 
 void
@@ -138,6 +165,9 @@ DcqcnCongestionControl::Start(DataRate lineRate)
     NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0, "DCQCN needs a non-zero line rate");
     NS_ABORT_MSG_IF(m_byteCounterAttr.GetUnit() != QueueSizeUnit::BYTES,
                     "DcqcnCongestionControl::ByteCounter must be given in bytes, not packets");
+    NS_ABORT_MSG_IF(m_variant == MELLANOX && !m_decreaseInterval.IsStrictlyPositive(),
+                    "DcqcnCongestionControl::RateDecreaseInterval must be positive with "
+                    "Variant mellanox");
     CancelTimers();
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
     const double scale = m_rateScaleRef.GetBitRate() == 0
@@ -154,6 +184,12 @@ DcqcnCongestionControl::Start(DataRate lineRate)
     m_running = true;
     // Not rate limited until the first CNP: no timers, no byte counting.
     m_limited = false;
+    // mellanox: the steps are added to a DataRate (whole bit/s) in the reference.
+    m_mlxAi = static_cast<uint64_t>(std::llround(m_ai));
+    m_mlxHai = static_cast<uint64_t>(std::llround(m_hai));
+    m_firstSignal = true;
+    m_alphaSignal = false;
+    m_decreaseSignal = false;
 }
 
 void
@@ -180,6 +216,11 @@ DcqcnCongestionControl::OnCnp()
     {
         // A CNP can still be in flight when the QP completes.
         NS_LOG_LOGIC("CNP after Stop ignored");
+        return;
+    }
+    if (m_variant == MELLANOX)
+    {
+        MlxSignal();
         return;
     }
     // The paper always remembers the pre-cut rate as the target. The NIC (clamp_tgt_rate=0)
@@ -215,11 +256,22 @@ DcqcnCongestionControl::OnCnp()
 }
 
 void
+DcqcnCongestionControl::OnAck(const CcFeedback& ack)
+{
+    // The paper's reaction point hears of congestion through CNPs only.
+    if (m_variant == MELLANOX && ack.ecnEcho && m_running)
+    {
+        // rdma-hw.cc:419-424: a CNP-flagged ACK goes to cnp_received_mlx.
+        MlxSignal();
+    }
+}
+
+void
 DcqcnCongestionControl::OnBytesSent(uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
     const uint64_t threshold = m_byteCounterAttr.GetValue();
-    if (!m_running || !m_limited || threshold == 0)
+    if (!m_running || !m_limited || threshold == 0 || m_variant == MELLANOX)
     {
         return;
     }
@@ -377,6 +429,127 @@ DcqcnCongestionControl::CheckRecovered()
         m_increaseEvent.Cancel();
         NS_LOG_DEBUG("recovered to line rate");
     }
+}
+
+// Mellanox's DCQCN as the HPCC simulator has it (CC_MODE 1). Every function below names the
+// reference function it follows (alibaba-edu/High-Precision-Congestion-Control,
+// simulation/src/point-to-point/model/rdma-hw.cc) and schedules its events in the same order, so
+// that timers falling on the same instant run in the reference's order.
+
+namespace
+{
+
+/// ns-3's DataRate(uint64_t) built from a double (DataRate * double, DataRate / double in the
+/// reference): truncated to whole bit/s.
+uint64_t
+Truncated(double bps)
+{
+    return static_cast<uint64_t>(bps);
+}
+
+} // namespace
+
+void
+DcqcnCongestionControl::MlxSignal()
+{
+    // cnp_received_mlx, rdma-hw.cc:638-653.
+    m_alphaSignal = true;
+    m_decreaseSignal = true;
+    if (m_firstSignal)
+    {
+        // The first signal only starts the machinery: alpha from its initial value, the alpha
+        // timer, and the decrease check 1 ns after an alpha update that falls on the same
+        // instant (rdma-hw.cc:648).
+        m_alpha = m_initialAlpha;
+        m_alphaSignal = false;
+        if (m_alphaTimer.IsStrictlyPositive())
+        {
+            m_alphaEvent =
+                Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::MlxUpdateAlpha, this);
+        }
+        m_decreaseEvent = Simulator::Schedule(m_decreaseInterval + NanoSeconds(1),
+                                              &DcqcnCongestionControl::MlxCheckDecrease,
+                                              this);
+        // RateOnFirstCnp 1: Rt = Rc = the current rate (the line rate).
+        m_rt = m_rc;
+        m_firstSignal = false;
+        m_limited = true;
+        NS_LOG_DEBUG("first signal: timers started, alpha=" << m_alpha);
+    }
+}
+
+void
+DcqcnCongestionControl::MlxUpdateAlpha()
+{
+    // UpdateAlphaMlx, rdma-hw.cc:618-633.
+    if (m_alphaSignal)
+    {
+        m_alpha = (1 - m_g) * m_alpha + m_g;
+    }
+    else
+    {
+        m_alpha = (1 - m_g) * m_alpha;
+    }
+    m_alphaSignal = false;
+    m_alphaEvent = Simulator::Schedule(m_alphaTimer, &DcqcnCongestionControl::MlxUpdateAlpha, this);
+}
+
+void
+DcqcnCongestionControl::MlxCheckDecrease()
+{
+    // CheckRateDecreaseMlx, rdma-hw.cc:655-678: the next check is scheduled first.
+    m_decreaseEvent =
+        Simulator::Schedule(m_decreaseInterval, &DcqcnCongestionControl::MlxCheckDecrease, this);
+    if (!m_decreaseSignal)
+    {
+        return;
+    }
+    // CLAMP_TARGET_RATE 0: the target keeps its value when no timer increase came since the
+    // last cut.
+    if (m_clampTargetRate || m_timerStage != 0)
+    {
+        m_rt = m_rc;
+    }
+    const uint64_t floor = std::min(m_minRate.GetBitRate(), static_cast<uint64_t>(m_lineRate));
+    const uint64_t cut = Truncated(m_rc * (1 - m_alpha / 2));
+    m_rc = static_cast<double>(std::max(floor, cut));
+    m_timerStage = 0;
+    m_decreaseSignal = false;
+    m_increaseEvent.Cancel();
+    if (m_increaseTimer.IsStrictlyPositive())
+    {
+        m_increaseEvent =
+            Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::MlxIncreaseTimer, this);
+    }
+    NS_LOG_DEBUG("cut: Rc=" << m_rc << " Rt=" << m_rt << " alpha=" << m_alpha);
+}
+
+void
+DcqcnCongestionControl::MlxIncreaseTimer()
+{
+    // RateIncEventTimerMlx and RateIncEventMlx, rdma-hw.cc:683-697: rescheduled first.
+    m_increaseEvent =
+        Simulator::Schedule(m_increaseTimer, &DcqcnCongestionControl::MlxIncreaseTimer, this);
+    const uint64_t line = static_cast<uint64_t>(m_lineRate);
+    uint64_t rc = static_cast<uint64_t>(m_rc);
+    uint64_t rt = static_cast<uint64_t>(m_rt);
+    if (m_timerStage < m_fastRecovery)
+    {
+        // FastRecoveryMlx, rdma-hw.cc:699-706.
+        NS_LOG_LOGIC("fast recovery");
+    }
+    else
+    {
+        // ActiveIncreaseMlx (T = F) and HyperIncreaseMlx (T > F), rdma-hw.cc:708-738.
+        rt += m_timerStage == m_fastRecovery ? m_mlxAi : m_mlxHai;
+        rt = std::min(rt, line);
+        NS_LOG_LOGIC((m_timerStage == m_fastRecovery ? "additive" : "hyper") << " increase");
+    }
+    rc = Truncated(rc / 2.0) + Truncated(rt / 2.0);
+    m_rc = static_cast<double>(rc);
+    m_rt = static_cast<double>(rt);
+    ++m_timerStage;
+    NS_LOG_DEBUG("increase: T=" << m_timerStage << " Rc=" << m_rc << " Rt=" << m_rt);
 }
 
 } // namespace ns3

@@ -41,7 +41,7 @@ namespace ns3
  *   events and must not veto hyper increase, so its stage is taken to be the other's. With the
  *   byte counter off this is the NIC's timer-only reaction point as the HPCC simulator has it
  *   (alibaba-edu/High-Precision-Congestion-Control, simulation/src/point-to-point/model/
- *   rdma-hw.cc, RateIncEventMlx/HyperIncreaseMlx, lines 686-733): T < F fast recovery, T = F
+ *   rdma-hw.cc, RateIncEventMlx/HyperIncreaseMlx, lines 683-738): T < F fast recovery, T = F
  *   additive, every later event hyper by a constant R_HAI (i = 1). The `scaled` preset runs so.
  *
  * Before the first CNP the QP is not rate limited: Rc = Rt = line rate and no timer runs (the
@@ -89,14 +89,53 @@ namespace ns3
  * |                    |            | sets Rt <- Rc. NIC CLAMP_TGT_RATE = 0 with                 |
  * |                    |            | CLAMP_TGT_RATE_AFTER_TIME_INC = 1 (also HPCC's default):   |
  * |                    |            | set false to model it.                                     |
+ * | Variant            | paper      | paper: the rules above; mellanox: HPCC's CC_MODE 1 (below) |
+ * | RateDecrease-      | 4 us       | mellanox only. HPCC RateDecreaseInterval = 4 us            |
+ * |   Interval         |            | (rdma-hw.cc:77-81) and mix/config.txt:17                   |
+ * |                    |            | RATE_DECREASE_INTERVAL 4; NIC rate_reduce_monitor_period.  |
  *
- * Not modelled: the NIC's rate_reduce_monitor_period (at most one cut per 4 us; the NP's CNP
- * interval already spaces CNPs), rate_to_set_on_first_cnp (0 = use the alpha cut) and
- * rpg_min_dec_fac (50 %; with alpha <= 1 a cut is never deeper than 50 % anyway).
+ * Not modelled in the paper variant: the NIC's rate_reduce_monitor_period (at most one cut per
+ * 4 us; the NP's CNP interval already spaces CNPs; the mellanox variant has it as
+ * RateDecreaseInterval), rate_to_set_on_first_cnp (0 = use the alpha cut) and rpg_min_dec_fac
+ * (50 %; with alpha <= 1 a cut is never deeper than 50 % anyway).
+ *
+ * Variant `mellanox` (attribute Variant, key dcqcn.variant) is instead the reaction point of
+ * the HPCC simulator's CC_MODE 1, "Mellanox's version of DCQCN"
+ * (alibaba-edu/High-Precision-Congestion-Control, simulation/src/point-to-point/model/
+ * rdma-hw.cc:618-738; the same code is inet-tub/ns3-datacenter simulator/ns-3.39/src/
+ * point-to-point/model/rdma-hw.cc:650-777). There every ACK of an ECN-marked packet carries the
+ * CNP flag (rdma-hw.cc:321-322) and the sender hands each flagged ACK to cnp_received_mlx
+ * (rdma-hw.cc:419-424); here an ACK with CcFeedback::ecnEcho set, or a CNP packet, is that
+ * signal (the plug-in turns the receivers' ECN echo on). The signal only sets two flags:
+ *
+ * - Signal: "CNP arrived" for the alpha update and for the rate decrease. The first signal of
+ *   the QP instead sets alpha = InitialAlpha (the reference: 1), clears the alpha flag, starts
+ *   the alpha timer (AlphaTimer from now) and the decrease check (RateDecreaseInterval + 1 ns
+ *   from now) and sets Rt = Rc; it does not cut (rdma-hw.cc:638-653).
+ * - Alpha timer, every AlphaTimer (ALPHA_RESUME_INTERVAL): alpha <- (1-g) alpha + g if a
+ *   signal arrived since the last update, else (1-g) alpha; flag cleared (rdma-hw.cc:618-636).
+ * - Decrease check, every RateDecreaseInterval (RATE_DECREASE_INTERVAL): if a signal arrived
+ *   since the last check, Rt <- Rc (ClampTargetRate, or T > 0), Rc <- max(MinRate,
+ *   Rc (1 - alpha/2)), T = 0, and the increase timer restarts from now (rdma-hw.cc:655-681).
+ * - Increase timer, every RateIncreaseTimer (RP_TIMER) once the first cut happened:
+ *   T < F fast recovery Rc <- Rc/2 + Rt/2; T = F additive Rt += R_AI; T > F hyper
+ *   Rt += R_HAI (constant); Rt capped at the line rate, Rc <- Rc/2 + Rt/2; then T++
+ *   (rdma-hw.cc:683-738). No byte counter (ByteCounter is ignored).
+ *
+ * Rates in this variant are whole bit/s with the reference's DataRate truncation (a product or
+ * a half is truncated to an integer, rdma-hw.cc with ns-3's DataRate operators), and the timers
+ * run until Stop(), as the reference's run until QpComplete (rdma-hw.cc:499-504).
  */
 class DcqcnCongestionControl : public RoceCongestionControl
 {
   public:
+    /// Which reaction point runs (attribute Variant).
+    enum Variant
+    {
+        PAPER,   ///< the DCQCN paper, one cut per CNP
+        MELLANOX ///< the HPCC simulator's CC_MODE 1: flags, alpha and decrease timers
+    };
+
     static TypeId GetTypeId();
     DcqcnCongestionControl();
     ~DcqcnCongestionControl() override;
@@ -108,6 +147,8 @@ class DcqcnCongestionControl : public RoceCongestionControl
     /// Current rate Rc.
     DataRate GetRate() const override;
     void OnCnp() override;
+    /// mellanox: an ACK with the ECN echo set is a congestion signal (as a CNP); paper: ignored.
+    void OnAck(const CcFeedback& ack) override;
     /// Drives the byte counter (only while the QP is rate limited, see the class notes).
     void OnBytesSent(uint32_t bytes) override;
     /// "dcqcn".
@@ -142,6 +183,14 @@ class DcqcnCongestionControl : public RoceCongestionControl
     };
 
     void AlphaTimerExpired();
+    /// mellanox: a CNP or an ECN-echo ACK (cnp_received_mlx).
+    void MlxSignal();
+    /// mellanox: the alpha timer (UpdateAlphaMlx).
+    void MlxUpdateAlpha();
+    /// mellanox: the decrease check (CheckRateDecreaseMlx).
+    void MlxCheckDecrease();
+    /// mellanox: the rate-increase timer (RateIncEventTimerMlx).
+    void MlxIncreaseTimer();
     void IncreaseTimerExpired();
     /// Applies one increase event and counts it in T or BC.
     void RateIncrease(IncreaseSource source);
@@ -161,6 +210,8 @@ class DcqcnCongestionControl : public RoceCongestionControl
     DataRate m_rateScaleRef;     ///< line rate R_AI and R_HAI are given for (0: as given)
     DataRate m_minRate;          ///< floor of Rc after a cut
     bool m_clampTargetRate;      ///< Rt <- Rc on every CNP (paper) or only after a timer increase
+    Variant m_variant;           ///< paper or mellanox reaction point
+    Time m_decreaseInterval;     ///< mellanox: period of the decrease check
 
     // State
     double m_lineRate{0}; ///< bit/s, 0 until Start()
@@ -174,8 +225,15 @@ class DcqcnCongestionControl : public RoceCongestionControl
     uint64_t m_bytes{0};      ///< byte counter
     bool m_running{false};    ///< between Start() and Stop()
     bool m_limited{false};    ///< rate limiter active: CNP seen, not yet recovered
+    // mellanox state (rdma-queue-pair.h:37-47, mlx)
+    bool m_firstSignal{true};     ///< no CNP or ECN echo seen yet (m_first_cnp)
+    bool m_alphaSignal{false};    ///< signal since the last alpha update (m_alpha_cnp_arrived)
+    bool m_decreaseSignal{false}; ///< signal since the last decrease check
+    uint64_t m_mlxAi{0};          ///< R_AI at this line rate, whole bit/s
+    uint64_t m_mlxHai{0};         ///< R_HAI at this line rate, whole bit/s
     EventId m_alphaEvent;
     EventId m_increaseEvent;
+    EventId m_decreaseEvent; ///< mellanox decrease check
 };
 
 } // namespace ns3
