@@ -35,6 +35,7 @@ namespace
 
 const char* kUsage =
     R"(usage: fabric-run SCENARIO.yaml [options]
+       fabric-run --hpcc-config config.txt [--hpcc-simulator NAME] [options]
        fabric-run --hash [FILE]
 
 
@@ -47,6 +48,11 @@ options:
   --out DIR            output directory (default results/<scenario>/<seed>-<time>)
   --seed N             random seed (same as --set seed=N)
   --quiet              no summary table
+  --hpcc-config FILE   run an HPCC-family simulator's config.txt instead of a scenario: every key
+                       applied with the reference's meaning or refused by name; the keys that
+                       are not simply applied are listed (and kept in the output directory's
+                       hpcc-config.txt) (docs/hpcc-config.md)
+  --hpcc-simulator S   who wrote that config: hpcc (default), conweave or ns3-datacenter
   --strict-import      refuse HPCC topology.txt / flow.txt records beyond the count on line 1
                        (by default they are ignored with a warning, as HPCC ignores them)
   --partition METHOD   distributed run under mpirun (auto | pods | FILE of 'node rank' lines);
@@ -201,6 +207,26 @@ ErrorStream()
     return std::cerr;
 }
 
+/// What an hpcc_config import did with the config.txt keys it did not simply apply: on standard
+/// error (unless quiet) and in OUT/hpcc-config.txt, so no key's fate goes unsaid.
+void
+WriteImportNotes(const ScenarioConfig& cfg, const std::string& outDir, bool quiet)
+{
+    if (cfg.importNotes.empty())
+    {
+        return;
+    }
+    std::ofstream file(outDir + "/hpcc-config.txt");
+    for (const std::string& note : cfg.importNotes)
+    {
+        file << note << "\n";
+        if (!quiet)
+        {
+            ErrorStream() << "fabric-run: note: " << note << "\n";
+        }
+    }
+}
+
 #ifdef FABRIC_MALLOC_JEMALLOC
 // jemalloc reads its options from this symbol when the process starts (bench/PROFILE.md, round
 // 7): its memory in 2 MiB transparent huge pages where the kernel allows them on request (its
@@ -226,6 +252,8 @@ RunMain(int argc, char** argv)
     std::string partition;
     std::string sync = "granted-time";
     bool quiet = false;
+    std::string hpccConfig;
+    std::string hpccSimulator = "hpcc";
     try
     {
         if (!args.empty() && args[0] == "--hash")
@@ -275,6 +303,14 @@ RunMain(int argc, char** argv)
             {
                 overrides.push_back("seed=" + value("--seed"));
             }
+            else if (is("--hpcc-config"))
+            {
+                hpccConfig = value("--hpcc-config");
+            }
+            else if (is("--hpcc-simulator"))
+            {
+                hpccSimulator = value("--hpcc-simulator");
+            }
             else if (a == "--strict-import")
             {
                 GlobalValue::Bind("FabricStrictImport", BooleanValue(true));
@@ -310,6 +346,18 @@ RunMain(int argc, char** argv)
             {
                 throw ConfigError("command line", 0, a, "only one scenario file per run");
             }
+        }
+        if (!hpccConfig.empty() && !scenario.empty())
+        {
+            throw ConfigError("command line",
+                              0,
+                              "--hpcc-config",
+                              "a scenario file or --hpcc-config, not both (a scenario can hold "
+                              "hpcc_config: {file: ...})");
+        }
+        if (!hpccConfig.empty())
+        {
+            scenario = hpccConfig;
         }
         if (scenario.empty())
         {
@@ -350,7 +398,10 @@ RunMain(int argc, char** argv)
                 plan->size = RankExchange::Size();
             }
         }
-        ScenarioConfig cfg = LoadScenario(scenario, overrides, SourceRoot(argv[0]));
+        ScenarioConfig cfg =
+            hpccConfig.empty()
+                ? LoadScenario(scenario, overrides, SourceRoot(argv[0]))
+                : LoadHpccConfigScenario(hpccConfig, hpccSimulator, overrides, SourceRoot(argv[0]));
         if (plan)
         {
             plan->partition = PartitionTopology(cfg.topology, plan->size, partition);
@@ -377,6 +428,7 @@ RunMain(int argc, char** argv)
         }
         bool created = !std::filesystem::exists(outDir);
         std::filesystem::create_directories(outDir);
+        WriteImportNotes(cfg, outDir, quiet);
         RunOutcome outcome;
         try
         {

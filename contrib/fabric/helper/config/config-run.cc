@@ -47,6 +47,21 @@ ReadAttributes(YamlFields& root, const ScenarioKey& key, ScenarioBuild& b)
     }
 }
 
+/// hpcc_config: already expanded into the document by LoadScenario (hpcc-config.h); here its
+/// keys are only taken as read.
+void
+ReadHpccConfigKey(YamlFields& root, const ScenarioKey& key, ScenarioBuild&)
+{
+    if (!root.Has(key.Name()))
+    {
+        return;
+    }
+    YamlFields section = root.Child(key.Name());
+    section.String("file");
+    section.String("simulator", "hpcc");
+    section.RejectUnknownKeys();
+}
+
 } // namespace
 
 ScenarioKeys
@@ -67,6 +82,21 @@ RunKeys()
             .Default("10ms")
             .Check(Positive("must be positive"))
             .Reader(ReadStopTime),
+        ScenarioKey("hpcc_config",
+                    KeyKind::Mapping,
+                    "run an HPCC-family simulator's config.txt: its keys become this scenario's "
+                    "(the scenario's own keys win), each applied with the reference's meaning "
+                    "or refused by name (docs/hpcc-config.md)")
+            .Reader(ReadHpccConfigKey),
+        ScenarioKey("hpcc_config.file", KeyKind::Text, "the config.txt (relative to the scenario)")
+            .Unit("file"),
+        ScenarioKey("hpcc_config.simulator",
+                    KeyKind::Choice,
+                    "which simulator the config is written for: its keys mean different things "
+                    "in places (BUFFER_SIZE with or without the PFC headroom, where CC_MODE "
+                    "comes from)")
+            .Choices({"hpcc", "conweave", "ns3-datacenter"})
+            .Default("hpcc"),
     };
 }
 

@@ -6,6 +6,8 @@
 #include "wire/roce-frame-header.h"
 
 #include <algorithm>
+#include <set>
+#include <sstream>
 
 namespace ns3
 {
@@ -215,6 +217,38 @@ CheckHeadroomReserve(YamlFields& sw,
     }
 }
 
+/// switch.pfc.headroom_delay_multiple: each switch reserves N x rate x delay per (port, lossless
+/// priority) of its own cables (SharedBufferMmu::HeadroomDelayMultiple); each must keep a pool.
+void
+CheckCableHeadroomReserve(YamlFields& sw,
+                          const ScenarioBuild& b,
+                          uint64_t multiple,
+                          uint32_t losslessMask)
+{
+    const TopologySpec& topo = b.cfg.topology;
+    std::vector<uint64_t> reserve(topo.nodes.size(), 0);
+    for (const auto& l : topo.links)
+    {
+        uint64_t ns = static_cast<uint64_t>(l.delay.GetPicoSeconds() / 1000);
+        uint64_t bytes = l.rate.GetBitRate() * ns / 8 / 1000000000ULL * multiple *
+                         __builtin_popcount(losslessMask);
+        reserve[l.a] += bytes;
+        reserve[l.b] += bytes;
+    }
+    for (uint32_t s : topo.Switches())
+    {
+        if (reserve[s] >= b.bufferBytes)
+        {
+            throw sw.Error("buffer",
+                           std::to_string(b.bufferBytes) + " B cannot hold switch " +
+                               topo.nodes[s].name + "'s PFC headroom of " +
+                               std::to_string(reserve[s]) + " B (" + std::to_string(multiple) +
+                               " x rate x cable delay per port and lossless priority); enlarge "
+                               "the buffer or set switch.pfc.headroom_outside_buffer");
+        }
+    }
+}
+
 /// The switch with the most ports reserves switch.cbfc.credits per (port, credited lane): the
 /// buffer must hold that and keep a shared pool.
 void
@@ -247,6 +281,8 @@ ReadPfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
     SetFromKey(pfc, "pause_quanta", attributes);
     uint64_t headroom = ReadHeadroom(pfc, b);
     uint64_t headroomPool = SetFromKey(pfc, "headroom_pool", attributes).count;
+    uint64_t delayMultiple = SetFromKey(pfc, "headroom_delay_multiple", attributes).count;
+    bool outside = SetFromKey(pfc, "headroom_outside_buffer", attributes).flag;
     SetFromKey(pfc, "hop_class_increment", attributes);
     ReadSection(pfc, FindKey(pfc.KeyPath("watchdog")), b);
     pfc.RejectUnknownKeys();
@@ -258,10 +294,59 @@ ReadPfc(YamlFields& sw, const ScenarioKey& key, ScenarioBuild& b)
         CheckCreditReserve(sw, b, lossless);
         return;
     }
-    if (enabled)
+    if (enabled && !outside)
     {
-        CheckHeadroomReserve(sw, pfc, b, headroom, headroomPool, lossless);
+        if (delayMultiple > 0)
+        {
+            CheckCableHeadroomReserve(sw, b, delayMultiple, lossless);
+        }
+        else
+        {
+            CheckHeadroomReserve(sw, pfc, b, headroom, headroomPool, lossless);
+        }
     }
+}
+
+/// switch.ecn.speed_map: [{rate, kmin, kmax, pmax}, ...] as the switches' EcnSpeedMap text.
+void
+ReadEcnSpeedMap(YamlFields& ecn, const ScenarioKey& key, ScenarioBuild& b)
+{
+    if (!ecn.Has(key.Name()))
+    {
+        return;
+    }
+    YAML::Node list = ecn.Node(key.Name());
+    if (!list.IsSequence())
+    {
+        throw ecn.Error(key.Name(), "expected a list of {rate, kmin, kmax, pmax}");
+    }
+    std::string text;
+    std::set<uint64_t> rates;
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        YamlFields e(list[i], ecn.File(), key.path + "[" + std::to_string(i) + "]");
+        DataRate rate = e.Rate("rate");
+        uint64_t kmin = e.Bytes("kmin");
+        uint64_t kmax = e.Bytes("kmax");
+        double pmax = e.Double("pmax");
+        e.RejectUnknownKeys();
+        if (kmax < kmin)
+        {
+            throw e.Error("kmax", "Kmax must be >= Kmin");
+        }
+        if (pmax < 0 || pmax > 1)
+        {
+            throw e.Error("pmax", "must be within 0..1");
+        }
+        if (!rates.insert(rate.GetBitRate()).second)
+        {
+            throw e.Error("rate", "listed twice");
+        }
+        std::ostringstream entry;
+        entry << rate.GetBitRate() << "bps:" << kmin << "B:" << kmax << "B:" << e.String("pmax");
+        text += (text.empty() ? "" : ",") + entry.str();
+    }
+    b.cfg.attributes.emplace_back(key.attribute, text);
 }
 
 /// switch.ecn.kmax, which must not be below kmin.
@@ -375,6 +460,16 @@ SwitchKeys()
             .Rule("auto: the one-hop bound for the fastest link and the longest cable, computed "
                   "by the scenario (the buffer must hold it for every port and lossless "
                   "priority)"),
+        ScenarioKey("switch.pfc.headroom_delay_multiple",
+                    KeyKind::Count,
+                    "0: every port reserves switch.pfc.headroom; N: each port reserves N x its "
+                    "rate x its cable delay per lossless priority (the HPCC simulators: 3)")
+            .Attribute(mmu + "HeadroomDelayMultiple"),
+        ScenarioKey("switch.pfc.headroom_outside_buffer",
+                    KeyKind::Flag,
+                    "true: switch.buffer is the shared pool and the headroom comes on top "
+                    "(ns3-datacenter); false: the headroom is taken from switch.buffer (HPCC)")
+            .Attribute(mmu + "HeadroomOutsideBuffer"),
         ScenarioKey("switch.pfc.headroom_pool",
                     KeyKind::Bytes,
                     "shared headroom pool: 0 reserves headroom for every (port, lossless "
@@ -426,6 +521,18 @@ SwitchKeys()
             .Attribute(sw + "EcnPmax")
             .Check(Within(0, 1, "must be within 0..1"))
             .Unit("probability"),
+        ScenarioKey("switch.ecn.speed_map",
+                    KeyKind::List,
+                    "per-link-speed curves, overriding kmin/kmax/pmax on ports of a listed "
+                    "rate: [{rate, kmin, kmax, pmax}] (the HPCC simulators' KMIN_MAP, "
+                    "KMAX_MAP, PMAX_MAP)")
+            .Attribute(sw + "EcnSpeedMap")
+            .OnlyWhenGiven()
+            .Reader(ReadEcnSpeedMap),
+        ScenarioKey("switch.ecn.speed_map[].rate", KeyKind::Rate, "the ports' link rate"),
+        ScenarioKey("switch.ecn.speed_map[].kmin", KeyKind::Bytes, "where marking starts"),
+        ScenarioKey("switch.ecn.speed_map[].kmax", KeyKind::Bytes, "where it reaches pmax"),
+        ScenarioKey("switch.ecn.speed_map[].pmax", KeyKind::Number, "probability at kmax"),
         ScenarioKey("switch.ecn.mark_on",
                     KeyKind::Choice,
                     "decide marking when a frame is enqueued or dequeued")

@@ -293,6 +293,10 @@ ExtraRecords(const std::string& path,
                               std::to_string(firstIgnoredLine) +
                               " (--strict-import; without it they are ignored, as HPCC does)");
     }
+    if (policy == HpccCounts::AS_HPCC_SILENT)
+    {
+        return;
+    }
     std::cerr << "warning: " << path << ":1: " << key << ": says " << counted << "; line "
               << firstIgnoredLine << " and those after it are ignored, as HPCC ignores them\n";
 }

@@ -84,6 +84,9 @@ enum class HpccCounts
 {
     AS_HPCC, ///< ignore them, as HPCC does, with one warning on stderr
     STRICT,  ///< refuse them: ConfigError on line 1 naming the count and the first extra line
+    /// ignore them without a warning: a second read of a file whose first read warns
+    /// (hpcc-config.cc reads the topology and flows before the scenario reader does)
+    AS_HPCC_SILENT,
 };
 
 /// The fabric-run --strict-import switch: the ns-3 GlobalValue "FabricStrictImport" (false by

@@ -3,11 +3,13 @@
 #include "config/attribute-values.h"
 #include "config/config-error.h"
 #include "config/config-table.h"
+#include "config/hpcc-config.h"
 #include "config/key-suggestion.h"
 #include "config/topology-reader.h"
 #include "link/frame-codec.h"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 namespace ns3
@@ -203,23 +205,84 @@ OneHopHeadroomBytes(DataRate rate, Time cableDelay, uint32_t frameBytes, uint32_
     return static_cast<uint64_t>(std::ceil(window * bitsPerSecond / 8 - 1e-6)) + 2 * frameBytes;
 }
 
+namespace
+{
+
+/// The config.txt entry a scenario key of an hpcc_config translation came from: \p key itself
+/// or the nearest section above it.
+const HpccConfigEntry*
+OriginOf(const HpccScenario& imported, std::string key)
+{
+    while (!key.empty())
+    {
+        auto it = imported.origin.find(key);
+        if (it != imported.origin.end())
+        {
+            return &it->second;
+        }
+        size_t cut = key.find_last_of(".[");
+        key = cut == std::string::npos ? "" : key.substr(0, cut);
+    }
+    return nullptr;
+}
+
+/// hpcc_config: {file, simulator}: the config.txt translated, under the scenario's own keys
+/// (which win). Returns whether the document had one.
+bool
+ExpandHpccConfig(YAML::Node& doc,
+                 const std::string& path,
+                 const std::string& sourceRoot,
+                 HpccScenario* imported)
+{
+    YAML::Node spec = doc["hpcc_config"];
+    if (!spec)
+    {
+        return false;
+    }
+    if (!spec.IsMap() || !spec["file"] || !spec["file"].IsScalar())
+    {
+        throw ConfigError(path,
+                          YamlLine(spec),
+                          "hpcc_config",
+                          "expected {file: config.txt, simulator: hpcc|conweave|ns3-datacenter}");
+    }
+    std::string file = spec["file"].Scalar();
+    std::string found = ResolvePath(path, sourceRoot, file);
+    if (found.empty())
+    {
+        throw ConfigError(path,
+                          YamlLine(spec["file"]),
+                          "hpcc_config.file",
+                          "config file '" + file + "' not found");
+    }
+    std::string simulator = spec["simulator"] ? spec["simulator"].Scalar() : "hpcc";
+    HpccSimulator sim = HpccSimulatorFromName(simulator,
+                                              path,
+                                              YamlLine(spec["simulator"]),
+                                              "hpcc_config.simulator");
+    *imported = TranslateHpccConfig(found, sim, std::filesystem::current_path().string());
+    YAML::Node merged = imported->document;
+    MergeScenarioDocuments(merged, doc);
+    doc = merged;
+    return true;
+}
+
 ScenarioConfig
-LoadScenario(const std::string& path,
-             const std::vector<std::string>& overrides,
-             const std::string& sourceRoot)
+LoadScenarioDocument(YAML::Node doc,
+                     const std::string& path,
+                     const std::vector<std::string>& overrides,
+                     const std::string& sourceRoot)
 {
     ScenarioConfig cfg;
     cfg.file = path;
-    YAML::Node doc = LoadYamlFile(path);
-    if (!doc.IsMap())
-    {
-        throw ConfigError(path, 1, "", "a scenario file is a mapping of keys");
-    }
+    HpccScenario imported;
+    bool fromHpcc = ExpandHpccConfig(doc, path, sourceRoot, &imported);
     for (const std::string& o : overrides)
     {
         ApplyOverride(doc, o);
     }
     cfg.document = doc;
+    cfg.importNotes = imported.notes;
     // Every key is a row of the scenario key table (config-table.h), read in table order: each
     // section's reader finds what the keys above it have set (the topology, the MTU, ...).
     ScenarioBuild build(cfg, sourceRoot);
@@ -231,9 +294,53 @@ LoadScenario(const std::string& path,
     }
     catch (const ConfigError& e)
     {
+        // A value the config.txt set (no line in the scenario): name the config's line.
+        const HpccConfigEntry* from =
+            fromHpcc && e.File() == path && e.Line() == 0 ? OriginOf(imported, e.Key()) : nullptr;
+        bool overridden = false;
+        for (const std::string& o : overrides)
+        {
+            overridden = overridden || e.Key().rfind(o.substr(0, o.find('=')), 0) == 0;
+        }
+        if (from && !overridden)
+        {
+            throw ConfigError(imported.configPath,
+                              from->line,
+                              from->key,
+                              e.Message() + " (as scenario key " + e.Key() + ")");
+        }
         throw NameWholeOverrideKey(e, path, overrides);
     }
     return cfg;
+}
+
+} // namespace
+
+ScenarioConfig
+LoadScenario(const std::string& path,
+             const std::vector<std::string>& overrides,
+             const std::string& sourceRoot)
+{
+    YAML::Node doc = LoadYamlFile(path);
+    if (!doc.IsMap())
+    {
+        throw ConfigError(path, 1, "", "a scenario file is a mapping of keys");
+    }
+    return LoadScenarioDocument(doc, path, overrides, sourceRoot);
+}
+
+ScenarioConfig
+LoadHpccConfigScenario(const std::string& configPath,
+                       const std::string& simulator,
+                       const std::vector<std::string>& overrides,
+                       const std::string& sourceRoot)
+{
+    YAML::Node doc(YAML::NodeType::Map);
+    doc["hpcc_config"]["file"] = std::filesystem::absolute(configPath).string();
+    doc["hpcc_config"]["simulator"] = simulator;
+    std::string stem = std::filesystem::path(configPath).stem().string();
+    doc["name"] = stem.empty() ? std::string("hpcc-config") : stem;
+    return LoadScenarioDocument(doc, configPath, overrides, sourceRoot);
 }
 
 } // namespace ns3

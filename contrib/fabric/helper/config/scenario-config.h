@@ -152,6 +152,8 @@ struct ScenarioConfig
     CollectiveConfig collective; ///< workload.type collective: the `collective:` section
     std::vector<JobSpec> jobs;   ///< workload.type job: workload.jobs
     std::string scheduler;       ///< simulator.scheduler, a TypeId name
+    /// hpcc_config: what each config.txt key that is not simply applied became (hpcc-config.h)
+    std::vector<std::string> importNotes;
 };
 
 class YamlFields;
@@ -170,6 +172,13 @@ void ApplyOverride(YAML::Node& document, const std::string& assignment);
 ScenarioConfig LoadScenario(const std::string& path,
                             const std::vector<std::string>& overrides,
                             const std::string& sourceRoot);
+
+/// fabric-run --hpcc-config FILE: the scenario {hpcc_config: {file: FILE, simulator: NAME}}
+/// (hpcc-config.h), with overrides; messages name \p configPath.
+ScenarioConfig LoadHpccConfigScenario(const std::string& configPath,
+                                      const std::string& simulator,
+                                      const std::vector<std::string>& overrides,
+                                      const std::string& sourceRoot);
 
 /// The headroom one (port, priority) needs so that nothing is lost while a PFC pause travels
 /// one hop: the bytes the upstream can start sending before the pause reaches it — the pause

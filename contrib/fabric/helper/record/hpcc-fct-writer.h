@@ -2,8 +2,8 @@
 #define FABRIC_HPCC_FCT_WRITER_H
 
 #include "build/fabric-builder.h"
+#include "config/hpcc-pair-paths.h"
 #include "config/scenario-config.h"
-#include "record/hpcc-standalone-fct.h"
 
 #include <fstream>
 #include <string>
@@ -32,7 +32,7 @@ namespace ns3
  *
  * sport counts from 10000 per source host, dport from 100 per destination host, in flow order
  * (network-load-balance.cc:224-229, 1726-1727). start_ns and fct_ns are flows.csv's start_ns and
- * fct_ns; standalone_ns is hpcc-standalone-fct.h (ConWeave's base RTT is searched from the
+ * fct_ns; standalone_ns is config/hpcc-pair-paths.h (ConWeave's base RTT is searched from the
  * larger node id of the pair, its rates from the destination: network-load-balance.cc:1462-1472).
  */
 class HpccFctWriter

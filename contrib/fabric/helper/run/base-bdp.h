@@ -1,8 +1,8 @@
 #ifndef FABRIC_BASE_BDP_H
 #define FABRIC_BASE_BDP_H
 
+#include "config/hpcc-pair-paths.h"
 #include "config/topology-spec.h"
-#include "record/ideal-fct.h"
 
 #include <cstdint>
 #include <memory>
@@ -24,9 +24,7 @@ namespace ns3
  *   bdp     = floor(floor(rtt x bottleneck rate / 1e9) / 8)
  *
  * maxBdp is the largest bdp over all ordered pairs of distinct hosts (GLOBAL_T 1). The path is
- * BasePaths' (fewest hops, then the largest bottleneck, then the least delay); the reference
- * takes the first shortest path its breadth-first search meets, the same numbers on the
- * symmetric topologies it is run on.
+ * the reference's own: the first its breadth-first search meets (config/hpcc-pair-paths.h).
  */
 class BaseBdp
 {
@@ -44,22 +42,13 @@ class BaseBdp
     uint64_t MaxRttNs();
 
   private:
-    struct Pair
-    {
-        uint64_t rttNs = 0;
-        uint64_t bdp = 0;
-    };
+    HpccPair Between(uint32_t src, uint32_t dst);
 
-    Pair Between(uint32_t src, uint32_t dst);
-    void ComputeMaxima();
-
-    TopologySpec m_topo; ///< a copy: NICs ask while the run's spec may be gone
-    uint32_t m_payload;
-    uint32_t m_nHosts;
-    std::unique_ptr<BasePaths> m_paths;
+    TopologySpec m_topo;           ///< a copy: NICs ask while the run's spec may be gone
+    std::vector<uint32_t> m_hosts; ///< host index -> spec node index
+    std::unique_ptr<HpccPairTable> m_table;
     bool m_haveMaxima = false;
-    uint64_t m_maxBdp = 0;
-    uint64_t m_maxRttNs = 0;
+    HpccPairMaxima m_maxima;
 };
 
 } // namespace ns3

@@ -3,9 +3,11 @@
 #include "fabric-switch.h"
 #include "link/fabric-net-device.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -38,6 +40,30 @@ EcnMarkStage::Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pma
 }
 
 void
+EcnMarkStage::ConfigureSpeedMap(const std::string& map)
+{
+    m_bySpeed.clear();
+    std::istringstream entries(map);
+    std::string entry;
+    while (std::getline(entries, entry, ','))
+    {
+        std::istringstream fields(entry);
+        std::string rate;
+        std::string kmin;
+        std::string kmax;
+        std::string pmax;
+        bool ok = std::getline(fields, rate, ':') && std::getline(fields, kmin, ':') &&
+                  std::getline(fields, kmax, ':') && std::getline(fields, pmax);
+        NS_ABORT_MSG_UNLESS(ok, "EcnSpeedMap: '" << entry << "' is not RATE:KMIN:KMAX:PMAX");
+        EcnCurve c;
+        c.kmin = QueueSize(kmin).GetValue();
+        c.kmax = QueueSize(kmax).GetValue();
+        c.pmax = std::stod(pmax);
+        m_bySpeed[DataRate(rate).GetBitRate()] = c;
+    }
+}
+
+void
 EcnMarkStage::DoDispose()
 {
     m_rng.Dispose();
@@ -62,6 +88,11 @@ EcnMarkStage::Install(const FabricSwitch& sw)
         c.kmax = m_kmax.GetValue() ? m_kmax.GetValue()
                                    : static_cast<uint64_t>(std::llround(400e3 * per25G));
         c.pmax = m_pmax;
+        auto listed = m_bySpeed.find(sw.GetPort(i)->GetDataRate().GetBitRate());
+        if (listed != m_bySpeed.end())
+        {
+            c = listed->second;
+        }
         NS_LOG_INFO("port " << i << " kmin " << c.kmin << " kmax " << c.kmax << " pmax " << c.pmax);
     }
 }

@@ -7,6 +7,10 @@
 
 #include "ns3/queue-size.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 namespace ns3
 {
 
@@ -35,6 +39,12 @@ class EcnMarkStage : public EgressStage
 
     /// The marking curve (before Install).
     void Configure(bool enabled, QueueSize kmin, QueueSize kmax, double pmax, MarkPoint point);
+
+    /// Per-link-speed curves (before Install), overriding Configure's for ports of a listed
+    /// rate: "RATE:KMIN:KMAX:PMAX" entries separated by commas, e.g. "25Gbps:100000B:400000B:0.2"
+    /// (the HPCC simulators' KMIN_MAP / KMAX_MAP / PMAX_MAP). Aborts on malformed text: the
+    /// scenario reader validates it first (switch.ecn.speed_map).
+    void ConfigureSpeedMap(const std::string& map);
 
     void Install(const FabricSwitch& sw) override;
 
@@ -83,7 +93,8 @@ class EcnMarkStage : public EgressStage
     QueueSize m_kmax{"0B"};
     double m_pmax = 0.2;
     MarkPoint m_markPoint = MARK_ON_ENQUEUE;
-    std::vector<EcnCurve> m_curves; ///< by port
+    std::vector<EcnCurve> m_curves;         ///< by port
+    std::map<uint64_t, EcnCurve> m_bySpeed; ///< ConfigureSpeedMap: bit/s -> curve
     LazyUniformRandom m_rng;
     uint64_t m_marked = 0;
 };

@@ -1,6 +1,7 @@
 #include "fabric-switch.h"
 
 #include "hop-class-stage.h"
+#include "link/fabric-channel.h"
 #include "pfc-watchdog.h"
 #include "sim/fabric-now.h"
 #include "trim-stage.h"
@@ -84,6 +85,15 @@ FabricSwitch::GetTypeId()
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&FabricSwitch::m_pmax),
                           MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("EcnSpeedMap",
+                          "Per-link-speed marking curves, overriding EcnKmin/EcnKmax/EcnPmax on "
+                          "ports of a listed rate: \"RATE:KMIN:KMAX:PMAX\" entries separated by "
+                          "commas (the HPCC simulators' KMIN_MAP, KMAX_MAP and PMAX_MAP, "
+                          "alibaba-edu/High-Precision-Congestion-Control simulation/scratch/"
+                          "third.cc:589-624). Empty: none.",
+                          StringValue(""),
+                          MakeStringAccessor(&FabricSwitch::m_ecnSpeedMap),
+                          MakeStringChecker())
             .AddAttribute("EcnMarkPoint",
                           "Decide marking when a frame is enqueued or when it is dequeued.",
                           EnumValue(EcnMarkStage::MARK_ON_ENQUEUE),
@@ -331,6 +341,13 @@ FabricSwitch::DoInitialize()
         // that much in reserve per (port, lane) instead of PFC headroom, and never pauses.
         m_mmu->UseCredits(m_ports[0]->GetCreditReserveBytes(), m_ports[0]->GetCreditLanes());
     }
+    std::vector<std::pair<DataRate, Time>> cables;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<FabricChannel> channel = DynamicCast<FabricChannel>(m_ports[i]->GetChannel());
+        cables.emplace_back(m_ports[i]->GetDataRate(), channel ? channel->GetDelay() : Time(0));
+    }
+    m_mmu->SetPortCables(std::move(cables));
     m_mmu->Configure(n);
     m_pauseRefresh.assign(static_cast<size_t>(n) * kFabricPriorities, EventId());
     if (m_watchdogEnabled)
@@ -350,6 +367,7 @@ FabricSwitch::DoInitialize()
     m_maxQueueBytes.assign(n, 0);
     InstallLoadBalancer();
     m_ecnStage->Configure(m_ecnEnabled, m_kmin, m_kmax, m_pmax, m_markPoint);
+    m_ecnStage->ConfigureSpeedMap(m_ecnSpeedMap);
     for (const Ptr<EgressStage>& s : m_egressStages)
     {
         s->Install(*this);

@@ -311,6 +311,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint32_t m_hashSalt;
     TypeId m_loadBalancerType;
     bool m_ecnEnabled;
+    std::string m_ecnSpeedMap; ///< EcnSpeedMap
     QueueSize m_kmin;
     QueueSize m_kmax;
     double m_pmax;

@@ -48,6 +48,25 @@ SharedBufferMmu::GetTypeId()
                           QueueSizeValue(QueueSize("32KiB")),
                           MakeQueueSizeAccessor(&SharedBufferMmu::m_headroomAttr),
                           MakeQueueSizeChecker())
+            .AddAttribute("HeadroomDelayMultiple",
+                          "0: every port reserves Headroom. N > 0: each port reserves N x its "
+                          "rate x its cable's delay per lossless priority, in whole bytes as the "
+                          "HPCC simulators compute it (rate x delay_ns / 8 / 10^9, truncated, "
+                          "times N; N = 3 in alibaba-edu/High-Precision-Congestion-Control "
+                          "simulation/scratch/third.cc:622-623 and inet-tub/ns3-datacenter "
+                          "examples/PowerTCP/powertcp-evaluation-burst.cc:941-944).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_headroomDelayMultiple),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HeadroomOutsideBuffer",
+                          "false: the headroom reserve is taken from BufferSize and the shared "
+                          "pool is what is left (the HPCC simulator's MMU, switch-mmu.cc:92-93). "
+                          "true: BufferSize is the shared pool and the headroom comes on top "
+                          "(inet-tub/ns3-datacenter powertcp-evaluation-burst.cc:947-949: buffer "
+                          "pool = BUFFER_SIZE + total headroom, ingress pool = BUFFER_SIZE).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_headroomOutsideBuffer),
+                          MakeBooleanChecker())
             .AddAttribute("HeadroomPool",
                           "Shared headroom pool: 0 reserves Headroom for every (ingress port, "
                           "lossless priority); otherwise the buffer reserves this many bytes, "
@@ -114,6 +133,12 @@ SharedBufferMmu::UseCredits(uint64_t reservePerLane, uint8_t lanes)
 }
 
 void
+SharedBufferMmu::SetPortCables(std::vector<std::pair<DataRate, Time>> cables)
+{
+    m_cables = std::move(cables);
+}
+
+void
 SharedBufferMmu::Configure(uint32_t nPorts)
 {
     m_bufferSize = m_bufferSizeAttr.GetValue();
@@ -130,7 +155,25 @@ SharedBufferMmu::Configure(uint32_t nPorts)
     m_sharedUsed = 0;
     m_headroomUsed = 0;
     m_maxHeadroomUsed = 0;
+    m_portHeadroom.assign(nPorts, m_headroom);
+    if (m_headroomDelayMultiple > 0 && !m_credits)
+    {
+        if (m_cables.size() != nPorts)
+        {
+            throw std::invalid_argument("HeadroomDelayMultiple needs every port's cable (" +
+                                        std::to_string(m_cables.size()) + " of " +
+                                        std::to_string(nPorts) + " given)");
+        }
+        for (uint32_t p = 0; p < nPorts; ++p)
+        {
+            // The reference's integer arithmetic: rate * delay / 8 / 1000000000 * 3.
+            uint64_t bps = m_cables[p].first.GetBitRate();
+            uint64_t ns = static_cast<uint64_t>(m_cables[p].second.GetPicoSeconds() / 1000);
+            m_portHeadroom[p] = bps * ns / 8 / 1000000000ULL * m_headroomDelayMultiple;
+        }
+    }
     uint64_t reserved = 0;
+    uint64_t largest = nPorts ? *std::max_element(m_portHeadroom.begin(), m_portHeadroom.end()) : 0;
     if (m_pfcEnabled || m_credits)
     {
         uint32_t lossless = 0;
@@ -138,20 +181,29 @@ SharedBufferMmu::Configure(uint32_t nPorts)
         {
             lossless += IsLossless(p) ? 1 : 0;
         }
-        reserved = m_headroom * nPorts * lossless;
+        for (uint64_t h : m_portHeadroom)
+        {
+            reserved += h * lossless;
+        }
         if (m_headroomPool > 0 && lossless > 0)
         {
             // A pool smaller than one (port, priority)'s headroom could not absorb even one
             // pause: a configuration error, not a run to count drops in.
-            if (m_headroomPool < m_headroom)
+            if (m_headroomPool < largest)
             {
                 throw std::invalid_argument(
                     "the headroom pool (" + std::to_string(m_headroomPool) +
                     " B) is smaller than the headroom of one (port, priority) (" +
-                    std::to_string(m_headroom) + " B)");
+                    std::to_string(largest) + " B)");
             }
             reserved = m_headroomPool;
         }
+    }
+    if (m_headroomOutsideBuffer)
+    {
+        m_poolSize = m_bufferSize;
+        m_bufferSize += reserved;
+        return;
     }
     if (reserved >= m_bufferSize)
     {
@@ -228,7 +280,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* se
         *sendXoff = true;
     }
     bool poolExhausted = m_headroomPool > 0 && m_headroomUsed + bytes > m_headroomPool;
-    if (c.headroom + bytes > m_headroom || poolExhausted)
+    if (c.headroom + bytes > m_portHeadroom[port] || poolExhausted)
     {
         return DROP_HEADROOM;
     }

@@ -4,6 +4,8 @@
 #include "link/fabric-net-device.h"
 #include "switch/mmu-policy.h"
 
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/queue-size.h"
 
@@ -59,6 +61,9 @@ class SharedBufferMmu : public Object
     /// std::invalid_argument when the headroom reserve does not fit in the buffer, or when a
     /// headroom pool cannot hold even one (port, priority)'s Headroom.
     void Configure(uint32_t nPorts);
+
+    /// Each port's rate and cable delay, for HeadroomDelayMultiple; call before Configure.
+    void SetPortCables(std::vector<std::pair<DataRate, Time>> cables);
 
     /// Credit mode, before Configure: \p reservePerLane bytes per (port, credited lane) in
     /// \p lanes (a priority mask, replacing LosslessPriorities), no PFC.
@@ -126,6 +131,12 @@ class SharedBufferMmu : public Object
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
     uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
 
+    /// Headroom reserved per lossless priority of \p port (Headroom, or HeadroomDelayMultiple's).
+    uint64_t GetPortHeadroom(uint32_t port) const
+    {
+        return m_portHeadroom[port];
+    }
+
     /// Current XOFF threshold of a (port, priority), as the policy sets it (in dynamic mode it
     /// depends on the free pool).
     uint64_t XoffThreshold() const
@@ -182,10 +193,14 @@ class SharedBufferMmu : public Object
     double m_alpha;
     uint16_t m_pauseQuanta;
     bool m_credits = false;
+    uint32_t m_headroomDelayMultiple = 0; ///< HeadroomDelayMultiple; 0: Headroom everywhere
+    bool m_headroomOutsideBuffer = false; ///< HeadroomOutsideBuffer
+    std::vector<std::pair<DataRate, Time>> m_cables; ///< per port: rate, cable delay
 
     uint64_t m_bufferSize = 0;
     uint64_t m_headroom = 0;
-    uint64_t m_headroomPool = 0; ///< 0: static headroom per (port, lossless priority)
+    uint64_t m_headroomPool = 0;          ///< 0: static headroom per (port, lossless priority)
+    std::vector<uint64_t> m_portHeadroom; ///< per port: headroom per lossless priority
     uint64_t m_xoff = 0;
     uint64_t m_xon = 0;
     uint64_t m_xonOffset = 0;

@@ -1,5 +1,5 @@
-#ifndef FABRIC_HPCC_STANDALONE_FCT_H
-#define FABRIC_HPCC_STANDALONE_FCT_H
+#ifndef FABRIC_HPCC_PAIR_PATHS_H
+#define FABRIC_HPCC_PAIR_PATHS_H
 
 #include "config/topology-spec.h"
 
@@ -11,11 +11,14 @@ namespace ns3
 
 /**
  * \file
- * The last column of the HPCC-family simulators' fct.txt: the "standalone" FCT of a flow, alone
- * on its path, exactly as alibaba-edu/High-Precision-Congestion-Control
- * simulation/scratch/third.cc computes it (qp_finish, lines 163-167; conweave-project/conweave-ns3
- * scratch/network-load-balance.cc:466-476 and inet-tub/ns3-datacenter
- * simulator/ns-3.39/examples/PowerTCP/powertcp-evaluation-burst.cc:178-182 are the same):
+ * The base round trip and bottleneck rate of every host pair as the HPCC-family simulators
+ * compute them before a run, and what they derive from them: GLOBAL_T's T (maxRtt), HAS_WIN's
+ * window (maxBdp, or the pair's BDP: run/base-bdp.h) and the last column of fct.txt, the
+ * "standalone" FCT of a flow, alone on its path, exactly as
+ * alibaba-edu/High-Precision-Congestion-Control simulation/scratch/third.cc computes it (qp_finish,
+ * lines 163-167; conweave-project/conweave-ns3 scratch/network-load-balance.cc:466-476 and
+ * inet-tub/ns3-datacenter simulator/ns-3.39/examples/PowerTCP/powertcp-evaluation-burst.cc:178-182
+ * are the same):
  *
  *     total_bytes    = size + ceil(size / packet_payload_size) * 48      (32-bit, as there)
  *     standalone_fct = base_rtt + total_bytes * 8e9 / bw                 (ns, integer division)
@@ -68,6 +71,21 @@ class HpccPairTable
     std::vector<std::vector<Neighbour>> m_neighbours; ///< per node, by reference id
     std::vector<std::vector<HpccPair>> m_byRoot;      ///< per root: per node (empty: not yet)
 };
+
+/// third.cc:919-921: bdp = rtt x bw / 10^9 / 8 bytes, truncated.
+uint64_t HpccPairBdp(const HpccPair& pair);
+
+/// third.cc:905-925: the largest rtt and bdp over every ordered pair of hosts, and the NIC rate
+/// (third.cc:330-334 get_nic_rate: the rate of the first host's first link).
+struct HpccPairMaxima
+{
+    uint64_t maxRttNs = 0;
+    uint64_t maxBdpBytes = 0;
+    uint64_t nicRateBps = 0;
+};
+
+/// The maxima of \p table over the hosts of its topology (one search per host).
+HpccPairMaxima ComputeHpccPairMaxima(HpccPairTable& table, const TopologySpec& spec);
 
 /// third.cc:166-167 for a flow of \p size bytes over \p pair.
 uint64_t HpccStandaloneFctNs(uint64_t size, uint32_t payloadBytes, const HpccPair& pair);

@@ -1,4 +1,4 @@
-#include "record/hpcc-standalone-fct.h"
+#include "config/hpcc-pair-paths.h"
 
 #include <algorithm>
 #include <limits>
@@ -84,6 +84,51 @@ HpccPairTable::Get(uint32_t from, uint32_t root)
         }
     }
     return pairs[from];
+}
+
+uint64_t
+HpccPairBdp(const HpccPair& pair)
+{
+    return static_cast<uint64_t>(static_cast<unsigned __int128>(pair.rttNs) * pair.bwBps /
+                                 1000000000ULL / 8);
+}
+
+HpccPairMaxima
+ComputeHpccPairMaxima(HpccPairTable& table, const TopologySpec& spec)
+{
+    HpccPairMaxima m;
+    std::vector<uint32_t> hosts = spec.Hosts();
+    for (uint32_t root : hosts)
+    {
+        for (uint32_t from : hosts)
+        {
+            if (from == root)
+            {
+                continue;
+            }
+            HpccPair pair = table.Get(from, root);
+            if (pair.bwBps == 0)
+            {
+                continue; // not connected
+            }
+            m.maxRttNs = std::max(m.maxRttNs, pair.rttNs);
+            m.maxBdpBytes = std::max(m.maxBdpBytes, HpccPairBdp(pair));
+        }
+    }
+    // get_nic_rate: the first host (lowest id) and its first link.
+    if (!hosts.empty())
+    {
+        uint32_t first = hosts.front();
+        for (const TopologyLink& l : spec.links)
+        {
+            if (l.a == first || l.b == first)
+            {
+                m.nicRateBps = l.rate.GetBitRate();
+                break;
+            }
+        }
+    }
+    return m;
 }
 
 uint64_t
