@@ -177,22 +177,25 @@ TEST(Hpcc, IgnoresAcksWithoutTelemetryAndLongPaths)
 // The INT sequence both PowerTCP variants see below (τ = 10 us, B = 100 Gb/s = 12.5e9 B/s:
 // W starts at B τ = 125 000 B, Γ_n at 1, e = B² τ = 1.5625e15 B²/s; the default β is
 // 150 Mb/s x τ = 187.5 B, γ = 0.9):
+//   ACK 0: the first, stamped at 1 us with nothing sent and no queue.
 //   ACK 1: the queue grew 0 -> 25 600 B in 1 us while 12 800 B left: λ = q̇ + µ = 38.4e9 B/s,
-//          Γ' = 38.4e9 x (25600 + 125000) / e = 3.7011456, Γ_n = 0.9 + 0.37011456
-//          = 1.27011456; a new RTT, leaving 1 MB in flight.
-//   ACK 2: queue steady, 12 800 B: Γ' = 12.8e9 x 150600 / e = 1.2337152,
-//          Γ_n = 1.266474624; the same RTT.
+//          Γ' = 38.4e9 x (25600 + 125000) / e = 3.7011456; a new RTT, leaving 1 MB in flight.
+//   ACK 2: queue steady, 12 800 B: Γ' = 12.8e9 x 150600 / e = 1.2337152; the same RTT.
 //   ACK 3: the queue drains 25 600 B while 12 800 B leave: λ = -12.8e9 B/s, a new RTT.
+// \p power: Γ_n expected after ACKs 1 and 2 (it depends on what the variant makes of ACK 0).
 void
-FeedPowerTcpSequence(Ptr<PowerTcpCongestionControl> cc, std::vector<double>* windows)
+FeedPowerTcpSequence(Ptr<PowerTcpCongestionControl> cc,
+                     std::vector<double>* windows,
+                     double power1,
+                     double power2)
 {
     cc->OnAck(Ack(1000, 0, 0, 4096, 0));
     EXPECT_DOUBLE_EQ(cc->GetWindowBytes(), 125000);
     cc->OnAck(Ack(2000, 100, 25600, 4096, 1000000));
-    EXPECT_NEAR(cc->GetNormalisedPower(), 1.27011456, 1e-12);
+    EXPECT_NEAR(cc->GetNormalisedPower(), power1, 1e-12);
     windows->push_back(cc->GetWindowBytes());
     cc->OnAck(Ack(3000, 200, 25600, 4096, 0));
-    EXPECT_NEAR(cc->GetNormalisedPower(), 1.266474624, 1e-12);
+    EXPECT_NEAR(cc->GetNormalisedPower(), power2, 1e-12);
     windows->push_back(cc->GetWindowBytes());
     cc->OnAck(Ack(4000, 300, 0, 1000000, 0));
     windows->push_back(cc->GetWindowBytes());
@@ -204,29 +207,36 @@ TEST(PowerTcp, DefaultIsTheAuthorsSimulatorGammaAgainstTheReferenceWindowOverEta
     // UpdateRatePower: the arrival rate floored at B/2 (lines 1020-1022), power over B² τ
     // (1025-1026), Γ_n smoothed (1062), R = 0.9 (R_c / (Γ_n / η) + 150 Mb/s) + 0.1 R_c
     // (1064-1065) on every ACK against R_c, which takes R on the once-per-RTT update
-    // (1082-1087); η = 0.95 (config-burst.txt:36). As windows (W = R τ):
-    //   ACK 1: W = 0.9 (125000 x 0.95 / 1.27011456 + 187.5) + 0.1 x 125000
-    //          = 96 814.703 B; new RTT: W_c = W.
-    //   ACK 2: W = 0.9 (96814.703 x 0.95 / 1.266474624 + 187.5) + 0.1 x 96814.703
-    //          = 75 210.054 B (against W_c, not the current window); W_c stays.
-    //   ACK 3: λ counts as B/2: Γ' = 6.25e9 x 125000 / e = 0.5, Γ_n = 1.1898271616;
-    //          W = 0.9 (96814.703 x 0.95 / 1.1898271616 + 187.5) + 0.1 x 96814.703
-    //          = 79 420.469 B; new RTT: W_c = W.
+    // (1082-1087); η = 0.95 (config-burst.txt:36). Its hop records start zeroed and the first
+    // ACK is measured against them (no first-RTT case, unlike HPCC's rdma-hw.cc:801). As
+    // windows (W = R τ):
+    //   ACK 0: against zeros: 1 us, no bytes, no queue: λ counts as B/2, Γ' = 0.5,
+    //          Γ_n = (1 x 9 + 0.5 x 1) / 10 = 0.95; W = 0.9 (125000 + 187.5) + 12500, capped
+    //          at B τ = 125 000 B; new RTT: W_c = 125 000 B.
+    //   ACK 1: Γ_n = (0.95 x 9 + 3.7011456) / 10 = 1.22511456;
+    //          W = 0.9 (125000 x 0.95 / 1.22511456 + 187.5) + 0.1 x 125000 = 99 905.490 B;
+    //          new RTT: W_c = W.
+    //   ACK 2: Γ_n = (1.22511456 x 9 + 1.2337152) / 10 = 1.225974624;
+    //          W = 0.9 (99905.490 x 0.95 / 1.225974624 + 187.5) + 0.1 x 99905.490
+    //          = 79 833.819 B (against W_c, not the current window); W_c stays.
+    //   ACK 3: λ counts as B/2: Γ' = 0.5, Γ_n = 1.1533771616;
+    //          W = 0.9 (99905.490 x 0.95 / 1.1533771616 + 187.5) + 0.1 x 99905.490
+    //          = 84 219.369 B; new RTT: W_c = W.
     Ptr<PowerTcpCongestionControl> cc = CreateObject<PowerTcpCongestionControl>();
     cc->SetAttribute("BaseRtt", TimeValue(MicroSeconds(10)));
     cc->Start(DataRate("100Gbps"));
     EXPECT_TRUE(cc->UsesInt());
     EXPECT_DOUBLE_EQ(cc->GetBetaBytes(), 187.5);
     std::vector<double> w;
-    FeedPowerTcpSequence(cc, &w);
+    FeedPowerTcpSequence(cc, &w, 1.22511456, 1.225974624);
     ASSERT_EQ(w.size(), 3u);
-    EXPECT_NEAR(w[0], 96814.702945, 1e-5);
-    EXPECT_NEAR(w[1], 75210.054158, 1e-5);
-    EXPECT_NEAR(w[2], 79420.468553, 1e-5);
-    EXPECT_NEAR(cc->GetNormalisedPower(), 1.1898271616, 1e-12);
-    EXPECT_NEAR(cc->GetReferenceWindow(), 79420.468553, 1e-5);
-    EXPECT_NEAR(cc->GetRate().GetBitRate(), 79420.468553 * 8 / 10e-6, 1.0);
-    EXPECT_NEAR(cc->GetTraceState().utilisation, 1.1898271616, 1e-12);
+    EXPECT_NEAR(w[0], 99905.489722, 1e-5);
+    EXPECT_NEAR(w[1], 79833.819178, 1e-5);
+    EXPECT_NEAR(w[2], 84219.369308, 1e-5);
+    EXPECT_NEAR(cc->GetNormalisedPower(), 1.1533771616, 1e-12);
+    EXPECT_NEAR(cc->GetReferenceWindow(), 84219.369308, 1e-5);
+    EXPECT_NEAR(cc->GetRate().GetBitRate(), 84219.369308 * 8 / 10e-6, 1.0);
+    EXPECT_NEAR(cc->GetTraceState().utilisation, 1.1533771616, 1e-12);
 }
 
 TEST(PowerTcp, PaperVariantIsAlgorithmOneGammaAgainstTheCurrentWindow)
@@ -244,7 +254,9 @@ TEST(PowerTcp, PaperVariantIsAlgorithmOneGammaAgainstTheCurrentWindow)
     cc->SetAttribute("BaseRtt", TimeValue(MicroSeconds(10)));
     cc->Start(DataRate("100Gbps"));
     std::vector<double> w;
-    FeedPowerTcpSequence(cc, &w);
+    // ACK 0 only records the hops: Γ_n = 0.9 + 0.37011456 after ACK 1, then
+    // 0.9 x 1.27011456 + 0.12337152.
+    FeedPowerTcpSequence(cc, &w, 1.27011456, 1.266474624);
     ASSERT_EQ(w.size(), 3u);
     EXPECT_NEAR(w[0], 101243.437310, 1e-5);
     EXPECT_NEAR(w[1], 82240.128320, 1e-5);

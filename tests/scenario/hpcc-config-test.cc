@@ -160,6 +160,7 @@ TEST_F(HpccConfig, EveryKeyBecomesTheReferencesValue)
     EXPECT_EQ(Key(s, "roce.rate_window_scaled"), "true");
     EXPECT_EQ(Key(s, "roce.ack_interval"), "1");
     EXPECT_EQ(Key(s, "roce.recovery"), "gbn");
+    EXPECT_EQ(Key(s, "roce.serve_new_qp_first"), "true"); // qbb-net-device.cc GetNextQindex
     // HPCC's MMU: 1 MiB holding 3 x rate x delay of headroom per port, alpha 1/8, XON 3 KiB.
     EXPECT_EQ(Key(s, "switch.buffer"), "1048576B");
     EXPECT_EQ(Key(s, "switch.pfc.headroom_delay_multiple"), "3");

@@ -20,7 +20,7 @@ ALGS = [  # (label, reference name, ns3-fabric cc, reference data-frame bytes fo
     ("DCQCN", "dcqcn", "dcqcn", 1048),
     ("HPCC", "hpcc", "hpcc", 1090),
     ("TIMELY", "timely", "timely", 1056),
-    ("DCTCP", "dctcp", "dctcp", 1048),
+    ("DCTCP", "dctcp", "dctcp-rate", 1048),  # CC_MODE 8: the rate-based DCTCP
     ("PowerTCP (INT)", "powerInt", "powertcp", 1090),
     ("theta-PowerTCP (delay)", "powerDelay", "theta-powertcp", 1090),
 ]

@@ -230,6 +230,11 @@ TransportKeys()
             .Attribute(nic + "Window"),
         ScenarioKey("roce.base_rtt", KeyKind::Native, "round trip the 0B window is sized for")
             .Attribute(nic + "BaseRtt"),
+        ScenarioKey("roce.serve_new_qp_first",
+                    KeyKind::Flag,
+                    "a QP that starts while another's frame is on the wire goes before that "
+                    "QP's next frame (the HPCC simulators' NIC), instead of after a whole turn")
+            .Attribute(nic + "ServeNewQpFirst"),
         ScenarioKey("roce.rate_window",
                     KeyKind::Native,
                     "the HPCC simulator's NIC window for every cc (HAS_WIN, GLOBAL_T): a QP "

@@ -653,6 +653,8 @@ Translator::TranslateNic()
         }
         m_handled.insert("ENABLE_IRN");
     }
+    // The reference's NIC round-robin (qbb-net-device.cc GetNextQindex): no key, always.
+    Set("roce.serve_new_qp_first", true, Entry("CC_MODE"));
     HpccConfigEntry rateBound = Entry("RATE_BOUND");
     if (!Flag(rateBound))
     {

@@ -309,6 +309,12 @@ NicTransport::FreeRequestSlot()
     m_launcher.TryLaunch();
 }
 
+bool
+NicTransport::ServesNewSenderFirst() const
+{
+    return false;
+}
+
 void
 NicTransport::ActivateSender(uint32_t port, uint32_t sender)
 {
@@ -329,8 +335,14 @@ NicTransport::OfferFrame(uint32_t portIndex, Time now, Time* wake)
     for (size_t k = 0; k < n; ++k)
     {
         size_t slot = (port.next + k) % port.senders.size();
-        // Where the rotation resumes if this sender sends (before the send may add senders).
-        size_t following = slot + 1 == port.senders.size() ? 0 : slot + 1;
+        // Where the rotation resumes if this sender sends: just after it. Wrapped now, a sender
+        // added meanwhile (appended) waits a whole turn; wrapped at the next offer
+        // (ServesNewSenderFirst), it is served before this one's next frame.
+        size_t following = slot + 1;
+        if (following == port.senders.size() && !ServesNewSenderFirst())
+        {
+            following = 0;
+        }
         Turn turn = OfferTurn(port.senders[slot], dev, now, wake);
         if (turn == Turn::IDLE)
         {

@@ -134,6 +134,10 @@ class NicTransport : public HostTransport, public HostPortClient
     virtual void Launch(uint32_t flowId) = 0;
     /// Sender \p sender's turn on \p port: queue one frame if it may, else say why not (a sender
     /// that could send later lowers \p wake to when).
+    /// Whether a sender that becomes active while the last one to send was the last of the
+    /// rotation is served before that one's next frame (true) or after a whole turn (false,
+    /// the default). RdmaNic::ServeNewQpFirst.
+    virtual bool ServesNewSenderFirst() const;
     virtual Turn OfferTurn(uint32_t sender, const FabricNetDevice& port, Time now, Time* wake) = 0;
 
     /// Requests held back until another completes (UB fences) may join the launch queue now.

@@ -100,6 +100,14 @@ IntWindowControl::OnAck(const CcFeedback& ack)
         return;
     }
     const IntStack& now = ack.telemetry;
+    if (!m_havePrev && MeasuresFirstAck())
+    {
+        // The wrapped time and byte differences to a zero record (IntHop::NanosSince /
+        // BytesSince) are what the reference divides on its first ACK.
+        m_havePrev = true;
+        m_prev = IntStack();
+        m_prev.hopCount = now.hopCount;
+    }
     if (!m_havePrev || now.hopCount != m_prev.hopCount)
     {
         // First RTT (two samples of each hop are needed), or the path changed.
@@ -120,6 +128,12 @@ IntWindowControl::OnAck(const CcFeedback& ack)
     {
         m_lastUpdateSeq = sndNxt;
     }
+}
+
+bool
+IntWindowControl::MeasuresFirstAck() const
+{
+    return false;
 }
 
 uint64_t

@@ -69,6 +69,11 @@ class IntWindowControl : public RoceCongestionControl
     virtual void UpdateWindow(bool newRtt) = 0;
     /// The congestion estimate traced in the utilisation column.
     virtual double GetCongestionEstimate() const = 0;
+    /// Whether the first ACK with telemetry is measured against hop records of zeros, as the
+    /// PowerTCP authors' simulator does (its qp->hp.hop[] starts zeroed and UpdateRatePower has
+    /// no first-RTT case: inet-tub/ns3-datacenter rdma-hw.cc:1005-1012), instead of only being
+    /// recorded (HPCC's first RTT, rdma-hw.cc:801-806). Default false.
+    virtual bool MeasuresFirstAck() const;
 
     // Attributes, registered by the subclass
     Time m_baseRtt;     ///< T

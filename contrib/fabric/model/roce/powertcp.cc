@@ -95,6 +95,12 @@ PowerTcpCongestionControl::HopSignal(const IntHop& hop, const IntHop& prev, doub
     return lambda * (q + b * tau) / (b * b * tau);
 }
 
+bool
+PowerTcpCongestionControl::MeasuresFirstAck() const
+{
+    return m_variant == SIMULATOR;
+}
+
 void
 PowerTcpCongestionControl::Smooth(double peak, double dt)
 {

@@ -103,6 +103,7 @@ class PowerTcpCongestionControl : public IntWindowControl
     void Smooth(double peak, double dt) override;
     /// The variant's window rule.
     void UpdateWindow(bool newRtt) override;
+    bool MeasuresFirstAck() const override;
     /// Γ_n.
     double GetCongestionEstimate() const override;
 

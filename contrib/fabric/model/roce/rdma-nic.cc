@@ -87,6 +87,19 @@ RdmaNic::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&RdmaNic::m_rtoLowThreshold),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ServeNewQpFirst",
+                          "The order of the NIC's round-robin when a QP starts while another's "
+                          "frame is on the wire. false: the new QP joins the rotation after the "
+                          "others and waits a whole turn. true: it is served before the sending "
+                          "QP's next frame, as the HPCC-family simulators' NIC does "
+                          "(alibaba-edu/High-Precision-Congestion-Control simulation/src/"
+                          "point-to-point/model/qbb-net-device.cc, RdmaEgressQueue::"
+                          "GetNextQindex: (m_rrlast + 1) modulo the current number of QPs); "
+                          "burst experiments, where a host starts a long and a short flow "
+                          "together, depend on it.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_serveNewQpFirst),
+                          MakeBooleanChecker())
             .AddAttribute("Window",
                           "Selective repeat: bytes a QP may send beyond its first "
                           "unacknowledged packet (0B = one bandwidth-delay product: line rate "
@@ -590,6 +603,12 @@ RdmaNic::EffectiveWindow(const SenderQp& qp) const
         window = rate;
     }
     return window;
+}
+
+bool
+RdmaNic::ServesNewSenderFirst() const
+{
+    return m_serveNewQpFirst;
 }
 
 NicTransport::Turn

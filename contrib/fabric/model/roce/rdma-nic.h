@@ -302,6 +302,7 @@ class RdmaNic : public NicTransport
     void Launch(uint32_t flowId) override;
     // The QP's turn on its port (sender = QP number = flow id); one that is paused or paced
     // reports when it may send.
+    bool ServesNewSenderFirst() const override;
     Turn OfferTurn(uint32_t flowId, const FabricNetDevice& port, Time now, Time* wake) override;
     /// Packet index the QP would send now, or -1.
     int64_t NextPacket(SenderQp& qp);
@@ -433,6 +434,7 @@ class RdmaNic : public NicTransport
     Time m_rtoHigh;
     uint32_t m_rtoLowThreshold;
     QueueSize m_window;
+    bool m_serveNewQpFirst = false; ///< ServeNewQpFirst
     Time m_baseRtt;
     uint32_t m_receiveSlots;
     Time m_completionTime;
