@@ -2,11 +2,12 @@
 """Compare the PowerTCP burst experiment in ns3-datacenter (the reference) and ns3-fabric.
 
 usage: burst_compare.py REF_DIR FABRIC_DIR OUT_DIR
-  REF_DIR    holds dump_burst/evaluation-<alg>.out, results_burst/result-<alg>.burst (results-burst.sh),
+  REF_DIR    holds results_burst/result-<alg>.burst (the lines results-burst.sh greps),
              run-<alg>/mix/fct.txt and time-<alg>.txt (/usr/bin/time -v) for alg in dcqcn powerInt hpcc
              powerDelay timely dctcp
   FABRIC_DIR holds <cc>/{flows,queues,rates}.csv and time-<cc>.txt for cc in dcqcn powertcp hpcc
-             theta-powertcp timely dctcp (fabric-run --out FABRIC_DIR/<cc>)
+             theta-powertcp timely dctcp-rate (fabric-run --hpcc-config config-burst.txt
+             --out FABRIC_DIR/<cc>; run-twins.sh)
 Writes OUT_DIR/burst-numbers.json and OUT_DIR/burst-queue.png.
 """
 import csv, json, os, re, statistics, sys
@@ -87,6 +88,15 @@ def fab_numbers(d, cc, ref_t):
     # a missing fabric row means an idle fabric (trace.sleep_when_idle): the queue is 0 then
     sq_full = sq + [0] * max(0, int((STEADY[1] - STEADY[0]) * 1e6) - len(sq))
     wall, rss = time_v(f"{d}/time-{cc}.txt")
+    # For the plot, a gap between rows is an empty queue: put the zeros back.
+    pt, pq = [], []
+    for i, (x, y) in enumerate(zip(t, q)):
+        if i and x - t[i - 1] > 1.5e-6:
+            pt += [t[i - 1] + 1e-6, x - 1e-6]
+            pq += [0, 0]
+        pt.append(x)
+        pq.append(y)
+    t, q = pt, pq
     return dict(t=t, q=q, burst_done=len(fct), fct_median_us=statistics.median(fct) / 1e3,
                 fct_last_us=max(fct) / 1e3, q_peak_kb=max(q) / 1e3,
                 q_peak_time_ms=t[q.index(max(q))] * 1e3,
@@ -102,8 +112,7 @@ def main():
     for row, (label, rn, fc, frame) in zip(axes, ALGS):
         r = ref_numbers(ref_dir, rn, frame)
         f = fab_numbers(fab_dir, fc, r["t"])
-        # DCQCN and TIMELY also with a fixed 90 500 B window (roce.recovery sr, roce.window), the
-        # nearest ns3-fabric has to the reference's HAS_WIN window for rate-based algorithms
+        # an optional second ns3-fabric run per algorithm, FABRIC_DIR/<cc>-win
         w = fab_numbers(fab_dir, fc + "-win", r["t"]) if os.path.isdir(f"{fab_dir}/{fc}-win") else None
         for ax, xlim in zip(row, ((-0.5, 4.0), (-20.0, 50.0))):
             ax.plot([(x - BURST_T) * 1e3 for x in r["t"]], [y / 1e3 for y in r["q"]], "r-", lw=1.5,
@@ -112,7 +121,7 @@ def main():
                     alpha=0.8, label="ns3-fabric (every 1 us)")
             if w:
                 ax.plot([(x - BURST_T) * 1e3 for x in w["t"]], [y / 1e3 for y in w["q"]], "g--",
-                        lw=0.8, alpha=0.8, label="ns3-fabric + 90 500 B window")
+                        lw=0.8, alpha=0.8, label="ns3-fabric, second run")
             ax.set_xlim(*xlim)
             ax.grid(ls="--", alpha=0.5)
         row[0].set_title(f"{label}: the burst")
