@@ -75,6 +75,19 @@ ReadFile(const std::string& path)
     return ss.str();
 }
 
+/// \p text split at line ends (no trailing empty line).
+inline std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+    {
+        lines.push_back(l);
+    }
+    return lines;
+}
+
 inline std::string
 ShellQuote(const std::string& s)
 {

@@ -28,27 +28,6 @@ namespace fs = std::filesystem;
 
 const std::string kDir = std::string(FABRIC_SOURCE_DIR) + "/tests/data/hpcc-config";
 
-std::string
-ReadAll(const std::string& path)
-{
-    std::ifstream in(path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-    {
-        lines.push_back(l);
-    }
-    return lines;
-}
-
 /// The scenario key \p path ("switch.pfc.xon_offset") of a translated document, as text.
 std::string
 Key(const HpccScenario& s, const std::string& path)
@@ -73,7 +52,7 @@ class HpccConfig : public SimTest
     /// starts with the same key (or appended), written beside copies of its inputs.
     std::string Variant(const std::string& lines)
     {
-        std::vector<std::string> config = Lines(ReadAll(kDir + "/config.txt"));
+        std::vector<std::string> config = Lines(ReadFile(kDir + "/config.txt"));
         for (const std::string& line : Lines(lines))
         {
             std::string key = line.substr(0, line.find(' '));
@@ -216,7 +195,7 @@ TEST_F(HpccConfig, ExperimentDirectoryRunsEndToEnd)
     // id x 0x100; standalone = base RTT + (size + packets x 48 B) x 8 / 100 Gb/s
     // = rtt + 1048000 B x 0.08 ns = rtt + 83840 ns: 8320 + 83840 across the spine, 4160 + 83840
     // from host 3 (same leaf: 2 x 2000 + 2 x 80).
-    std::vector<std::string> fct = Lines(ReadAll(out + "/mix/fct.txt"));
+    std::vector<std::string> fct = Lines(ReadFile(out + "/mix/fct.txt"));
     ASSERT_EQ(fct.size(), 3u);
     std::regex fctLine("^[0-9a-f]{8} [0-9a-f]{8} [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$");
     std::map<std::string, std::string> standaloneBySource;
@@ -237,7 +216,7 @@ TEST_F(HpccConfig, ExperimentDirectoryRunsEndToEnd)
 
     // pfc.txt: time node node_type if_index type (1 pause, 0 resume): a 3:1 incast into a
     // 1 MiB buffer pauses.
-    std::vector<std::string> pfc = Lines(ReadAll(out + "/mix/pfc.txt"));
+    std::vector<std::string> pfc = Lines(ReadFile(out + "/mix/pfc.txt"));
     EXPECT_FALSE(pfc.empty());
     std::regex pfcLine("^[0-9]+ [0-9]+ [01] [0-9]+ [01]$");
     for (const std::string& l : pfc)
@@ -246,7 +225,7 @@ TEST_F(HpccConfig, ExperimentDirectoryRunsEndToEnd)
     }
 
     // qlen.txt: "time: T" then "switch port count..." lines, T within QLEN_MON_START..END.
-    std::vector<std::string> qlen = Lines(ReadAll(out + "/mix/qlen.txt"));
+    std::vector<std::string> qlen = Lines(ReadFile(out + "/mix/qlen.txt"));
     ASSERT_FALSE(qlen.empty());
     std::regex timeLine("^time: ([0-9]+)$");
     std::regex histLine("^[0-9]+ [0-9]+( [0-9]+)+$");
@@ -291,7 +270,7 @@ TEST_F(HpccConfig, UnknownKeyIsRefusedByNameAndLine)
     EXPECT_EQ(e.File(), config);
     EXPECT_EQ(e.Key(), "RATE_IA");
     // Appended after the file's last line.
-    EXPECT_EQ(e.Line(), static_cast<int>(Lines(ReadAll(kDir + "/config.txt")).size()) + 1);
+    EXPECT_EQ(e.Line(), static_cast<int>(Lines(ReadFile(kDir + "/config.txt")).size()) + 1);
     EXPECT_NE(e.Message().find("RATE_AI"), std::string::npos) << e.Message(); // did you mean
 }
 
@@ -301,7 +280,7 @@ TEST_F(HpccConfig, KeyGivenTwiceIsRefused)
     std::ofstream(config, std::ios::app) << "ENABLE_QCN 0\n";
     ConfigError e = ErrorOf(config);
     EXPECT_EQ(e.Key(), "ENABLE_QCN");
-    EXPECT_EQ(e.Line(), static_cast<int>(Lines(ReadAll(kDir + "/config.txt")).size()) + 1);
+    EXPECT_EQ(e.Line(), static_cast<int>(Lines(ReadFile(kDir + "/config.txt")).size()) + 1);
     EXPECT_NE(e.Message().find("first on line 1"), std::string::npos) << e.Message();
 }
 

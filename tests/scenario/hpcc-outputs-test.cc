@@ -20,18 +20,6 @@ namespace
 
 namespace fs = std::filesystem;
 
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-    {
-        lines.push_back(l);
-    }
-    return lines;
-}
-
 // tests/data/hpcc/leaf-spine-4hosts.txt: hosts 0, 1 on leaf 4, hosts 2, 3 on leaf 5, spines 6
 // and 7; every link 100 Gb/s, 1 us. Ports in link order: sw4: 0->h0 1->h1 2->sw6 3->sw7;
 // sw5: 0->h2 1->h3 2->sw6 3->sw7; sw6: 0->sw4 1->sw5; sw7: 0->sw4 1->sw5.

@@ -31,6 +31,7 @@ LONG = set(range(11))    # flow indices of the 1e12 B flows (first 11 lines of t
 
 
 def time_v(path):
+    """Wall seconds and peak RSS (MB) from a /usr/bin/time -v report."""
     txt = open(path).read()
     m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", txt)
     parts = [float(x) for x in m.group(1).split(":")]
@@ -153,4 +154,5 @@ def main():
             print(f"  {k:20s} {a if a is None else round(a, 3)!s:>12}{out}")
 
 
-main()
+if __name__ == "__main__":
+    main()

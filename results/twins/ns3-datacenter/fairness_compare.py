@@ -26,6 +26,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from burst_compare import time_v  # noqa: E402
+
 ALGS = [  # (label, reference name, ns3-fabric cc, reference data-frame bytes for 1000 B payload)
     ("DCQCN", "dcqcn", "dcqcn", 1048),
     ("HPCC", "hpcc", "hpcc", 1090),
@@ -42,15 +45,6 @@ SETTLE = 0.020
 def phases():
     bounds = STARTS[1:] + [END]
     return [(s + SETTLE, e) for s, e in zip(STARTS, bounds)]
-
-
-def time_v(path):
-    txt = open(path).read()
-    m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", txt)
-    parts = [float(x) for x in m.group(1).split(":")]
-    wall = sum(p * 60 ** (len(parts) - 1 - i) for i, p in enumerate(parts))
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", txt).group(1))
-    return wall, rss / 1024.0
 
 
 def jain(xs):

@@ -97,6 +97,8 @@ class Translator
     }
 
     [[noreturn]] void Fail(const HpccConfigEntry& e, const std::string& message) const;
+    /// A switch whose one modelled setting is \p modelled: refused with \p why otherwise.
+    void RequireFlag(const std::string& key, bool modelled, const std::string& why);
     /// "FILE:LINE: KEY: text" (LINE "default" when the file leaves the key out).
     void Note(const HpccConfigEntry& e, const std::string& text);
 
@@ -176,6 +178,17 @@ Translator::Fail(const HpccConfigEntry& e, const std::string& message) const
                       : e.line == 0
                           ? "not set; the reference's default " + e.values.front() + ": " + message
                           : message);
+}
+
+void
+Translator::RequireFlag(const std::string& key, bool modelled, const std::string& why)
+{
+    HpccConfigEntry e = Entry(key);
+    if (Flag(e) != modelled)
+    {
+        Fail(e, why);
+    }
+    m_handled.insert(key);
 }
 
 void
@@ -528,14 +541,10 @@ Translator::TranslateCcParameters()
     Set("theta_powertcp.variant", std::string("simulator"), mode);
 
     // HPCC's switches of behaviour: what ns3-fabric's HPCC always does, or refused.
-    HpccConfigEntry fastReact = Entry("FAST_REACT");
-    if (!Flag(fastReact))
-    {
-        Fail(fastReact,
-             "FAST_REACT 0 (HPCC reacts once per RTT only) is not modelled: ns3-fabric's HPCC "
-             "reacts on every ACK against the once-per-RTT reference (FAST_REACT 1)");
-    }
-    m_handled.insert("FAST_REACT");
+    RequireFlag("FAST_REACT",
+                true,
+                "FAST_REACT 0 (HPCC reacts once per RTT only) is not modelled: ns3-fabric's HPCC "
+                "reacts on every ACK against the once-per-RTT reference (FAST_REACT 1)");
     HpccConfigEntry multiRate = Entry("MULTI_RATE");
     if (Flag(multiRate) && m_ccMode == 3)
     {
@@ -548,14 +557,10 @@ Translator::TranslateCcParameters()
         Note(multiRate, "HPCC-only switch; inert for CC_MODE " + std::to_string(m_ccMode));
     }
     m_handled.insert("MULTI_RATE");
-    HpccConfigEntry sample = Entry("SAMPLE_FEEDBACK");
-    if (Flag(sample))
-    {
-        Fail(sample,
-             "SAMPLE_FEEDBACK 1 (HPCC acts on INT only when the queue is non-empty) is not "
-             "modelled: ns3-fabric's HPCC reads every ACK's INT (SAMPLE_FEEDBACK 0)");
-    }
-    m_handled.insert("SAMPLE_FEEDBACK");
+    RequireFlag("SAMPLE_FEEDBACK",
+                false,
+                "SAMPLE_FEEDBACK 1 (HPCC acts on INT only when the queue is non-empty) is not "
+                "modelled: ns3-fabric's HPCC reads every ACK's INT (SAMPLE_FEEDBACK 0)");
     HpccConfigEntry intMulti = Entry("INT_MULTI");
     if (Count(intMulti) != 1)
     {
@@ -655,14 +660,10 @@ Translator::TranslateNic()
     }
     // The reference's NIC round-robin (qbb-net-device.cc GetNextQindex): no key, always.
     Set("roce.serve_new_qp_first", true, Entry("CC_MODE"));
-    HpccConfigEntry rateBound = Entry("RATE_BOUND");
-    if (!Flag(rateBound))
-    {
-        Fail(rateBound,
-             "RATE_BOUND 0 (packets leave at line rate, the window alone limits a QP) is not "
-             "modelled: RoCE QPs here are paced at their rate (RATE_BOUND 1)");
-    }
-    m_handled.insert("RATE_BOUND");
+    RequireFlag("RATE_BOUND",
+                true,
+                "RATE_BOUND 0 (packets leave at line rate, the window alone limits a QP) is not "
+                "modelled: RoCE QPs here are paced at their rate (RATE_BOUND 1)");
     HpccConfigEntry ackPrio = Entry("ACK_HIGH_PRIO");
     if (Flag(ackPrio))
     {
