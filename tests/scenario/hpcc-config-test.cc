@@ -12,6 +12,7 @@
 #include "run/scenario-runner.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -159,6 +160,7 @@ TEST_F(HpccConfig, EveryKeyBecomesTheReferencesValue)
     EXPECT_EQ(Key(s, "trace.hpcc.qlen_end"), "2000200000ns");
     ASSERT_TRUE(s.document["trace"]["pcap_nodes"].IsSequence());
     EXPECT_EQ(s.document["trace"]["pcap_nodes"].size(), 2u); // trace.txt: nodes 4 and 2
+    EXPECT_EQ(Key(s, "trace.pcap_snaplen"), "128B");         // mix.tr's headers, no payload
     // What is not simply applied is said: the PINT keys are inert under CC_MODE 1.
     int pint = 0;
     for (const std::string& note : s.notes)
@@ -246,6 +248,25 @@ TEST_F(HpccConfig, ExperimentDirectoryRunsEndToEnd)
         }
     }
     EXPECT_GE(dumps, 1);
+    // trace.txt's host 2 is captured, each frame cut to its first 128 B: the pcap header's
+    // snaplen, and every record stores at most that of frames of up to 1000 B of payload.
+    std::string pcap = ReadFile(out + "/h2-0.pcap");
+    ASSERT_GT(pcap.size(), 24u + 16u);
+    auto u32 = [&](size_t at) {
+        uint32_t v;
+        std::memcpy(&v, pcap.data() + at, 4);
+        return v;
+    };
+    EXPECT_EQ(u32(16), 128u);
+    size_t records = 0;
+    size_t cut = 0;
+    for (size_t at = 24; at + 16 <= pcap.size(); at += 16 + u32(at + 8), ++records)
+    {
+        EXPECT_LE(u32(at + 8), 128u);
+        cut += u32(at + 12) > 128 ? 1 : 0;
+    }
+    EXPECT_GT(cut, 0u);        // data frames are longer than what is kept
+    EXPECT_GT(records, 3000u); // 3 MB of data into host 2
     // The notes go with the run: what each key that was not simply applied became.
     EXPECT_FALSE(cfg.importNotes.empty());
 }
@@ -261,6 +282,18 @@ TEST_F(HpccConfig, ScenarioKeysWinOverTheConfig)
     EXPECT_EQ(cfg.document["switch"]["buffer"].Scalar(), "2MiB");
     // The rest of the config's switch section stays.
     EXPECT_EQ(cfg.document["switch"]["pfc"]["xon_offset"].Scalar(), "3KiB");
+}
+
+TEST_F(HpccConfig, TheHpccSectionCanNameTheConfig)
+{
+    // hpcc: {config: FILE} is hpcc_config: {file: FILE}; the section's own keys stay HPCC's.
+    std::ofstream(m_dir.Path() + "/run.yaml")
+        << "hpcc: {config: " << kDir << "/config.txt, max_stage: 3}\n";
+    ScenarioConfig cfg = LoadScenario(m_dir.Path() + "/run.yaml", {}, FABRIC_SOURCE_DIR);
+    EXPECT_EQ(cfg.document["cc"].Scalar(), "dcqcn"); // the config's CC_MODE 1
+    EXPECT_EQ(cfg.document["hpcc"]["max_stage"].Scalar(), "3");
+    EXPECT_EQ(cfg.document["hpcc"]["base_rtt"].Scalar(), "8320ns");
+    EXPECT_FALSE(cfg.document["hpcc"]["config"]);
 }
 
 TEST_F(HpccConfig, UnknownKeyIsRefusedByNameAndLine)

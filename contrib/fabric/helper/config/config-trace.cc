@@ -128,6 +128,17 @@ ReadPcap(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
 }
 
 void
+ReadPcapSnapLen(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
+{
+    uint64_t bytes = ValueOf(trace, key).count;
+    if (bytes < 64 || bytes > 65535)
+    {
+        throw trace.Error(key.Name(), "must be 64B..65535B");
+    }
+    b.cfg.trace.pcapSnapLen = static_cast<uint32_t>(bytes);
+}
+
+void
 ReadSleepWhenIdle(YamlFields& trace, const ScenarioKey& key, ScenarioBuild& b)
 {
     b.cfg.trace.sleepWhenIdle = ValueOf(trace, key).flag;
@@ -302,6 +313,12 @@ TraceKeys()
         ScenarioKey("trace.pcap", KeyKind::Flag, "write one pcap per device")
             .Default("false")
             .Reader(ReadPcap),
+        ScenarioKey("trace.pcap_snaplen",
+                    KeyKind::Bytes,
+                    "bytes of each frame kept in the pcaps (the rest is counted, not stored; "
+                    "128B keeps every header of a RoCE frame with INT)")
+            .Default("65535B")
+            .Reader(ReadPcapSnapLen),
         ScenarioKey("trace.sleep_when_idle",
                     KeyKind::Flag,
                     "samplers skip ticks while the fabric is idle (false: tick throughout; "

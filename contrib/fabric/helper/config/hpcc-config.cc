@@ -664,6 +664,13 @@ Translator::TranslateNic()
                 true,
                 "RATE_BOUND 0 (packets leave at line rate, the window alone limits a QP) is not "
                 "modelled: RoCE QPs here are paced at their rate (RATE_BOUND 1)");
+    if (m_sim == HpccSimulator::CONWEAVE)
+    {
+        Note(Entry("CC_MODE"),
+             "ConWeave's switches put every ACK and NACK in the highest priority "
+             "(network-load-balance.cc gives each switch AckHighPrio 1); here ACKs leave at "
+             "their data's priority");
+    }
     HpccConfigEntry ackPrio = Entry("ACK_HIGH_PRIO");
     if (Flag(ackPrio))
     {
@@ -941,11 +948,14 @@ Translator::TranslateTrace()
     }
     Set("trace.pcap", true, enable);
     Set("trace.pcap_nodes", nodes, traceFile);
+    // mix.tr records each packet's headers and queue state, not its payload: the pcaps keep
+    // the first 128 B of a frame, every header of a RoCE frame with INT.
+    Set("trace.pcap_snaplen", std::string("128B"), traceOut);
     Note(traceOut,
          "HPCC's binary packet trace (mix.tr) is not written; every frame at the " +
              std::to_string(nodes.size()) +
-             " nodes of the trace file goes to pcap files instead (trace.pcap_nodes), "
-             "readable by Wireshark");
+             " nodes of the trace file goes to pcap files instead (trace.pcap_nodes, its "
+             "headers: trace.pcap_snaplen 128B), readable by Wireshark");
 }
 
 void

@@ -234,6 +234,23 @@ ExpandHpccConfig(YAML::Node& doc,
                  const std::string& sourceRoot,
                  HpccScenario* imported)
 {
+    // hpcc: {config: FILE} is hpcc_config: {file: FILE} (the hpcc section's other keys are the
+    // HPCC congestion control's and stay).
+    YAML::Node hpcc = doc["hpcc"];
+    if (hpcc && hpcc.IsMap() && hpcc["config"])
+    {
+        if (doc["hpcc_config"])
+        {
+            throw ConfigError(path,
+                              YamlLine(hpcc["config"]),
+                              "hpcc.config",
+                              "give the config once: hpcc.config or hpcc_config.file");
+        }
+        YAML::Node spec(YAML::NodeType::Map);
+        spec["file"] = hpcc["config"];
+        doc["hpcc_config"] = spec;
+        hpcc.remove("config");
+    }
     YAML::Node spec = doc["hpcc_config"];
     if (!spec)
     {

@@ -93,6 +93,7 @@ struct TraceConfig
     Time rateInterval;
     bool pcap = false;
     std::vector<std::string> pcapNodes; ///< empty = every node
+    uint32_t pcapSnapLen = 65535;       ///< bytes of each frame stored in the pcaps
     bool sleepWhenIdle = true;          ///< samplers skip idle time (same files as ticking)
 
     /// trace.hpcc: the output files of the HPCC-family simulators (record/hpcc-outputs.h).

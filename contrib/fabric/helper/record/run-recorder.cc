@@ -148,7 +148,7 @@ RunRecorder::Start()
                 Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
                 file->Open(m_outDir + "/" + name + "-" + std::to_string(p) + ".pcap",
                            std::ios::out | std::ios::binary);
-                file->Init(PcapHelper::DLT_EN10MB, 65535);
+                file->Init(PcapHelper::DLT_EN10MB, m_config.pcapSnapLen);
                 dev->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&WritePcap, file));
                 m_pcaps.push_back(file);
             }
