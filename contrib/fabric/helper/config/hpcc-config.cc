@@ -467,12 +467,13 @@ Translator::TranslateCcParameters()
     HpccConfigEntry mi = Entry("MI_THRESH");
     Set("hpcc.max_stage", Count(mi), mi);
 
-    const bool dcqcnOrTimely = m_ccMode == 1 || m_ccMode == 7 || m_ccMode == 3;
+    // DCQCN, HPCC and TIMELY step by RATE_AI and RATE_HAI (third.cc:61 gives them no default).
+    const bool stepsByRateAi = m_ccMode == 1 || m_ccMode == 3 || m_ccMode == 7;
     HpccConfigEntry rateAi = Entry("RATE_AI");
     HpccConfigEntry rateHai = Entry("RATE_HAI");
     if (rateAi.values.empty() || rateHai.values.empty())
     {
-        if (dcqcnOrTimely)
+        if (stepsByRateAi)
         {
             Fail(rateAi.values.empty() ? rateAi : rateHai,
                  "DCQCN, HPCC and TIMELY step by it (third.cc:61 leaves it empty)");

@@ -77,40 +77,26 @@ HpccFctWriter::FlowFinished(uint32_t id)
     uint64_t standalone = HpccStandaloneFctNs(f.bytes, m_config.payloadBytes, pair);
     uint64_t start = static_cast<uint64_t>(f.start.GetNanoSeconds());
     uint64_t fct = static_cast<uint64_t>((f.finish - f.start).GetNanoSeconds());
+    // ConWeave names the endpoints by node id, HPCC and ns3-datacenter by IP, in hex
+    // (node_id_to_ip, third.cc:155-157).
+    auto ip = [](uint32_t nodeId) {
+        return 0x0b000001u + (nodeId / 256) * 0x00010000u + (nodeId % 256) * 0x00000100u;
+    };
+    const char* format = m_config.conweave
+                             ? "%u %u %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n"
+                             : "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n";
     char line[160];
-    int n;
-    if (m_config.conweave)
-    {
-        n = std::snprintf(line,
+    int n = std::snprintf(line,
                           sizeof line,
-                          "%u %u %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-                          src,
-                          dst,
+                          format,
+                          m_config.conweave ? src : ip(src),
+                          m_config.conweave ? dst : ip(dst),
                           unsigned(m_sport[id]),
                           unsigned(m_dport[id]),
                           f.bytes,
                           start,
                           fct,
                           standalone);
-    }
-    else
-    {
-        // node_id_to_ip, third.cc:155-157
-        auto ip = [](uint32_t nodeId) {
-            return 0x0b000001u + (nodeId / 256) * 0x00010000u + (nodeId % 256) * 0x00000100u;
-        };
-        n = std::snprintf(line,
-                          sizeof line,
-                          "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-                          ip(src),
-                          ip(dst),
-                          unsigned(m_sport[id]),
-                          unsigned(m_dport[id]),
-                          f.bytes,
-                          start,
-                          fct,
-                          standalone);
-    }
     m_out.write(line, n);
 }
 
