@@ -364,6 +364,24 @@ TEST_F(HpccConfig, MissingInputFileNamesTheKey)
     EXPECT_EQ(e.Line(), 7);
 }
 
+TEST_F(HpccConfig, TimelyHyperStepIsCheckedOnlyForTimely)
+{
+    // conweave-project/conweave-ns3 run.py writes DCQCN's steps for a 100 Gb/s NIC as
+    // RATE_AI 10 x 100 / 25 = 40.0Mb/s and RATE_HAI 25 x 100 / 25 = 100.0Mb/s (run.py:353-354,
+    // Python 3 division): 2.5 steps, which TIMELY's whole multiplier cannot express, but only
+    // CC_MODE 7 reads it (rdma-hw.cc UpdateRateTimely); DCQCN takes both rates as they are.
+    HpccScenario s = TranslateHpccConfig(Variant("CC_MODE 1\nRATE_AI 40.0Mb/s\nRATE_HAI 100.0Mb/s"),
+                                         HpccSimulator::CONWEAVE,
+                                         m_dir.Path());
+    EXPECT_EQ(Key(s, "dcqcn.rate_ai"), "40000000bps");
+    EXPECT_EQ(Key(s, "dcqcn.rate_hai"), "100000000bps");
+    EXPECT_EQ(Key(s, "timely.hai_multiplier"), "<absent>");
+    ConfigError e = ErrorOf(Variant("CC_MODE 7\nRATE_AI 40.0Mb/s\nRATE_HAI 100.0Mb/s"),
+                            HpccSimulator::CONWEAVE);
+    EXPECT_EQ(e.Key(), "RATE_HAI");
+    EXPECT_NE(e.Message().find("whole multiple"), std::string::npos) << e.Message();
+}
+
 TEST_F(HpccConfig, ConWeaveKeysNeedTheConWeaveSimulator)
 {
     std::string config = Variant("LB_MODE 2");

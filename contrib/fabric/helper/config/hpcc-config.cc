@@ -486,13 +486,19 @@ Translator::TranslateCcParameters()
         Set("dcqcn.rate_ai", BitsPerSecond(ai.GetBitRate()), rateAi);
         Set("dcqcn.rate_hai", BitsPerSecond(hai.GetBitRate()), rateHai);
         Set("timely.additive_increase", BitsPerSecond(ai.GetBitRate()), rateAi);
-        if (hai.GetBitRate() % ai.GetBitRate() != 0)
+        // TIMELY's hyper step is a whole multiple of RATE_AI here (timely.hai_multiplier). Only
+        // CC_MODE 7 reads it: conweave-project/conweave-ns3 run.py:353-354 writes DCQCN's
+        // 40.0Mb/s and 100.0Mb/s (2.5 steps), which DCQCN takes as they are.
+        if (hai.GetBitRate() % ai.GetBitRate() == 0)
+        {
+            Set("timely.hai_multiplier", hai.GetBitRate() / ai.GetBitRate(), rateHai);
+        }
+        else if (m_ccMode == 7)
         {
             Fail(rateHai,
                  "TIMELY's hyper step is a multiple of RATE_AI here (timely.hai_multiplier); "
                  "RATE_HAI must be a whole multiple of RATE_AI");
         }
-        Set("timely.hai_multiplier", hai.GetBitRate() / ai.GetBitRate(), rateHai);
         // HPCC's additive step is a rate (rdma-hw.cc UpdateRateHp: + m_rai); the window's is
         // that rate times T.
         uint64_t wAi = ai.GetBitRate() * t / 8000000000ULL;
