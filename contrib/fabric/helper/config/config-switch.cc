@@ -402,7 +402,7 @@ SwitchKeys()
 
         ScenarioKey("switch.mmu",
                     KeyKind::Choice,
-                    "how the shared buffer sets its PFC thresholds: " +
+                    "how the shared buffer sets its thresholds: " +
                         PluginHelp(PluginKind::MmuPolicy))
             .MappedChoices(PluginTypeChoices(PluginKind::MmuPolicy))
             .Attribute(mmu + "Policy")
@@ -548,6 +548,9 @@ SwitchKeys()
     {
         rows.insert(rows.end(), more.begin(), more.end());
     }
+    // The buffer policies' own keys (abm.alpha, dynamic_threshold.lossy_alpha, ...).
+    ScenarioKeys mmuSections = PluginSectionKeys(PluginKind::MmuPolicy, "switch.mmu");
+    rows.insert(rows.end(), mmuSections.begin(), mmuSections.end());
     return rows;
 }
 

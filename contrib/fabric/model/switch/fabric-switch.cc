@@ -174,7 +174,9 @@ FabricSwitch::GetTypeId()
                             "A frame was dropped: flow id, payload bytes, reason "
                             "(0 buffer full, 1 headroom violation, 2 no route, 3 link down, "
                             "4 PFC watchdog, 5 payload trimmed: the header went on, 6 frame "
-                            "error on a working link, 7 an egress stage's drop verdict).",
+                            "error on a working link, 7 an egress stage's drop verdict, 8 a "
+                            "lossy frame over its egress queue's threshold: switch.mmu abm, or "
+                            "dynamic with a lossy alpha).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
                             "ns3::FabricSwitch::DropTracedCallback")
             .AddTraceSource("Mark",
@@ -545,20 +547,20 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     SharedBufferMmu::Verdict v = SharedBufferMmu::ADMIT;
     if (!trimmed)
     {
-        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
+        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff, outPort);
         if (sendXoff)
         {
             SendXoff(inPort, prio);
         }
         // A data frame the buffer would drop may be trimmed instead (lossy priorities).
-        trimmed = v == SharedBufferMmu::DROP_LOSSY && !m_onAdmission.empty() &&
-                  AdmissionStagesTrim(frame, outPort, true);
+        trimmed = (v == SharedBufferMmu::DROP_LOSSY || v == SharedBufferMmu::DROP_THRESHOLD) &&
+                  !m_onAdmission.empty() && AdmissionStagesTrim(frame, outPort, true);
     }
     if (trimmed)
     {
         credited = false;     // the buffer holds a header, not the frame the credits paid for
         prio = info.priority; // info now describes the header that is left
-        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff);
+        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff, outPort);
         if (sendXoff)
         {
             SendXoff(inPort, prio);
@@ -574,6 +576,11 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     if (v == SharedBufferMmu::DROP_LOSSY)
     {
         Drop(frame, DROP_BUFFER_FULL);
+        return false;
+    }
+    if (v == SharedBufferMmu::DROP_THRESHOLD)
+    {
+        Drop(frame, DROP_BUFFER_THRESHOLD);
         return false;
     }
     uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsed();
@@ -607,7 +614,7 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
         {
             // Not queued: the buffer it was admitted to is free again (the caller frees its
             // credits when this returns false).
-            ReleaseBuffer(inPort, prio, item.bytes);
+            ReleaseBuffer(inPort, prio, item.bytes, outPort, false);
             ++m_droppedFrames;
             m_droppedBytes += item.bytes;
             m_dropTrace(item.flowId, item.payloadBytes, verdict.reason);
@@ -646,7 +653,7 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
             MarkCe(item, device->GetIfIndex(), verdict.reason);
         }
     }
-    ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
+    ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes, device->GetIfIndex(), true);
     if (item.holdsCredit)
     {
         m_ports[item.inPort]->FreeCredits(item.ingressPriority, item.bytes);
@@ -654,10 +661,14 @@ FabricSwitch::FrameDequeued(FabricNetDevice* device, QueuedFrame& item)
 }
 
 void
-FabricSwitch::ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes)
+FabricSwitch::ReleaseBuffer(uint32_t inPort,
+                            uint8_t priority,
+                            uint32_t bytes,
+                            uint32_t outPort,
+                            bool sent)
 {
     m_resumeScratch.clear();
-    m_mmu->Release(inPort, priority, bytes, &m_resumeScratch);
+    m_mmu->Release(inPort, priority, bytes, &m_resumeScratch, outPort, sent);
     for (const auto& [port, prio] : m_resumeScratch)
     {
         m_pauseRefresh[port * kFabricPriorities + prio].Cancel();
@@ -671,7 +682,7 @@ FabricSwitch::FrameLost(FabricNetDevice* device, const QueuedFrame& item)
 {
     if (item.inPort != kNoIngressPort)
     {
-        ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes);
+        ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes, device->GetIfIndex(), false);
     }
     if (item.holdsCredit)
     {

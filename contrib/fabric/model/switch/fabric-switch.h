@@ -49,9 +49,10 @@ class FabricSwitch : public Object, public FabricPortOwner
         DROP_NO_ROUTE = 2,
         DROP_LINK_DOWN = 3,
         DROP_PFC_WATCHDOG = 4,
-        DROP_TRIMMED = 5,     ///< only the payload: packet trimming forwards the header
-        DROP_LINK_ERROR = 6,  ///< lost on a working cable (link.loss_rate, events error_rate)
-        DROP_EGRESS_STAGE = 7 ///< an egress stage's DROP verdict without a reason of its own
+        DROP_TRIMMED = 5,         ///< only the payload: packet trimming forwards the header
+        DROP_LINK_ERROR = 6,      ///< lost on a working cable (link.loss_rate, events error_rate)
+        DROP_EGRESS_STAGE = 7,    ///< an egress stage's DROP verdict without a reason of its own
+        DROP_BUFFER_THRESHOLD = 8 ///< lossy: its egress queue's threshold (ABM, LossyAlpha)
     };
 
     enum WatchdogAction
@@ -273,7 +274,12 @@ class FabricSwitch : public Object, public FabricPortOwner
     void FrameDequeued(FabricNetDevice* device, QueuedFrame& item) override;
     /// A frame lost to a failed link: release its buffer (if it was queued here) and count it.
     void FrameLost(FabricNetDevice* device, const QueuedFrame& item) override;
-    void ReleaseBuffer(uint32_t inPort, uint8_t priority, uint32_t bytes);
+    /// \p outPort: the egress port the frame was admitted for; \p sent: it left by it.
+    void ReleaseBuffer(uint32_t inPort,
+                       uint8_t priority,
+                       uint32_t bytes,
+                       uint32_t outPort,
+                       bool sent);
     void SendXoff(uint32_t port, uint8_t priority);
     void RefreshPause(uint32_t port, uint8_t priority);
     void Drop(const WireFrame& frame, uint8_t reason);

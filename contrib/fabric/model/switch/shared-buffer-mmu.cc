@@ -155,6 +155,9 @@ SharedBufferMmu::Configure(uint32_t nPorts)
     m_sharedUsed = 0;
     m_headroomUsed = 0;
     m_maxHeadroomUsed = 0;
+    m_nPorts = nPorts;
+    m_thresholdDropFrames = 0;
+    m_thresholdDropBytes = 0;
     m_portHeadroom.assign(nPorts, m_headroom);
     if (m_headroomDelayMultiple > 0 && !m_credits)
     {
@@ -203,6 +206,7 @@ SharedBufferMmu::Configure(uint32_t nPorts)
     {
         m_poolSize = m_bufferSize;
         m_bufferSize += reserved;
+        AttachPolicy();
         return;
     }
     if (reserved >= m_bufferSize)
@@ -216,6 +220,16 @@ SharedBufferMmu::Configure(uint32_t nPorts)
             ")");
     }
     m_poolSize = m_bufferSize - reserved;
+    AttachPolicy();
+}
+
+void
+SharedBufferMmu::AttachPolicy()
+{
+    m_policy->Attach(*this);
+    m_limitsEgress = m_policy->LimitsLossyEgress();
+    m_countsDepartures = m_policy->CountsDepartures();
+    m_egressBytes.assign(m_limitsEgress ? static_cast<size_t>(m_nPorts) * kFabricPriorities : 0, 0);
 }
 
 bool
@@ -244,16 +258,38 @@ SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t priority) const
 }
 
 SharedBufferMmu::Verdict
-SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* sendXoff)
+SharedBufferMmu::Admit(uint32_t port,
+                       uint8_t priority,
+                       uint32_t bytes,
+                       bool* sendXoff,
+                       uint32_t outPort)
 {
     *sendXoff = false;
     Counter& c = At(port, priority);
     bool poolHasRoom = m_sharedUsed + bytes <= m_poolSize;
     if (!IsLossless(priority))
     {
+        uint64_t* egress = nullptr;
+        if (m_limitsEgress && outPort != kNoEgressPort)
+        {
+            // The threshold first, as CheckEgressAdmission evaluates it (ABM counts the queue's
+            // congestion there) before the pool.
+            egress = &m_egressBytes[outPort * kFabricPriorities + priority];
+            uint64_t threshold = m_policy->LossyEgressThreshold(outPort, priority, PoolState());
+            if (*egress + bytes > threshold)
+            {
+                ++m_thresholdDropFrames;
+                m_thresholdDropBytes += bytes;
+                return DROP_THRESHOLD;
+            }
+        }
         if (!poolHasRoom)
         {
             return DROP_LOSSY;
+        }
+        if (egress)
+        {
+            *egress += bytes;
         }
         c.shared += bytes;
         m_sharedUsed += bytes;
@@ -263,7 +299,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* se
     {
         c.shared += bytes;
         m_sharedUsed += bytes;
-        if (!m_credits && c.shared >= XoffThreshold())
+        if (!m_credits && c.shared >= m_policy->IngressXoffThreshold(port, priority, PoolState()))
         {
             c.paused = true;
             m_pausedList.push_back(port * kFabricPriorities + priority);
@@ -291,21 +327,39 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* se
 }
 
 bool
-SharedBufferMmu::ShouldResume(const Counter& c) const
+SharedBufferMmu::ShouldResume(uint32_t index, const Counter& c)
 {
     if (c.headroom > 0)
     {
         return false;
     }
-    return m_policy->MayResume(c.shared, PoolState());
+    return m_policy->MayResumeQueue(index / kFabricPriorities,
+                                    static_cast<uint8_t>(index % kFabricPriorities),
+                                    c.shared,
+                                    PoolState());
 }
 
 void
 SharedBufferMmu::Release(uint32_t port,
                          uint8_t priority,
                          uint32_t bytes,
-                         std::vector<std::pair<uint32_t, uint8_t>>* resume)
+                         std::vector<std::pair<uint32_t, uint8_t>>* resume,
+                         uint32_t outPort,
+                         bool sent)
 {
+    if (outPort != kNoEgressPort)
+    {
+        if (m_limitsEgress && !IsLossless(priority))
+        {
+            uint64_t& egress = m_egressBytes[outPort * kFabricPriorities + priority];
+            NS_ASSERT(egress >= bytes);
+            egress -= bytes;
+        }
+        if (sent && m_countsDepartures)
+        {
+            m_policy->FrameSent(port, priority, outPort, bytes);
+        }
+    }
     Counter& c = At(port, priority);
     uint64_t fromHeadroom = std::min<uint64_t>(c.headroom, bytes);
     c.headroom -= fromHeadroom;
@@ -325,7 +379,7 @@ SharedBufferMmu::Release(uint32_t port,
         Counter& pc = m_counters[m_pausedList[i]];
         // Hysteresis on the pool too, so a pause taken because the pool was full does not flap.
         bool poolFull = m_sharedUsed + m_xonOffset > m_poolSize;
-        if (!poolFull && ShouldResume(pc))
+        if (!poolFull && ShouldResume(m_pausedList[i], pc))
         {
             pc.paused = false;
             resume->emplace_back(m_pausedList[i] / kFabricPriorities,

@@ -36,7 +36,12 @@ namespace ns3
  *    delay);
  *  - departures release headroom first, then shared; once headroom is empty and shared bytes are
  *    at or below XON (static, or XOFF threshold − XonOffset in dynamic mode), ask for XON.
- * Lossy priority (or PFC disabled): tail drop when the pool is full.
+ * Lossy priority (or PFC disabled): tail drop when the pool is full. A per-queue policy
+ * (MmuPolicy::LimitsLossyEgress: ABM, or dynamic with LossyAlpha) also bounds each lossy egress
+ * queue (egress port, priority): a frame that would take it past the policy's threshold is
+ * dropped (DROP_THRESHOLD), as inet-tub/ns3-datacenter switch-mmu.cc CheckEgressAdmission
+ * ("sonic") does. The egress bytes are counted only then, and only with the egress port given
+ * (the Admit and Release overloads that take it).
  *
  * Credit-based flow control (UseCredits): the credited lanes are the lossless priorities. The
  * sender's credits bound what a (port, lane) can hold to what that lane advertised, so the MMU
@@ -49,10 +54,14 @@ class SharedBufferMmu : public Object
   public:
     enum Verdict
     {
-        ADMIT,        ///< frame accepted
-        DROP_LOSSY,   ///< lossy frame dropped: pool full
-        DROP_HEADROOM ///< lossless frame dropped: headroom exhausted (a violation)
+        ADMIT,         ///< frame accepted
+        DROP_LOSSY,    ///< lossy frame dropped: pool full
+        DROP_HEADROOM, ///< lossless frame dropped: headroom exhausted (a violation)
+        DROP_THRESHOLD ///< lossy frame dropped: its egress queue would exceed its threshold
     };
+
+    /// No egress port: Admit and Release without per-queue egress accounting.
+    static constexpr uint32_t kNoEgressPort = UINT32_MAX;
 
     static TypeId GetTypeId();
     SharedBufferMmu();
@@ -76,12 +85,36 @@ class SharedBufferMmu : public Object
 
     /// Charges a frame to (port, priority). \p sendXoff is set when this arrival pauses the
     /// (port, priority) — also when the frame itself is dropped.
-    Verdict Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* sendXoff);
+    Verdict Admit(uint32_t port, uint8_t priority, uint32_t bytes, bool* sendXoff)
+    {
+        return Admit(port, priority, bytes, sendXoff, kNoEgressPort);
+    }
+
+    /// Admit, for a frame bound for egress port \p outPort: a lossy frame is also held to its
+    /// egress queue's threshold when the policy sets one (DROP_THRESHOLD).
+    Verdict Admit(uint32_t port,
+                  uint8_t priority,
+                  uint32_t bytes,
+                  bool* sendXoff,
+                  uint32_t outPort);
+
     /// Releases a departed frame; appends (port, priority) pairs to resume to \p resume.
     void Release(uint32_t port,
                  uint8_t priority,
                  uint32_t bytes,
-                 std::vector<std::pair<uint32_t, uint8_t>>* resume);
+                 std::vector<std::pair<uint32_t, uint8_t>>* resume)
+    {
+        Release(port, priority, bytes, resume, kNoEgressPort, false);
+    }
+
+    /// Release, for a frame admitted with egress port \p outPort; \p sent: it left by that
+    /// port (rather than being lost or dropped), which ABM counts in the queue's dequeue rate.
+    void Release(uint32_t port,
+                 uint8_t priority,
+                 uint32_t bytes,
+                 std::vector<std::pair<uint32_t, uint8_t>>* resume,
+                 uint32_t outPort,
+                 bool sent);
 
     bool IsLossless(uint8_t priority) const;
     bool IsPaused(uint32_t port, uint8_t priority) const;
@@ -129,6 +162,49 @@ class SharedBufferMmu : public Object
     }
 
     uint64_t GetIngressBytes(uint32_t port, uint8_t priority) const;
+
+    /// Bytes admitted to lossy egress queue (port, priority) and not yet released; counted only
+    /// under a policy that bounds lossy egress queues (0 otherwise).
+    uint64_t GetEgressBytes(uint32_t port, uint8_t priority) const
+    {
+        return m_egressBytes.empty() ? 0 : m_egressBytes[port * kFabricPriorities + priority];
+    }
+
+    uint32_t GetNPorts() const
+    {
+        return m_nPorts;
+    }
+
+    /// Port \p port's rate (SetPortCables); 0 when none was given.
+    DataRate GetPortRate(uint32_t port) const
+    {
+        return port < m_cables.size() ? m_cables[port].first : DataRate(0);
+    }
+
+    /// The policy's current threshold of queue (port, priority) (MmuPolicy::QueueThreshold);
+    /// false when it has none.
+    bool GetQueueThreshold(uint32_t port, uint8_t priority, MmuQueueThreshold* out) const
+    {
+        return m_policy->QueueThreshold(port, priority, PoolState(), out);
+    }
+
+    /// Whether the policy bounds lossy egress queues (and the MMU counts their bytes).
+    bool LimitsLossyEgress() const
+    {
+        return m_limitsEgress;
+    }
+
+    /// Lossy frames dropped at their egress queue's threshold (DROP_THRESHOLD), and their bytes.
+    uint64_t GetThresholdDropFrames() const
+    {
+        return m_thresholdDropFrames;
+    }
+
+    uint64_t GetThresholdDropBytes() const
+    {
+        return m_thresholdDropBytes;
+    }
+
     uint64_t GetHeadroomBytes(uint32_t port, uint8_t priority) const;
 
     /// Headroom reserved per lossless priority of \p port (Headroom, or HeadroomDelayMultiple's).
@@ -164,7 +240,9 @@ class SharedBufferMmu : public Object
         return m_counters[port * kFabricPriorities + priority];
     }
 
-    bool ShouldResume(const Counter& c) const;
+    bool ShouldResume(uint32_t index, const Counter& c);
+    /// Creates nothing: hands the configured MMU to its policy and sizes the egress counters.
+    void AttachPolicy();
 
     MmuPoolState PoolState() const
     {
@@ -211,6 +289,12 @@ class SharedBufferMmu : public Object
     uint64_t m_maxHeadroomUsed = 0;
     std::vector<Counter> m_counters;
     std::vector<uint32_t> m_pausedList; ///< indices into m_counters that are paused
+    uint32_t m_nPorts = 0;
+    bool m_limitsEgress = false;         ///< the policy bounds lossy egress queues
+    bool m_countsDepartures = false;     ///< the policy wants MmuPolicy::FrameSent
+    std::vector<uint64_t> m_egressBytes; ///< per (egress port, priority), with m_limitsEgress
+    uint64_t m_thresholdDropFrames = 0;
+    uint64_t m_thresholdDropBytes = 0;
 };
 
 } // namespace ns3

@@ -1,0 +1,386 @@
+// ABM (Addanki et al., SIGCOMM 2022) in SharedBufferMmu: every threshold from its formula's
+// inputs by hand, alpha_p x free x (1 / n_p) x mu, as inet-tub/ns3-datacenter
+// simulator/ns-3.39/src/point-to-point/model/switch-mmu.cc computes it (ActiveBufferManagement
+// :398-460, setCongested :369-393, GetNofP :394-407, updateDequeueRates :417-449); the dynamic
+// threshold on lossy egress queues (DynamicMmuPolicy::LossyAlpha, switch-mmu.cc:355-366); and
+// the burst that ABM's per-priority count of congested queues lets a switch absorb where DT
+// drops it.
+
+#include "../fabric-sim-util.h"
+#include "switch/mmu-policy.h"
+#include "switch/shared-buffer-mmu.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+namespace test
+{
+namespace
+{
+
+constexpr uint32_t kPorts = 6;
+constexpr uint8_t kLossy = 1;    // a lossy priority
+constexpr uint8_t kLossyB = 2;   // another lossy priority
+constexpr uint8_t kLossless = 3; // the lossless priority when PFC is on
+constexpr uint64_t kCi = 20480;  // CongestionIndicator: switch-mmu.cc:130, 20 x 1024
+
+/// An MMU of a 1 000 000 B shared pool (no PFC: no headroom reserve) on six 10 Gb/s ports,
+/// with \p policy ("abm" or "dynamic") and alpha 0.5 for every priority.
+Ptr<SharedBufferMmu>
+MakeMmu(const std::string& policy, bool pfc = false)
+{
+    Ptr<SharedBufferMmu> m = CreateObject<SharedBufferMmu>();
+    m->SetAttribute("BufferSize", QueueSizeValue(QueueSize("1000000B")));
+    m->SetAttribute("PfcEnabled", BooleanValue(pfc));
+    m->SetAttribute("LosslessPriorities", UintegerValue(1 << kLossless));
+    m->SetAttribute("Headroom", QueueSizeValue(QueueSize("2000B")));
+    m->SetAttribute("XonOffset", QueueSizeValue(QueueSize("2000B")));
+    if (policy == "abm")
+    {
+        m->SetAttribute("Policy", TypeIdValue(AbmMmuPolicy::GetTypeId()));
+    }
+    else
+    {
+        Config::SetDefault("ns3::DynamicMmuPolicy::LossyAlpha", StringValue("0.5"));
+        m->SetAttribute("Policy", TypeIdValue(DynamicMmuPolicy::GetTypeId()));
+        m->SetAttribute("Alpha", DoubleValue(0.5));
+    }
+    std::vector<std::pair<DataRate, Time>> cables(kPorts, {DataRate("10Gbps"), NanoSeconds(10)});
+    m->SetPortCables(cables);
+    m->Configure(kPorts);
+    return m;
+}
+
+Ptr<AbmMmuPolicy>
+Abm(const Ptr<SharedBufferMmu>& m)
+{
+    return DynamicCast<AbmMmuPolicy>(m->GetPolicy());
+}
+
+/// A lossy frame from ingress port 0 to egress queue (\p out, \p prio).
+SharedBufferMmu::Verdict
+Send(const Ptr<SharedBufferMmu>& m, uint32_t out, uint8_t prio, uint32_t bytes)
+{
+    bool xoff = false;
+    return m->Admit(0, prio, bytes, &xoff, out);
+}
+
+/// \p bytes of (ingress 0, \p prio) leave by \p out.
+void
+Leave(const Ptr<SharedBufferMmu>& m, uint32_t out, uint8_t prio, uint32_t bytes, bool sent = true)
+{
+    std::vector<std::pair<uint32_t, uint8_t>> resume;
+    m->Release(0, prio, bytes, &resume, out, sent);
+}
+
+class AbmTest : public SimTest
+{
+};
+
+TEST_F(AbmTest, ThresholdIsTheFormulaTruncated)
+{
+    // alpha x remaining x (1.0 / n) x mu in double, cast to uint64_t (switch-mmu.cc:451).
+    EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 1000000, 1, 1), 500000u);
+    EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 967232, 1.5, 1), 322410u);     // 322410.67
+    EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 969280, 1, 0.32768), 158806u); // 158806.8352
+    EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 0, 3, 1), 0u);
+}
+
+TEST_F(AbmTest, LoneQueueDropsAtHalfTheFreePool)
+{
+    // One queue, n_p = 1, mu = 1: the k-th frame (1000 B, k from 0) is admitted while
+    // 1000 k + 1000 <= 0.5 (1 000 000 - 1000 k), i.e. k <= 332: 333 frames, the 334th dropped.
+    Ptr<SharedBufferMmu> m = MakeMmu("abm");
+    int admitted = 0;
+    while (Send(m, 1, kLossy, 1000) == SharedBufferMmu::ADMIT)
+    {
+        ++admitted;
+    }
+    EXPECT_EQ(admitted, 333);
+    EXPECT_EQ(m->GetEgressBytes(1, kLossy), 333000u);
+    EXPECT_EQ(m->GetThresholdDropFrames(), 1u);
+    EXPECT_EQ(m->GetThresholdDropBytes(), 1000u);
+    MmuQueueThreshold t;
+    ASSERT_TRUE(m->GetQueueThreshold(1, kLossy, &t));
+    EXPECT_FALSE(t.ingress);
+    EXPECT_EQ(t.bytes, 333000u);
+    EXPECT_EQ(t.threshold, 333500u); // 0.5 x 667 000
+    EXPECT_DOUBLE_EQ(t.congested, 1);
+    EXPECT_DOUBLE_EQ(t.drainRate, 1);
+}
+
+TEST_F(AbmTest, CongestedQueuesAreSaturationWeightedAsLastSeenOnArrival)
+{
+    Ptr<SharedBufferMmu> m = MakeMmu("abm");
+    // Queue A (port 1): 21 frames of 1024 B; its 21st arrival saw 20 x 1024 = 20480 B = the
+    // congestion indicator: saturation 1. Queue B (port 2): 11 frames; its last arrival saw
+    // 10240 B: saturation 0.5.
+    for (int i = 0; i < 21; ++i)
+    {
+        ASSERT_EQ(Send(m, 1, kLossy, 1024), SharedBufferMmu::ADMIT);
+    }
+    for (int i = 0; i < 11; ++i)
+    {
+        ASSERT_EQ(Send(m, 2, kLossy, 1024), SharedBufferMmu::ADMIT);
+    }
+    Ptr<AbmMmuPolicy> abm = Abm(m);
+    EXPECT_DOUBLE_EQ(abm->CongestedQueues(false, kLossy), 1.5);
+    EXPECT_DOUBLE_EQ(abm->CongestedQueues(false, kLossyB), 1); // at least 1
+    // An empty queue C (port 3) of the same priority: free = 1 000 000 - 21 504 - 11 264.
+    MmuQueueThreshold t;
+    ASSERT_TRUE(m->GetQueueThreshold(3, kLossy, &t));
+    EXPECT_EQ(t.bytes, 0u);
+    EXPECT_DOUBLE_EQ(t.congested, 1.5);
+    EXPECT_EQ(t.threshold, 322410u); // 0.5 x 967 232 / 1.5
+    // B drains without an arrival: the reference refreshes a queue's saturation only when a
+    // frame arrives at it (setCongested from ActiveBufferManagement), so n_p stays 1.5 ...
+    Leave(m, 2, kLossy, 11 * 1024);
+    EXPECT_DOUBLE_EQ(abm->CongestedQueues(false, kLossy), 1.5);
+    // ... until the next arrival at B sees it empty: n_p = 1 (A alone).
+    ASSERT_EQ(Send(m, 2, kLossy, 1024), SharedBufferMmu::ADMIT);
+    EXPECT_DOUBLE_EQ(abm->CongestedQueues(false, kLossy), 1);
+    // C's threshold with n_p = 1: 0.5 x (1 000 000 - 21 504 - 1 024).
+    ASSERT_TRUE(m->GetQueueThreshold(3, kLossy, &t));
+    EXPECT_EQ(t.threshold, 488736u);
+}
+
+TEST_F(AbmTest, DrainRateMeasuredEveryUpdateInterval)
+{
+    Ptr<SharedBufferMmu> m = MakeMmu("abm");
+    Ptr<AbmMmuPolicy> abm = Abm(m);
+    // t = 0: the first threshold starts the updates (one now, then every 25 us). Queue A
+    // (port 1) takes 40 frames of 1024 B = 40 960 B; queue B (port 2) 10 frames = 10 240 B.
+    for (int i = 0; i < 40; ++i)
+    {
+        ASSERT_EQ(Send(m, 1, kLossy, 1024), SharedBufferMmu::ADMIT);
+    }
+    for (int i = 0; i < 10; ++i)
+    {
+        ASSERT_EQ(Send(m, 2, kLossy, 1024), SharedBufferMmu::ADMIT);
+    }
+    // t = 10 us: A sends 10 frames, B 5, C (port 3) nothing of its own.
+    Simulator::Schedule(MicroSeconds(10), [m]() {
+        Leave(m, 1, kLossy, 10 * 1024);
+        Leave(m, 2, kLossy, 5 * 1024);
+    });
+    std::vector<double> muA;
+    std::vector<double> muB;
+    std::vector<uint64_t> thresholdA;
+    auto probe = [&]() {
+        muA.push_back(abm->DrainRate(false, 1, kLossy));
+        muB.push_back(abm->DrainRate(false, 2, kLossy));
+        MmuQueueThreshold t;
+        m->GetQueueThreshold(1, kLossy, &t);
+        thresholdA.push_back(t.threshold);
+    };
+    Simulator::Schedule(MicroSeconds(25) - NanoSeconds(1), probe);
+    Simulator::Schedule(MicroSeconds(25) + NanoSeconds(1), probe);
+    Simulator::Schedule(MicroSeconds(50) + NanoSeconds(1), probe);
+    Simulator::Stop(MicroSeconds(60));
+    Simulator::Run();
+    ASSERT_EQ(muA.size(), 3u);
+    // Before the 25 us update: mu = 1.
+    EXPECT_DOUBLE_EQ(muA[0], 1);
+    // At 25 us: A holds 30 720 B > 20 480 and sent 10 240 B > 2 048 in 25 us:
+    // mu = (1e9 x 10240 x 8 / 25000) / 1e10 = 0.32768.
+    EXPECT_DOUBLE_EQ(muA[1], (1e9 * 10240 * 8.0 / 25000) / 1e10);
+    EXPECT_DOUBLE_EQ(muA[1], 0.32768);
+    // B holds 5 120 B <= the congestion indicator: mu = 1 although it sent.
+    EXPECT_DOUBLE_EQ(muB[1], 1);
+    // A's threshold: 0.5 x (1 000 000 - 30 720 - 5 120) x (1 / 1.25) x mu. n_p: A's 40th arrival
+    // saw 39 936 B (1), B's 10th saw 9 216 B (0.45): 1.45.
+    EXPECT_DOUBLE_EQ(abm->CongestedQueues(false, kLossy), 1 + 9216.0 / kCi);
+    EXPECT_EQ(thresholdA[1],
+              static_cast<uint64_t>(0.5 * 964160.0 * (1.0 / (1 + 9216.0 / kCi)) * 0.32768));
+    EXPECT_EQ(thresholdA[1], 108943u); // 0.5 x 964160 / 1.45 x 0.32768 = 108 943.43
+    // At 50 us: A sent nothing in (25, 50] us: mu = 1 again.
+    EXPECT_DOUBLE_EQ(muA[2], 1);
+    EXPECT_EQ(thresholdA[2], 332468u); // 0.5 x 964160 / 1.45 = 332 468.97
+}
+
+TEST_F(AbmTest, LosslessXoffAtTheIngressAbmThreshold)
+{
+    // PFC on priority 3: 6 ports x 2000 B headroom reserved, pool 988 000. Ingress port 1 first
+    // holds 21 frames of 1000 B (its saturation, seen after each frame as the reference's
+    // UpdateIngressAdmission does: 1). Then port 0 fills: after its k-th frame
+    // n_p = 1 + min(1000 k, 20480) / 20480 (2 from k = 21 on), free = 988 000 - 21 000 - 1000 k,
+    // XOFF once 1000 k >= 0.5 free / n_p: k = 194 (193 000 < 193 500; 194 000 >= 193 250).
+    // DT (alpha 0.5) pauses at k = 323 (1000 k >= 0.5 (967 000 - 1000 k)).
+    for (const std::string policy : {"abm", "dynamic"})
+    {
+        Ptr<SharedBufferMmu> m = MakeMmu(policy, true);
+        ASSERT_EQ(m->GetSharedPoolSize(), 988000u);
+        bool xoff = false;
+        for (int i = 0; i < 21; ++i)
+        {
+            ASSERT_EQ(m->Admit(1, kLossless, 1000, &xoff, 5), SharedBufferMmu::ADMIT);
+            ASSERT_FALSE(xoff);
+        }
+        int k = 0;
+        do
+        {
+            ASSERT_EQ(m->Admit(0, kLossless, 1000, &xoff, 5), SharedBufferMmu::ADMIT);
+            ++k;
+        } while (!xoff && k < 1000);
+        EXPECT_EQ(k, policy == "abm" ? 194 : 323) << policy;
+        EXPECT_TRUE(m->IsPaused(0, kLossless));
+        // Lossless frames never count in the egress queues.
+        EXPECT_EQ(m->GetEgressBytes(5, kLossless), 0u);
+    }
+}
+
+TEST_F(AbmTest, LosslessXonWhenSharedIsXonOffsetBelowTheAbmThreshold)
+{
+    Ptr<SharedBufferMmu> m = MakeMmu("abm", true);
+    bool xoff = false;
+    // Lone ingress: XOFF after k frames with 1000 k >= 0.5 (988 000 - 1000 k): k = 330.
+    int k = 0;
+    do
+    {
+        m->Admit(0, kLossless, 1000, &xoff, 5);
+        ++k;
+    } while (!xoff);
+    ASSERT_EQ(k, 330);
+    // Releases: XON once shared + 2000 <= 0.5 (988 000 - shared) (n_p = 1, mu = 1):
+    // shared <= 328 000, reached after 2 departures (329 000 + 2000 > 329 500).
+    std::vector<std::pair<uint32_t, uint8_t>> resume;
+    for (int i = 1; i <= 2; ++i)
+    {
+        resume.clear();
+        m->Release(0, kLossless, 1000, &resume, 5, true);
+        EXPECT_EQ(resume.empty(), i < 2) << "departure " << i;
+    }
+    EXPECT_FALSE(m->IsPaused(0, kLossless));
+}
+
+TEST_F(AbmTest, DynamicLossyAlphaBoundsEgressQueues)
+{
+    // DT on lossy egress queues: a lone queue, the same 333 frames as ABM's lone queue; two
+    // queues each take 0.5 of the free pool, not a share of it.
+    Ptr<SharedBufferMmu> m = MakeMmu("dynamic");
+    int admitted = 0;
+    while (Send(m, 1, kLossy, 1000) == SharedBufferMmu::ADMIT)
+    {
+        ++admitted;
+    }
+    EXPECT_EQ(admitted, 333);
+    MmuQueueThreshold t;
+    ASSERT_TRUE(m->GetQueueThreshold(2, kLossy, &t));
+    EXPECT_EQ(t.threshold, 333500u);
+    // Without LossyAlpha (the default) lossy frames stay tail-dropped at a full pool only.
+    Config::SetDefault("ns3::DynamicMmuPolicy::LossyAlpha", StringValue(""));
+    Ptr<SharedBufferMmu> plain = CreateObject<SharedBufferMmu>();
+    plain->SetAttribute("BufferSize", QueueSizeValue(QueueSize("1000000B")));
+    plain->SetAttribute("PfcEnabled", BooleanValue(false));
+    plain->SetAttribute("DynamicThreshold", BooleanValue(true));
+    plain->Configure(kPorts);
+    EXPECT_FALSE(plain->LimitsLossyEgress());
+    admitted = 0;
+    while (Send(plain, 1, kLossy, 1000) == SharedBufferMmu::ADMIT)
+    {
+        ++admitted;
+    }
+    EXPECT_EQ(admitted, 1000);
+    EXPECT_FALSE(plain->GetQueueThreshold(1, kLossy, &t));
+}
+
+/// Four congested lossy queues of priority 1 (ports 1-4) fill round-robin, a frame of 1000 B
+/// each in turn, until each has had a frame dropped; then a burst of 200 frames arrives for
+/// priority 2 at port 5. Returns {bytes the four hold, burst frames admitted}.
+std::pair<uint64_t, int>
+CongestThenBurst(const std::string& policy)
+{
+    Ptr<SharedBufferMmu> m = MakeMmu(policy);
+    std::vector<bool> full(5, false);
+    int fullCount = 0;
+    while (fullCount < 4)
+    {
+        for (uint32_t port = 1; port <= 4; ++port)
+        {
+            if (!full[port] && Send(m, port, kLossy, 1000) != SharedBufferMmu::ADMIT)
+            {
+                full[port] = true;
+                ++fullCount;
+            }
+        }
+    }
+    uint64_t held = 0;
+    for (uint32_t port = 1; port <= 4; ++port)
+    {
+        held += m->GetEgressBytes(port, kLossy);
+    }
+    int burst = 0;
+    for (int i = 0; i < 200; ++i)
+    {
+        burst += Send(m, 5, kLossyB, 1000) == SharedBufferMmu::ADMIT ? 1 : 0;
+    }
+    return {held, burst};
+}
+
+TEST_F(AbmTest, BurstDtDropsIsAbsorbedByAbm)
+{
+    // The ABM paper's isolation and burst tolerance: the congested queues of a priority share
+    // alpha_p x free among themselves (1 / n_p), so however many there are they hold at most
+    // alpha / (1 + alpha) of the buffer, and a burst of another priority finds the rest; under
+    // DT each takes alpha x free and N of them leave B / (1 + N alpha).
+    //
+    // DT: each congested queue stops at q with q + 1000 > 0.5 (1e6 - total): in round-robin
+    // steps of 1000 B the four stop at 167 000, 167 000, 167 000, 166 000 (about
+    // alpha B / (1 + 4 alpha) = 166 667 each): 667 000 held, 333 000 free. The burst queue
+    // (n = 1, mu = 1 under either policy) admits its X-th frame while
+    // X x 1000 + 1000 <= 0.5 (333 000 - X x 1000): X <= 110.33, 111 frames; 89 dropped.
+    auto [dtHeld, dtBurst] = CongestThenBurst("dynamic");
+    EXPECT_EQ(dtHeld, 667000u);
+    EXPECT_EQ(dtBurst, 111);
+    // ABM: n_p = 4 once the four are past 20 480 B, each stops at about
+    // alpha B / (4 (1 + alpha)) = 83 333: 83 000 each (84 000 > 0.5 x 668 000 / 4 = 83 500),
+    // 332 000 held, 668 000 free: the burst admits X while X x 1000 + 1000 <=
+    // 0.5 (668 000 - X x 1000): X <= 222, all 200 frames.
+    auto [abmHeld, abmBurst] = CongestThenBurst("abm");
+    EXPECT_EQ(abmHeld, 332000u);
+    EXPECT_EQ(abmBurst, 200);
+}
+
+TEST_F(AbmTest, StaticAndDynamicDefaultsCountNoEgressQueue)
+{
+    // switch.mmu static or dynamic without a lossy alpha: no per-queue egress accounting, no
+    // threshold drops (their behaviour before ABM).
+    for (bool dynamic : {false, true})
+    {
+        Ptr<SharedBufferMmu> m = CreateObject<SharedBufferMmu>();
+        m->SetAttribute("BufferSize", QueueSizeValue(QueueSize("100000B")));
+        m->SetAttribute("PfcEnabled", BooleanValue(false));
+        m->SetAttribute("DynamicThreshold", BooleanValue(dynamic));
+        m->Configure(4);
+        bool xoff = false;
+        int admitted = 0;
+        while (m->Admit(0, 1, 1000, &xoff, 1) == SharedBufferMmu::ADMIT)
+        {
+            ++admitted;
+        }
+        EXPECT_EQ(admitted, 100);
+        EXPECT_EQ(m->GetThresholdDropFrames(), 0u);
+        EXPECT_EQ(m->GetEgressBytes(1, 1), 0u);
+    }
+}
+
+TEST_F(AbmTest, BadAlphaListIsRefused)
+{
+    EXPECT_THROW(ParsePriorityAlphas("0.5,x", "a", 0), std::invalid_argument);
+    EXPECT_THROW(ParsePriorityAlphas("-1", "a", 0), std::invalid_argument);
+    EXPECT_THROW(ParsePriorityAlphas("1,1,1,1,1,1,1,1,1", "a", 0), std::invalid_argument);
+    std::array<double, 8> a = ParsePriorityAlphas("1,0.5", "a", 0);
+    EXPECT_DOUBLE_EQ(a[0], 1);
+    EXPECT_DOUBLE_EQ(a[1], 0.5);
+    EXPECT_DOUBLE_EQ(a[7], 0.5);
+}
+
+} // namespace
+} // namespace test
+} // namespace ns3
