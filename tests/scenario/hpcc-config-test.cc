@@ -382,6 +382,33 @@ TEST_F(HpccConfig, TimelyHyperStepIsCheckedOnlyForTimely)
     EXPECT_NE(e.Message().find("whole multiple"), std::string::npos) << e.Message();
 }
 
+TEST_F(HpccConfig, FastReactIsRefusedOnlyForHpcc)
+{
+    // conweave-project/conweave-ns3 run.py:356 writes FAST_REACT 0 for DCQCN; only HPCC reads
+    // it (rdma-hw.cc:1221 FastReactHp, reached from HandleAckHp with CC_MODE 3 only, :554).
+    HpccScenario s = TranslateHpccConfig(Variant("CC_MODE 1\nFAST_REACT 0"),
+                                         HpccSimulator::CONWEAVE,
+                                         m_dir.Path());
+    EXPECT_EQ(Key(s, "cc"), "dcqcn");
+    ConfigError e = ErrorOf(Variant("CC_MODE 3\nFAST_REACT 0"), HpccSimulator::CONWEAVE);
+    EXPECT_EQ(e.Key(), "FAST_REACT");
+    EXPECT_NE(e.Message().find("once per RTT"), std::string::npos) << e.Message();
+}
+
+TEST_F(HpccConfig, ConWeaveReadsItsQueueMonitorWindowAsWholeNanoseconds)
+{
+    // conweave-project/conweave-ns3 run.py:349-350 writes QLEN_MON_START/END as the flow
+    // generator's start and stop in seconds (2.0, 2.002); network-load-balance.cc:1055-1058
+    // reads them into uint64_t nanoseconds with >>: 2 and 2.
+    const std::string lines = "QLEN_MON_FILE qlen.txt\nQLEN_MON_START 2.0\nQLEN_MON_END 2.002";
+    HpccScenario s = TranslateHpccConfig(Variant(lines), HpccSimulator::CONWEAVE, m_dir.Path());
+    EXPECT_EQ(Key(s, "trace.hpcc.qlen_start"), "2ns");
+    EXPECT_EQ(Key(s, "trace.hpcc.qlen_end"), "2ns");
+    // HPCC's third.cc reads them the same way, but its own scripts write integers: refused there.
+    ConfigError e = ErrorOf(Variant(lines), HpccSimulator::HPCC);
+    EXPECT_EQ(e.Key(), "QLEN_MON_START");
+}
+
 TEST_F(HpccConfig, ConWeaveKeysNeedTheConWeaveSimulator)
 {
     std::string config = Variant("LB_MODE 2");

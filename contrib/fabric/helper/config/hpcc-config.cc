@@ -548,10 +548,20 @@ Translator::TranslateCcParameters()
     Set("theta_powertcp.variant", std::string("simulator"), mode);
 
     // HPCC's switches of behaviour: what ns3-fabric's HPCC always does, or refused.
-    RequireFlag("FAST_REACT",
-                true,
-                "FAST_REACT 0 (HPCC reacts once per RTT only) is not modelled: ns3-fabric's HPCC "
-                "reacts on every ACK against the once-per-RTT reference (FAST_REACT 1)");
+    // FAST_REACT is read by HPCC only (rdma-hw.cc FastReactHp, from HandleAckHp with CC_MODE 3);
+    // conweave-project/conweave-ns3 run.py:356 writes FAST_REACT 0 for DCQCN.
+    HpccConfigEntry fastReact = Entry("FAST_REACT");
+    if (!Flag(fastReact) && m_ccMode == 3)
+    {
+        Fail(fastReact,
+             "FAST_REACT 0 (HPCC reacts once per RTT only) is not modelled: ns3-fabric's HPCC "
+             "reacts on every ACK against the once-per-RTT reference (FAST_REACT 1)");
+    }
+    if (!Flag(fastReact))
+    {
+        Note(fastReact, "HPCC-only switch; inert for CC_MODE " + std::to_string(m_ccMode));
+    }
+    m_handled.insert("FAST_REACT");
     HpccConfigEntry multiRate = Entry("MULTI_RATE");
     if (Flag(multiRate) && m_ccMode == 3)
     {
@@ -876,17 +886,37 @@ Translator::TranslateOutputs()
     }
     HpccConfigEntry start = Entry("QLEN_MON_START");
     HpccConfigEntry end = Entry("QLEN_MON_END");
+    // ConWeave's run.py writes QLEN_MON_START/END as seconds with a fraction (2.0, run.py:349-350);
+    // network-load-balance.cc:1055-1058 reads them as nanoseconds with conf >> uint64_t, which
+    // keeps the digits before the point (2 ns; ".0" is then read as the next key, unknown and
+    // skipped).
+    auto monitorNs = [&](HpccConfigEntry& e) {
+        if (m_sim == HpccSimulator::CONWEAVE && !e.values.empty())
+        {
+            const std::string text = e.values.front();
+            const size_t point = text.find('.');
+            if (point != std::string::npos && point > 0 &&
+                text.find_first_not_of("0123456789", point + 1) == std::string::npos)
+            {
+                e.values.front() = text.substr(0, point);
+                Note(e,
+                     "'" + text + "' read as " + e.values.front() +
+                         " ns, as network-load-balance.cc:1055-1058 reads it (conf >> uint64_t)");
+            }
+        }
+        return Count(e);
+    };
     if (Given("QLEN_MON_FILE"))
     {
         HpccConfigEntry qlen = Entry("QLEN_MON_FILE");
         Set("trace.hpcc.qlen", OutputPath(qlen), qlen);
-        Set("trace.hpcc.qlen_start", Nanoseconds(Count(start)), start);
-        Set("trace.hpcc.qlen_end", Nanoseconds(Count(end)), end);
+        Set("trace.hpcc.qlen_start", Nanoseconds(monitorNs(start)), start);
+        Set("trace.hpcc.qlen_end", Nanoseconds(monitorNs(end)), end);
     }
     else
     {
-        Count(start);
-        Count(end);
+        monitorNs(start);
+        monitorNs(end);
         if (Given("QLEN_MON_START") || Given("QLEN_MON_END"))
         {
             Note(start, "no QLEN_MON_FILE: no queue histogram is written");
