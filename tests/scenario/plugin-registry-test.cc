@@ -296,19 +296,15 @@ TEST(PluginRegistry, ErrorsAndHelpListTheRegisteredNames)
               std::string::npos);
 }
 
-TEST(PluginRegistry, APerPacketBalancerRefusesGoBackN)
+TEST(PluginRegistry, APerPacketBalancerWarnsOfGoBackN)
 {
-    // The toy declares PerPacket(): its flag alone makes go-back-N a configuration error.
+    // The toy declares PerPacket(): its flag alone makes go-back-N behind it a warning.
     std::string file = WriteScenario("{lb: toy-first}", "cc: toy-rate\n");
-    try
-    {
-        LoadScenario(file, {"roce.recovery=gbn"}, FABRIC_SOURCE_DIR);
-        FAIL() << "go-back-N behind a per-packet balancer was accepted";
-    }
-    catch (const ConfigError& e)
-    {
-        EXPECT_NE(std::string(e.what()).find("per packet"), std::string::npos) << e.what();
-    }
+    ScenarioConfig cfg = LoadScenario(file, {"roce.recovery=gbn"}, FABRIC_SOURCE_DIR);
+    ASSERT_EQ(cfg.warnings.size(), 1u);
+    EXPECT_NE(cfg.warnings[0].find("'toy-first' chooses a path per packet"), std::string::npos)
+        << cfg.warnings[0];
+    EXPECT_TRUE(LoadScenario(file, {"roce.recovery=sr"}, FABRIC_SOURCE_DIR).warnings.empty());
 }
 
 TEST(PluginRegistry, SwitchStagesKeyInstallsAStageByName)

@@ -117,6 +117,14 @@ PrintSummary(const RunOutcome& o)
     line("bytes in flight at end", FormatBytes(c["in_flight_bytes"]));
     line("headroom violations", FormatBytes(c["headroom_violation_bytes"]));
     line("conservation", s["conservation_ok"].get<bool>() ? "ok" : "VIOLATED");
+    uint64_t resent = c.value("retransmitted_packets", uint64_t(0));
+    if (resent > 0)
+    {
+        // RoCE: packets sent again after NAKs (loss, or reordering under go-back-N) or timeouts.
+        line("retransmitted",
+             std::to_string(resent) + " packets, " + FormatBytes(c["retransmitted_bytes"]) + "; " +
+                 c["naks_sent"].dump() + " NAKs sent");
+    }
     uint64_t spurious = c.value("spurious_retransmitted_bytes", uint64_t(0));
     if (spurious > 0)
     {
@@ -407,6 +415,10 @@ RunMain(int argc, char** argv)
             plan->partition = PartitionTopology(cfg.topology, plan->size, partition);
         }
         quiet = quiet || (plan && plan->rank != 0);
+        for (const std::string& warning : cfg.warnings)
+        {
+            ErrorStream() << "fabric-run: warning: " << warning << "\n"; // even with --quiet
+        }
         for (const std::string& a : attrs)
         {
             size_t eq = a.find('=');

@@ -7,6 +7,8 @@
 #include "config/plugin-keys.h"
 #include "config/yaml-fields.h"
 
+#include <optional>
+
 namespace ns3
 {
 
@@ -36,7 +38,7 @@ ScenarioAttribute(const ScenarioBuild& b, const std::string& name)
     return AttributeDefaultText(name);
 }
 
-/// ", or <section>.<key> above 0" for a load balancer that is per packet only while an attribute
+/// " or <section>.<key> above 0" for a load balancer that is per packet only while an attribute
 /// is zero; "" otherwise.
 std::string
 PerPacketCondition(const std::string& lb)
@@ -83,23 +85,29 @@ SwitchLbIsPerPacket(const ScenarioBuild& b)
            !Time(ScenarioAttribute(b, p->GetTypeName() + "::" + condition)).IsStrictlyPositive();
 }
 
-void
-CheckRecoveryForSwitchLb(const ScenarioBuild& b, const std::string& recovery)
+std::optional<ConfigError>
+PerPacketGoBackNWarning(const ScenarioBuild& b)
 {
-    if (b.cfg.transport != "roce" || recovery != "gbn" || !SwitchLbIsPerPacket(b))
+    if (b.cfg.transport != "roce" || ScenarioAttribute(b, "ns3::RdmaNic::Recovery") != "gbn" ||
+        !SwitchLbIsPerPacket(b))
     {
-        return;
+        return std::nullopt;
     }
+    // Runs, as ConWeave's own comparisons run DRILL and its peers over go-back-N RoCE
+    // (conweave-project/conweave-ns3 run.py --irn 0), but says what it costs.
     ConfigError where =
         b.switchLbWhere ? *b.switchLbWhere : ConfigError(b.cfg.file, 0, "switch.lb", "");
-    throw ConfigError(where.File(),
-                      where.Line(),
-                      where.Key(),
-                      "'" + b.switchLb +
-                          "' chooses a path per packet, so a RoCE flow's packets arrive out "
-                          "of order, which a go-back-N receiver takes as losses; set "
-                          "roce.recovery: sr (selective repeat)" +
-                          PerPacketCondition(b.switchLb));
+    return ConfigError(
+        where.File(),
+        where.Line(),
+        where.Key(),
+        "'" + b.switchLb +
+            "' chooses a path per packet and roce.recovery is gbn (go-back-N): a receiver "
+            "discards every packet that arrives out of order and NAKs the gap, and the sender "
+            "resends everything from the NAKed packet, so reordering costs duplicates and "
+            "goodput (summary.json counters.retransmitted_packets, retransmitted_bytes, "
+            "naks_sent); roce.recovery: sr (resending only what is missing)" +
+            PerPacketCondition(b.switchLb) + " avoids it");
 }
 
 ScenarioKeys

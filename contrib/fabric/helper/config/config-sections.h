@@ -3,6 +3,7 @@
 
 #include "config/config-table.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,10 +84,10 @@ void CheckVerbTransport(YamlFields& f,
 /// Whether switch.lb (with its section's keys read so far) chooses a path per packet.
 bool SwitchLbIsPerPacket(const ScenarioBuild& build);
 
-/// Throws a ConfigError at switch.lb when a RoCE sender with go-back-N recovery (\p recovery
-/// as the attribute writes it: "gbn") would meet a per-packet switch load balancer
-/// (config-load-balancer.cc).
-void CheckRecoveryForSwitchLb(const ScenarioBuild& build, const std::string& recovery);
+/// The warning at switch.lb (for ScenarioConfig::warnings) when a RoCE sender with go-back-N
+/// recovery meets a per-packet switch load balancer, once every key is read: reordering makes
+/// go-back-N resend (config-load-balancer.cc). None otherwise.
+std::optional<ConfigError> PerPacketGoBackNWarning(const ScenarioBuild& build);
 
 } // namespace ns3
 

@@ -136,14 +136,6 @@ ReadDcqcnPreset(YamlFields& dcqcn, const ScenarioKey& key, ScenarioBuild& b)
     }
 }
 
-/// roce.recovery, checked against a per-packet switch load balancer.
-void
-ReadRecovery(YamlFields& roce, const ScenarioKey& key, ScenarioBuild& b)
-{
-    KeyValue v = SetFromKey(roce, key, b.cfg.attributes);
-    CheckRecoveryForSwitchLb(b, v.text);
-}
-
 std::string
 CcDefaults()
 {
@@ -194,8 +186,8 @@ TransportKeys()
         ScenarioKey("roce.recovery",
                     KeyKind::Native,
                     "loss recovery: go-back-N, or IRN-style selective repeat")
-            .Attribute(nic + "Recovery")
-            .Reader(ReadRecovery),
+            .Attribute(nic + "Recovery"),
+
         ScenarioKey("roce.ack_interval", KeyKind::Native, "ACK every N in-order packets")
             .Attribute(nic + "AckInterval")
             .Unit("packets"),

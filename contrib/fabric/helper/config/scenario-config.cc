@@ -2,6 +2,7 @@
 
 #include "config/attribute-values.h"
 #include "config/config-error.h"
+#include "config/config-sections.h"
 #include "config/config-table.h"
 #include "config/hpcc-config.h"
 #include "config/key-suggestion.h"
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 namespace ns3
@@ -308,6 +310,20 @@ LoadScenarioDocument(YAML::Node doc,
     {
         ReadKeys(root, build);
         root.RejectUnknownKeys();
+        if (std::optional<ConfigError> w = PerPacketGoBackNWarning(build))
+        {
+            // Set by the config.txt (no line in the scenario): name the config's line.
+            const HpccConfigEntry* from = fromHpcc && w->File() == path && w->Line() == 0
+                                              ? OriginOf(imported, w->Key())
+                                              : nullptr;
+            cfg.warnings.push_back(
+                from ? ConfigError(imported.configPath,
+                                   from->line,
+                                   from->key,
+                                   w->Message() + " (as scenario key " + w->Key() + ")")
+                           .what()
+                     : w->what());
+        }
     }
     catch (const ConfigError& e)
     {

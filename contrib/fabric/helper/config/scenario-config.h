@@ -155,6 +155,9 @@ struct ScenarioConfig
     std::string scheduler;       ///< simulator.scheduler, a TypeId name
     /// hpcc_config: what each config.txt key that is not simply applied became (hpcc-config.h)
     std::vector<std::string> importNotes;
+    /// "FILE:LINE: KEY: ..." for settings that run but cost something the user should know
+    /// (fabric-run prints each as "fabric-run: warning: ..."; summary.json keeps them)
+    std::vector<std::string> warnings;
 };
 
 class YamlFields;

@@ -1,6 +1,7 @@
 #include "record/run-totals.h"
 
 #include "record/conservation.h"
+#include "roce/rdma-nic.h"
 
 #include "ns3/simulator.h"
 
@@ -171,6 +172,11 @@ CollectTotals(const FabricNetwork& net,
         {
             t.transportProblems += nics[h]->AuditTransportState(*table);
             t.transportStateBytes = std::max(t.transportStateBytes, nics[h]->GetPeakStateBytes());
+            if (Ptr<RdmaNic> rdma = DynamicCast<RdmaNic>(nics[h]))
+            {
+                t.roceRetransmittedPackets += rdma->GetRetransmittedPackets();
+                t.roceNaksSent += rdma->GetNaksSent();
+            }
         }
     }
     t.deadlock = deadlock.Detected();
@@ -209,6 +215,8 @@ TotalsToJson(const RunTotals& t)
             {"trim_enabled", t.trimEnabled},
             {"trimmed_frames", t.trimmedFrames},
             {"trimmed_bytes", t.trimmedBytes},
+            {"roce_retransmitted_packets", t.roceRetransmittedPackets},
+            {"roce_naks_sent", t.roceNaksSent},
             {"max_queues", t.maxQueues},
             {"transport_problems", t.transportProblems},
             {"transport_state_bytes", t.transportStateBytes},
@@ -238,6 +246,8 @@ TotalsFromJson(const nlohmann::json& j)
     t.trimEnabled = j.at("trim_enabled");
     t.trimmedFrames = j.at("trimmed_frames");
     t.trimmedBytes = j.at("trimmed_bytes");
+    t.roceRetransmittedPackets = j.at("roce_retransmitted_packets");
+    t.roceNaksSent = j.at("roce_naks_sent");
     t.maxQueues = j.at("max_queues").get<std::vector<std::array<uint64_t, 3>>>();
     t.transportProblems = j.at("transport_problems");
     t.transportStateBytes = j.at("transport_state_bytes");
@@ -270,6 +280,8 @@ AccumulateTotals(RunTotals& into, const RunTotals& part)
     into.trimEnabled = into.trimEnabled || part.trimEnabled;
     into.trimmedFrames += part.trimmedFrames;
     into.trimmedBytes += part.trimmedBytes;
+    into.roceRetransmittedPackets += part.roceRetransmittedPackets;
+    into.roceNaksSent += part.roceNaksSent;
     into.maxQueues.insert(into.maxQueues.end(), part.maxQueues.begin(), part.maxQueues.end());
     std::sort(into.maxQueues.begin(), into.maxQueues.end());
     into.transportProblems += part.transportProblems;

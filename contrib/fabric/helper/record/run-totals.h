@@ -33,7 +33,9 @@ struct RunTotals
     uint64_t creditStalls = 0; ///< a credited lane's head frame found too few credits
     bool trimEnabled = false;  ///< some switch trims packets (then the counters are reported)
     uint64_t trimmedFrames = 0;
-    uint64_t trimmedBytes = 0; ///< payload bytes packet trimming cut
+    uint64_t trimmedBytes = 0;             ///< payload bytes packet trimming cut
+    uint64_t roceRetransmittedPackets = 0; ///< RoCE data packets sent again (RdmaNic)
+    uint64_t roceNaksSent = 0;             ///< RoCE NAKs sent (sequence error, trimmed)
     /// (node, port, max queue bytes) of every switch port that ever queued, in node/port order.
     std::vector<std::array<uint64_t, 3>> maxQueues;
     std::string transportProblems;

@@ -756,6 +756,10 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
                      {"spurious_retransmitted_bytes", spurious},
                      {"spurious_retransmission_flows", spuriousFlows},
                      {"discarded_bytes", cons.total.discarded},
+    if (!m_cfg.warnings.empty())
+    {
+        s["warnings"] = m_cfg.warnings; // what fabric-run printed as warnings when it loaded
+    }
                      {"delivered_bytes", cons.total.delivered},
                      {"dropped_bytes", cons.total.dropped},
                      {"in_flight_bytes", cons.total.inFlight},
@@ -784,6 +788,13 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
         // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).
         s["counters"]["trimmed_frames"] = totals.trimmedFrames;
         s["counters"]["trimmed_bytes"] = totals.trimmedBytes;
+    if (m_cfg.transport == "roce")
+    {
+        // What reordering or loss cost a RoCE run: data packets sent again (their bytes are
+        // retransmitted_bytes) and the NAKs receivers sent (go-back-N: one per gap).
+        s["counters"]["retransmitted_packets"] = totals.roceRetransmittedPackets;
+        s["counters"]["naks_sent"] = totals.roceNaksSent;
+    }
     }
     s["conservation_ok"] = cons.Ok();
     s["transport_state_ok"] = totals.transportProblems.empty();

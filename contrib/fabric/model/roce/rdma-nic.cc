@@ -711,6 +711,7 @@ RdmaNic::SendData(SenderQp& qp, uint64_t index)
     if (index < qp.highestSent)
     {
         f.retransmittedBytes += payload;
+        ++m_retransmittedPackets;
     }
     if (index + 1 == qp.packets && qp.highestSent < qp.packets && m_orderedMessages)
     {
@@ -791,6 +792,10 @@ RdmaNic::SendControl(uint32_t port,
     }
     else
     {
+        if ((syndrome & 0xE0) == 0x60)
+        {
+            ++m_naksSent; // a NAK: syndrome bits 6:5 = 11, as ReceiveAck reads it
+        }
         if (echo)
         {
             inner->AddHeader(IntHeader(*echo));

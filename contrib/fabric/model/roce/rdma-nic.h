@@ -164,6 +164,20 @@ class RdmaNic : public NicTransport
         return m_rnrNaks;
     }
 
+    /// NAKs (PSN sequence error or trimmed packet; RNR NAKs are GetRnrNaksSent) this NIC sent
+    /// as a responder: with go-back-N, one per gap in the PSNs it received.
+    uint64_t GetNaksSent() const
+    {
+        return m_naksSent;
+    }
+
+    /// Data packets (WRITE/SEND packets, READ responses) this NIC sent again: a PSN below the
+    /// highest it had sent (their bytes are FlowRecord::retransmittedBytes).
+    uint64_t GetRetransmittedPackets() const
+    {
+        return m_retransmittedPackets;
+    }
+
     /// End-of-run audit of the queue pairs this NIC sends or receives for: returns "" when
     /// every finished message is fully acknowledged by the sender and fully received in order
     /// by the receiver, else what is inconsistent. \p finished tells a flow's completion.
@@ -448,7 +462,9 @@ class RdmaNic : public NicTransport
     uint32_t m_completionsQueued = 0; ///< waiting for (or in) host processing
     Time m_processorFreeAt;           ///< when the host finishes the completions queued so far
     uint64_t m_rnrNaks = 0;
-    uint64_t m_trimmedReceived = 0; ///< trimmed data packets received (each NAKed at once)
+    uint64_t m_naksSent = 0;             ///< sequence-error and trimmed NAKs sent
+    uint64_t m_retransmittedPackets = 0; ///< data packets sent again
+    uint64_t m_trimmedReceived = 0;      ///< trimmed data packets received (each NAKed at once)
 
     std::unordered_map<uint32_t, SenderQp> m_senders;
     std::unordered_map<uint32_t, ReceiverQp> m_receivers;

@@ -14,7 +14,8 @@ FABRIC_PLUGIN(FabricPlugin(PluginKind::LoadBalancer,
                            "flowlet",
                            &FlowletLoadBalancer::GetTypeId,
                            "LetFlow flowlet switching")
-                  .Section("flowlet"));
+                  .Section("flowlet")
+                  .PerPacket("Gap")); // a zero gap makes every packet a flowlet
 
 TypeId
 FlowletLoadBalancer::GetTypeId()
