@@ -331,7 +331,6 @@ TEST_F(HpccConfig, MechanismsNotModelledAreRefusedWithTheReason)
                           Case{"SAMPLE_FEEDBACK 1", "SAMPLE_FEEDBACK", "not modelled"},
                           Case{"L2_BACK_TO_ZERO 1", "L2_BACK_TO_ZERO", "not modelled"},
                           Case{"RATE_BOUND 0", "RATE_BOUND", "paced"},
-                          Case{"ACK_HIGH_PRIO 1", "ACK_HIGH_PRIO", "highest-priority"},
                           Case{"INT_MULTI 2", "INT_MULTI", "exact counters"},
                           Case{"LB_MODE 3", "LB_MODE", "ConWeave"}})
     {
@@ -393,6 +392,25 @@ TEST_F(HpccConfig, FastReactIsRefusedOnlyForHpcc)
     ConfigError e = ErrorOf(Variant("CC_MODE 3\nFAST_REACT 0"), HpccSimulator::CONWEAVE);
     EXPECT_EQ(e.Key(), "FAST_REACT");
     EXPECT_NE(e.Message().find("once per RTT"), std::string::npos) << e.Message();
+}
+
+TEST_F(HpccConfig, AcksAtTheHighestPriorityAsTheReferenceSwitchesSendThem)
+{
+    // HPCC's third.cc never sets its switches' AckHighPrio (switch-node.cc: 0): off, unless the
+    // config asks for high-priority ACKs (ACK_HIGH_PRIO 1, which third.cc:898-901 gives the
+    // NIC's ACK queue).
+    std::string plain = Variant("ACK_HIGH_PRIO 0");
+    EXPECT_EQ(Key(TranslateHpccConfig(plain, HpccSimulator::HPCC, m_dir.Path()),
+                  "switch.ack_high_priority"),
+              "<absent>");
+    HpccScenario high =
+        TranslateHpccConfig(Variant("ACK_HIGH_PRIO 1"), HpccSimulator::HPCC, m_dir.Path());
+    EXPECT_EQ(Key(high, "switch.ack_high_priority"), "true");
+    // ConWeave's scratch/network-load-balance.cc:1445 sets AckHighPrio 1 on every switch,
+    // whatever the config says.
+    EXPECT_EQ(Key(TranslateHpccConfig(plain, HpccSimulator::CONWEAVE, m_dir.Path()),
+                  "switch.ack_high_priority"),
+              "true");
 }
 
 TEST_F(HpccConfig, ConWeaveReadsItsQueueMonitorWindowAsWholeNanoseconds)

@@ -399,6 +399,11 @@ SwitchKeys()
             .Attribute("ns3::FabricNetDevice::Scheduler"),
         ScenarioKey("switch.dwrr_quantum", KeyKind::Bytes, "DWRR bytes per priority and round")
             .Attribute("ns3::FabricNetDevice::DwrrQuantum"),
+        ScenarioKey("switch.ack_high_priority",
+                    KeyKind::Flag,
+                    "RoCE ACKs, NAKs and CNPs leave every switch port at priority 7, ahead of "
+                    "data (ConWeave's switches: AckHighPrio 1)")
+            .Attribute(sw + "AckHighPriority"),
 
         ScenarioKey("switch.mmu",
                     KeyKind::Choice,

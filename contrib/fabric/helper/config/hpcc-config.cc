@@ -681,20 +681,26 @@ Translator::TranslateNic()
                 true,
                 "RATE_BOUND 0 (packets leave at line rate, the window alone limits a QP) is not "
                 "modelled: RoCE QPs here are paced at their rate (RATE_BOUND 1)");
+    HpccConfigEntry ackPrio = Entry("ACK_HIGH_PRIO");
     if (m_sim == HpccSimulator::CONWEAVE)
     {
+        // No config.txt key: conweave-project/conweave-ns3 scratch/network-load-balance.cc:1445
+        // gives every switch AckHighPrio 1 (switch-node.cc:226-236: ACK/NACK to queue 0, its
+        // highest priority).
+        Set("switch.ack_high_priority", true, Entry("CC_MODE"));
         Note(Entry("CC_MODE"),
              "ConWeave's switches put every ACK and NACK in the highest priority "
-             "(network-load-balance.cc gives each switch AckHighPrio 1); here ACKs leave at "
-             "their data's priority");
+             "(network-load-balance.cc:1445 gives each switch AckHighPrio 1): "
+             "switch.ack_high_priority: true");
     }
-    HpccConfigEntry ackPrio = Entry("ACK_HIGH_PRIO");
-    if (Flag(ackPrio))
+    else if (Flag(ackPrio))
     {
-        Fail(ackPrio,
-             "ACK_HIGH_PRIO 1 (ACKs in the NIC's highest-priority queue) is not modelled: ACKs "
-             "leave at their data's priority, as ACK_HIGH_PRIO 0 puts them in queue 3 beside "
-             "priority-3 data");
+        Set("switch.ack_high_priority", true, ackPrio);
+        Note(ackPrio,
+             "switch.ack_high_priority: true (every switch sends ACKs, NAKs and CNPs at "
+             "priority 7). The reference's ACK_HIGH_PRIO 1 keeps its NIC's ACK queue from PFC "
+             "pauses of priority 3 (third.cc:898-901, qbb-net-device.cc:96) and leaves its "
+             "switches' AckHighPrio at 0; here ACKs leave the NIC at their data's priority");
     }
     if (m_flowPriorities.size() > 1 ||
         (m_flowPriorities.size() == 1 && *m_flowPriorities.begin() != 3))

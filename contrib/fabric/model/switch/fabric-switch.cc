@@ -109,6 +109,16 @@ FabricSwitch::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&FabricSwitch::m_hopClassIncrement),
                           MakeBooleanChecker())
+            .AddAttribute("AckHighPriority",
+                          "RoCE ACKs, NAKs and CNPs leave every port in the highest-priority "
+                          "queue (priority 7, DSCP rewritten; ns3::AckPriorityStage), still "
+                          "charged to the buffer class they arrived in. Off by default, as "
+                          "conweave-project/conweave-ns3 src/point-to-point/model/"
+                          "switch-node.cc:31 (AckHighPrio 0); its scratch/"
+                          "network-load-balance.cc:1445 turns it on for every switch.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_ackHighPriority),
+                          MakeBooleanChecker())
             .AddAttribute("Caqm",
                           "Add the C-AQM egress stage (ns3::CaqmSwitch): grant or refuse "
                           "the window increases Unified Bus DATA frames request as they leave "
@@ -273,6 +283,10 @@ FabricSwitch::BuildPipeline()
     m_ecnStage = CreateObject<EcnMarkStage>();
     std::vector<Ptr<EgressStage>> stages;
     if (m_hopClassIncrement)
+    if (m_ackHighPriority) // first: the hop class and ECN see the class an ACK leaves in
+    {
+        stages.push_back(CreateStage<EgressStage>("ns3::AckPriorityStage", "AckHighPriority"));
+    }
     {
         stages.push_back(CreateObject<HopClassStage>());
     }

@@ -356,3 +356,6 @@ class FabricSwitch : public Object, public FabricPortOwner
 } // namespace ns3
 
 #endif
+    /// RoCE ACK/NAK/CNP frames leave in the highest-priority queue (ns3::AckPriorityStage);
+    /// default off, as conweave-project/conweave-ns3 switch-node.cc:31 (AckHighPrio 0)
+    bool m_ackHighPriority;
