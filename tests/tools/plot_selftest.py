@@ -405,6 +405,39 @@ def test_fct_plot(tmp, verbose):
     proc = run([PLOT, "--fct", old], expect_rc=2, verbose=verbose)
     check("slowdown" in proc.stderr and "flows.csv" in proc.stderr, proc.stderr)
     run([PLOT, "--fct", a, "--sweep", a], expect_rc=2, verbose=verbose)
+    # Seeds of one setting: LABEL=RUN groups them; the curve is the mean of the runs' per-bin
+    # quantiles and the band their min-max. Three runs at 1, 2 and 6 everywhere: mean 3, band 1..6.
+    seeds = []
+    for k, value in enumerate((1.0, 2.0, 6.0)):
+        d = os.path.join(tmp, f"fct-seed{k + 1}")
+        write_fct_run(d, lambda size, v=value: v)
+        seeds.append(d)
+    out = os.path.join(tmp, "fct-grouped")
+    proc = run([PLOT, "--fct"] + [f"same={d}" for d in seeds] + [f"other={a}", "--out", out],
+               verbose=verbose)
+    check_pngs(out, ("fct.png",), proc.stdout)
+    check(fctplot.parse_fct_args([f"x={a}", a]) == [("x", a), ("fct-a", a)], "LABEL=RUN parsing")
+    grouped = fctplot.group_curves([fctplot.size_bins(fctplot.read_slowdowns(d)) for d in seeds])
+    check(len(grouped["size"]) == len(curves["size"]), f"grouped bins: {grouped['size']}")
+    for q in ("p50", "p99"):
+        check(all(v == 3.0 for v in grouped[q]), f"{q} mean: {grouped[q]}")
+        check(all(v == 1.0 for v in grouped[q + "_lo"]) and all(v == 6.0 for v in grouped[q + "_hi"]),
+              f"{q} band: {grouped[q + '_lo']} {grouped[q + '_hi']}")
+    run([PLOT, "--fct", f"same={os.path.join(tmp, 'no-such-run')}"], expect_rc=2, verbose=verbose)
+
+
+def test_study_seeds(tmp, verbose):
+    """fabrictools.studies: the spread across seeds and the ranking-stability count."""
+    sys.path.insert(0, TOOLS_DIR)
+    from fabrictools import studies
+    check(studies.spread([3.0, None, 1.0, 2.0]) == (2.0, 1.0, 3.0), "spread ignores None")
+    check(studies.spread([None, float("nan")]) is None, "no value, no spread")
+    check(studies.fmt_spread((2.0, 1.0, 3.0)) == "2.00 [1.00–3.00]", studies.fmt_spread((2.0, 1.0, 3.0)))
+    check(studies.fmt_spread((2.0, 2.0, 2.0)) == "2.00", "one seed: the value alone")
+    # a < b < c in both seeds; d ties b in seed 2 and crosses c: (a,b) (a,c) (b,c) (a,d) alike.
+    alike = studies.ordered_alike({"a": [1, 1], "b": [2, 3], "c": [4, 5], "d": [5, 3],
+                                   "e": [1, None]})
+    check(alike == (4, 6), f"ordered_alike: {alike}")
 
 
 
@@ -489,7 +522,7 @@ def test_trims_plot(tmp, verbose):
 
 
 TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
-         test_run_bench, test_fct_plot, test_job_gantt, test_trims_plot]
+         test_run_bench, test_fct_plot, test_study_seeds, test_job_gantt, test_trims_plot]
 
 
 def main() -> int:

@@ -502,9 +502,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="where to write the PNGs (default: RUN_DIR or SWEEP_DIR)")
     parser.add_argument("--port", metavar="NODE:PORT",
                         help="queue to plot (default: summary.json's bottleneck)")
-    parser.add_argument("--fct", metavar="RUN", nargs="+",
+    parser.add_argument("--fct", metavar="[LABEL=]RUN", nargs="+",
                         help="fct.png: slowdown vs flow size (p50 and p99 per run) of one or "
-                        "more run directories, side by side (written to --out or the first RUN)")
+                        "more run directories, side by side (written to --out or the first RUN); "
+                        "runs given the same LABEL (e.g. seeds of one setting) are drawn as "
+                        "their mean with a min-max band")
     sweep = parser.add_argument_group("sweep mode")
     sweep.add_argument("--sweep", metavar="SWEEP_DIR",
                        help="a tools/sweep output directory (or its sweep.csv)")
@@ -554,14 +556,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def fct_main(args, parser, sweep_only) -> int:
-    from .fctplot import plot_fct  # noqa: E402 (--fct only)
+    from .fctplot import parse_fct_args, plot_fct  # noqa: E402 (--fct only)
     if args.run_dir or args.port or args.sweep is not None or sweep_only:
         parser.error("--fct takes its run directories only (and --out)")
-    for run_dir in args.fct:
+    runs = parse_fct_args(args.fct)
+    for _, run_dir in runs:
         if not os.path.isdir(run_dir):
             parser.error(f"{run_dir}: not a directory")
     try:
-        path = plot_fct(args.fct, args.out or args.fct[0])
+        path = plot_fct([d for _, d in runs], args.out or runs[0][1], [label for label, _ in runs])
     except rundir.RunDirError as err:
         parser.error(str(err))
     if path is None:
