@@ -1,7 +1,7 @@
 // ABM (Addanki et al., SIGCOMM 2022) in SharedBufferMmu: every threshold from its formula's
 // inputs by hand, alpha_p x free x (1 / n_p) x mu, as inet-tub/ns3-datacenter
 // simulator/ns-3.39/src/point-to-point/model/switch-mmu.cc computes it (ActiveBufferManagement
-// :398-460, setCongested :369-393, GetNofP :394-407, updateDequeueRates :417-449); the dynamic
+// :451-510, setCongested :369-393, GetNofP :395-408, updateDequeueRates :419-449); the dynamic
 // threshold on lossy egress queues (DynamicMmuPolicy::LossyAlpha, switch-mmu.cc:355-366); and
 // the burst that ABM's per-priority count of congested queues lets a switch absorb where DT
 // drops it.
@@ -85,7 +85,7 @@ class AbmTest : public SimTest
 
 TEST_F(AbmTest, ThresholdIsTheFormulaTruncated)
 {
-    // alpha x remaining x (1.0 / n) x mu in double, cast to uint64_t (switch-mmu.cc:451).
+    // alpha x remaining x (1.0 / n) x mu in double, cast to uint64_t (switch-mmu.cc:473, 502).
     EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 1000000, 1, 1), 500000u);
     EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 967232, 1.5, 1), 322410u);     // 322410.67
     EXPECT_EQ(AbmMmuPolicy::Threshold(0.5, 969280, 1, 0.32768), 158806u); // 158806.8352

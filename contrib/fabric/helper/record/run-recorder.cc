@@ -127,6 +127,11 @@ RunRecorder::Start()
             {
                 m_creditPorts.push_back(CreditPort{n, p, {}});
             }
+            if (sampled && Traced(p) && m_net->GetSwitch(n) &&
+                m_net->GetSwitch(n)->GetMmu()->LimitsLossyEgress())
+            {
+                m_thresholdPorts.push_back(ThresholdPort{n, p, m_net->GetSwitch(n)->GetMmu(), {}});
+            }
             if (sampled && Traced(p))
             {
                 if (m_config.queueOnChange)
@@ -165,6 +170,12 @@ RunRecorder::Start()
     {
         m_queueTicker = Every(m_config.queueInterval, Time(0), &RunRecorder::SampleQueues);
     }
+    if (!m_thresholdPorts.empty())
+    {
+        m_thresholds.Open(m_outDir + "/buffer-thresholds.csv",
+                          "time_ns,node,port,priority,side,bytes,threshold,n_p,mu");
+        m_thresholdTicker = Every(m_config.queueInterval, Time(0), &RunRecorder::SampleThresholds);
+    }
     m_rateTicker = Every(m_config.rateInterval, m_config.rateInterval, &RunRecorder::SampleRates);
 }
 
@@ -191,6 +202,35 @@ RunRecorder::SampleQueues()
                     << unsigned(q) << ',' << bytes << '\n';
             }
             sp.last[q] = bytes;
+        }
+    }
+}
+
+void
+RunRecorder::SampleThresholds()
+{
+    uint64_t now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    auto& out = m_thresholds.Row();
+    for (ThresholdPort& tp : m_thresholdPorts)
+    {
+        for (uint8_t q = 0; q < kFabricPriorities; ++q)
+        {
+            MmuQueueThreshold t;
+            if (((m_config.queuePriorities >> q) & 1) == 0 ||
+                !tp.mmu->GetQueueThreshold(tp.port, q, &t))
+            {
+                continue;
+            }
+            // Like queues.csv: rows only where something is or just was held. side: egress, the
+            // lossy queue (egress port, priority); ingress, a lossless (ingress port, priority)
+            // whose threshold is its XOFF.
+            if (t.bytes > 0 || tp.last[q] > 0)
+            {
+                out << now << ',' << m_net->NodeName(tp.node) << ',' << tp.port << ','
+                    << unsigned(q) << ',' << (t.ingress ? "ingress" : "egress") << ',' << t.bytes
+                    << ',' << t.threshold << ',' << t.congested << ',' << t.drainRate << '\n';
+            }
+            tp.last[q] = t.bytes;
         }
     }
 }
@@ -326,7 +366,7 @@ RunRecorder::TrimEvent(uint32_t node, uint32_t flowId, uint32_t port, uint32_t c
 void
 RunRecorder::Finish()
 {
-    for (auto* ticker : {&m_queueTicker, &m_rateTicker, &m_creditTicker})
+    for (auto* ticker : {&m_queueTicker, &m_rateTicker, &m_creditTicker, &m_thresholdTicker})
     {
         ticker->reset();
     }
@@ -341,6 +381,10 @@ RunRecorder::Finish()
     if (m_trims.IsOpen())
     {
         m_trims.Commit(m_config.gzipAbove);
+    }
+    if (m_thresholds.IsOpen())
+    {
+        m_thresholds.Commit(m_config.gzipAbove);
     }
     for (auto& f : m_pcaps)
     {

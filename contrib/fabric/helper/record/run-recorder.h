@@ -23,7 +23,9 @@ namespace ns3
  * depth), pfc.csv (every PFC frame sent and received), rates.csv (per-flow delivered rate),
  * trims.csv (every payload a switch trimmed; only when some switch has trimming enabled, so runs
  * without trimming keep their set of files), credits.csv (sampled credit state of every port
- * under credit-based flow control; only then), optional pcaps, and the HPCC-family simulators'
+ * under credit-based flow control; only then), buffer-thresholds.csv (sampled per-queue buffer
+ * thresholds, with switch.mmu abm or dynamic with a lossy alpha; only then), optional pcaps, and
+ * the HPCC-family simulators'
  * fct.txt, pfc.txt and qlen.txt when trace.hpcc names them (record/hpcc-outputs.h). Files are
  * committed (renamed into place) by Finish().
  */
@@ -95,6 +97,23 @@ class RunRecorder
     CsvWriter m_cc;
     CsvWriter m_trims;   ///< open only when a local switch trims
     CsvWriter m_credits; ///< open only when ports use credit-based flow control
+    /// buffer-thresholds.csv: open only when a local switch's buffer policy sets per-queue
+    /// thresholds on lossy egress queues (switch.mmu abm, or dynamic with a lossy alpha).
+    CsvWriter m_thresholds;
+
+    /// A switch port whose queues' thresholds are sampled.
+    struct ThresholdPort
+    {
+        uint32_t node;
+        uint32_t port;
+        Ptr<SharedBufferMmu> mmu;
+        std::array<uint64_t, kFabricPriorities> last{};
+    };
+
+    std::vector<ThresholdPort> m_thresholdPorts;
+    std::unique_ptr<SamplingTicker> m_thresholdTicker;
+    /// buffer-thresholds.csv: every sampled queue's bytes, threshold, n_p and mu.
+    void SampleThresholds();
 
     struct CreditPort
     {

@@ -224,12 +224,13 @@ AbmMmuPolicy::GetTypeId()
                           TimeValue(MicroSeconds(25)),
                           MakeTimeAccessor(&AbmMmuPolicy::m_interval),
                           MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("MinDequeueBytes",
-                          "A congested queue that sent at most this much in an interval keeps "
-                          "mu = 1 (inet-tub/ns3-datacenter switch-mmu.cc:425, temp > 2 x 1024).",
-                          QueueSizeValue(QueueSize("2KiB")),
-                          MakeQueueSizeAccessor(&AbmMmuPolicy::m_minDequeueAttr),
-                          MakeQueueSizeChecker());
+            .AddAttribute(
+                "MinDequeueBytes",
+                "A congested queue that sent at most this much in an interval keeps "
+                "mu = 1 (inet-tub/ns3-datacenter switch-mmu.cc:426, 437: temp > 2 x 1024).",
+                QueueSizeValue(QueueSize("2KiB")),
+                MakeQueueSizeAccessor(&AbmMmuPolicy::m_minDequeueAttr),
+                MakeQueueSizeChecker());
     return tid;
 }
 
@@ -295,7 +296,7 @@ AbmMmuPolicy::Attach(const SharedBufferMmu& mmu)
 uint64_t
 AbmMmuPolicy::Threshold(double alpha, uint64_t free, double n, double mu)
 {
-    // switch-mmu.cc:431-433: alphaP * (remaining) * (1.0 / GetNofP) * (getDequeueRate), then
+    // switch-mmu.cc:473, 502: alphaP * (remaining) * (1.0 / GetNofP) * (getDequeueRate), then
     // uint64_t, capped at UINT64_MAX - 1 MiB.
     double t = alpha * static_cast<double>(free) * (1.0 / n) * mu;
     return t >= 1.8e19 ? UINT64_MAX - 1024 * 1024 : static_cast<uint64_t>(t);
@@ -359,7 +360,7 @@ AbmMmuPolicy::UpdateRates()
                 uint32_t i = port * 8 + q;
                 uint64_t sent = s.sent[i];
                 s.sent[i] = 0;
-                // switch-mmu.cc:420-436: (1e9 x bytes x 8 / interval_ns) / port rate, when the
+                // switch-mmu.cc:422-441: (1e9 x bytes x 8 / interval_ns) / port rate, when the
                 // queue holds more than the congestion indicator and sent more than 2 KiB.
                 if (QueueBytes(ingress, port, q) > m_congestionIndicator && sent > m_minDequeue)
                 {

@@ -203,11 +203,11 @@ class DynamicMmuPolicy final : public MmuPolicy
  *
  * truncated to whole bytes, where n_p = max(1, sum over the switch's queues of priority p of
  * min(1, bytes / CongestionIndicator)) (each queue's saturation as it was when a frame last
- * arrived at it, switch-mmu.cc:369-393, 402-413, 461-465) and mu is the queue's dequeue rate
+ * arrived at it, switch-mmu.cc:369-408, 459, 486) and mu is the queue's dequeue rate
  * over the last UpdateInterval normalized by its port's rate, or 1 when the queue held at most
  * CongestionIndicator bytes at the update or sent at most MinDequeueBytes in the interval
- * (switch-mmu.cc:417-445). The updates start at the switch's first threshold computation and
- * repeat every UpdateInterval (switch-mmu.cc:442-449).
+ * (switch-mmu.cc:419-449). The updates start at the switch's first threshold computation and
+ * repeat every UpdateInterval (switch-mmu.cc:448, 452-454).
  *
  * Lossy priorities: the threshold bounds the egress queue (egress port, priority); a frame
  * that would take it past T is dropped (CheckEgressAdmission, "sonic"). Lossless priorities:
@@ -216,7 +216,7 @@ class DynamicMmuPolicy final : public MmuPolicy
  * are XonOffset below T, or zero.
  *
  * Not modelled: the higher alpha (alphaHigh, 1024) the reference gives unscheduled packets,
- * those a sender tags within its first BDP (rdma-hw.cc GetNxtPacket, tcp-socket-base.cc): the
+ * those a sender tags within its first BDP (rdma-hw.cc:576-583, tcp-socket-base.cc:3217): the
  * fabric's frames carry no such tag.
  */
 class AbmMmuPolicy final : public MmuPolicy
@@ -285,7 +285,7 @@ class AbmMmuPolicy final : public MmuPolicy
         std::array<uint64_t, 8> congested{}; ///< per priority: sum of saturated
     };
 
-    /// Starts the updates at the first threshold computation (switch-mmu.cc:400-402).
+    /// Starts the updates at the first threshold computation (switch-mmu.cc:452-454).
     void StartUpdates();
     /// updateDequeueRates: every queue's mu from what it sent, then the next update.
     void UpdateRates();
