@@ -183,9 +183,24 @@ DrawAnyFabric(uint32_t seed)
     y << "host: {mtu: " << pick({"1024B", "4096B"}) << "}\n";
     y << "link: {loss_rate: " << (cableLoss ? 0.002 : 0.0) << "}\n";
     uint32_t bufferKiB = uniform(1, 16) * 512;
+    uint32_t xoffKiB = uniform(16, 128);
+    uint32_t xonKiB = uniform(4, 16);
+    std::string dynamicAlpha = pick({"0", "0", "0.5"});
     y << "switch:\n  buffer: " << bufferKiB << "KiB\n  pfc: {enabled: " << (pfc ? "true" : "false")
-      << ", xoff: " << uniform(16, 128) << "KiB, xon: " << uniform(4, 16)
-      << "KiB, headroom: auto, dynamic_alpha: " << pick({"0", "0", "0.5"}) << "}\n";
+      << ", xoff: " << xoffKiB << "KiB, xon: " << xonKiB
+      << "KiB, headroom: auto, dynamic_alpha: " << dynamicAlpha << "}\n";
+    // The buffer policy from a stream of its own (every seed draws the rest as before): ABM on
+    // a third of the draws without a dynamic PFC alpha, DT on lossy queues on a third of those
+    // with one (switch.mmu dynamic; abm refuses a dynamic PFC alpha).
+    std::mt19937 mmuRng(seed * 3266489917u + 13u);
+    uint32_t mmuDraw = mmuRng() % 3;
+    std::string mmu = mmuDraw == 0 && dynamicAlpha == "0"     ? "abm"
+                      : mmuDraw == 1 && dynamicAlpha == "0.5" ? "dynamic"
+                                                              : "static";
+    if (mmu != "static")
+    {
+        y << "  mmu: " << mmu << "\n";
+    }
     // Credit-based flow control instead of PFC on a quarter of the PFC draws. Its own generator,
     // so that every seed draws the rest of its scenario as before CBFC existed.
     std::mt19937 fcRng(seed * 2246822519u + 7u);
@@ -202,8 +217,9 @@ DrawAnyFabric(uint32_t seed)
     y << "  ecn: {enabled: " << pick({"true", "false"}) << ", kmin: " << uniform(10, 50)
       << "KiB, kmax: " << uniform(60, 400) << "KiB}\n";
     // Per-packet strategies need selective repeat with RoCE (otherwise a config error).
-    std::vector<std::string> lbs{"ecmp", "flowlet", "conga", "drill", "adaptive"};
-    std::string lb = lbs[rng() % (recovery == "gbn" ? 3 : lbs.size())];
+    // ConWeave puts a flow's packets back in order at the destination ToR: go-back-N too.
+    std::vector<std::string> lbs{"ecmp", "flowlet", "conga", "conweave", "drill", "adaptive"};
+    std::string lb = lbs[rng() % (recovery == "gbn" ? 4 : lbs.size())];
     y << "  lb: " << lb << "\n";
     bool trim = rng() % 3 == 0;
     if (trim)
@@ -212,6 +228,16 @@ DrawAnyFabric(uint32_t seed)
           << (rng() % 2 ? "0B" : std::to_string(16 + rng() % 112) + "KiB") << "}\n";
     }
     y << "flowlet: {gap: " << uniform(1, 100) << "us}\n";
+    const char* mmuAlphas[] = {"0.25", "0.5", "1", "2,0.5"};
+    if (mmu == "abm")
+    {
+        y << "abm: {alpha: \"" << mmuAlphas[mmuRng() % 4] << "\", update_interval: "
+          << 5 + mmuRng() % 40 << "us, congestion_indicator: " << 4 + mmuRng() % 32 << "KiB}\n";
+    }
+    else if (mmu == "dynamic")
+    {
+        y << "dynamic_threshold: {lossy_alpha: \"" << mmuAlphas[mmuRng() % 4] << "\"}\n";
+    }
     std::string algorithm;
     std::set<std::string> verbs; // UB flows: the operations drawn (coverage)
     if (collective)
@@ -356,7 +382,8 @@ DrawAnyFabric(uint32_t seed)
     c << "topology=" << topo.name << " transport=" << transport << "/" << cc
       << " pfc=" << (pfc ? "on" : "off") << " flow_control=" << (cbfc ? "cbfc" : "pfc")
       << " cable_loss=" << (cableLoss ? "yes" : "no") << " link_failure=" << failure
-      << " link_fault=" << fault << " lb=" << lb << " trim=" << (trim ? "on" : "off");
+      << " link_fault=" << fault << " lb=" << lb << " trim=" << (trim ? "on" : "off")
+      << " mmu=" << mmu;
     if (!spray.empty())
     {
         c << " ub_spray=" << spray;

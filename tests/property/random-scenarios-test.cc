@@ -98,9 +98,10 @@ Draw(uint32_t seed)
         // Switch load balancing and trimming from a stream of their own, so that the draws
         // above (and so the scenarios of every seed) are those of before they were added.
         std::mt19937 more(seed * 7919u + 1);
-        std::vector<std::string> lbs{"ecmp", "flowlet", "conga", "drill", "adaptive"};
+        // ConWeave puts a flow's packets back in order at the destination ToR: go-back-N too.
+        std::vector<std::string> lbs{"ecmp", "flowlet", "conga", "conweave", "drill", "adaptive"};
         // Per-packet strategies need selective repeat with RoCE (otherwise a config error).
-        size_t n = recovery == "gbn" ? 3 : lbs.size();
+        size_t n = recovery == "gbn" ? 4 : lbs.size();
         y << "  lb: " << lbs[more() % n] << "\n";
         trimmed = more() % 3 == 0;
         if (trimmed)
@@ -286,6 +287,9 @@ const char* const kRequiredCoverage[] = {
     "link_fault=degrade",
     "link_fault=degrade-restore",
     "trim=on",
+    "mmu=abm",
+    "mmu=dynamic",
+    "lb=conweave",
     "workload=collective/ring",
     "workload=collective/interleaved-ring",
     "workload=collective/direct",

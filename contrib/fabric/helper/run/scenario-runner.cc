@@ -12,6 +12,7 @@
 #include "distributed/rank-merge.h"
 #include "host/host-transport.h"
 #include "host/nic-transport.h"
+#include "record/conweave-recorder.h"
 #include "record/deadlock-detector.h"
 #include "record/flow-slowdown.h"
 #include "record/ideal-fct.h"
@@ -342,6 +343,7 @@ class ScenarioRun
     std::unique_ptr<FabricIdleness> m_idleness;
     std::unique_ptr<RunRecorder> m_recorder;
     std::unique_ptr<UbRecorder> m_ubRecorder;
+    std::unique_ptr<ConWeaveRecorder> m_conweaveRecorder; ///< switch.lb: conweave
     std::unique_ptr<DeadlockDetector> m_deadlock;
     std::unique_ptr<LinkFaults> m_linkFaults;
     double m_buildSeconds = 0;
@@ -575,6 +577,8 @@ ScenarioRun::StartRecording(double buildSeconds)
     m_recorder->Start();
     m_ubRecorder = std::make_unique<UbRecorder>(m_nics, m_traceDir);
     m_ubRecorder->Start();
+    m_conweaveRecorder = std::make_unique<ConWeaveRecorder>(&m_net, m_traceDir);
+    m_conweaveRecorder->Start();
     m_deadlock = std::make_unique<DeadlockDetector>(&m_net,
                                                     m_cfg.deadlockCheckInterval,
                                                     m_cfg.deadlockTimeout);
@@ -604,6 +608,7 @@ ScenarioRun::Simulate()
     m_simEnd = Simulator::Now();
     m_recorder->Finish();
     m_ubRecorder->Finish(m_trace.gzipAbove);
+    m_conweaveRecorder->Finish(m_trace.gzipAbove);
 
     m_totals = CollectTotals(m_net, m_nics, *m_deadlock, Simulator::GetEventCount());
     if (m_collective)
@@ -751,15 +756,15 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
     s["flows_total"] = table->GetN();
     s["flows_finished"] = finished;
     s["transport"] = m_cfg.transport;
+    if (!m_cfg.warnings.empty())
+    {
+        s["warnings"] = m_cfg.warnings; // what fabric-run printed as warnings when it loaded
+    }
     s["counters"] = {{"sent_bytes", cons.total.sent},
                      {"retransmitted_bytes", retransmitted},
                      {"spurious_retransmitted_bytes", spurious},
                      {"spurious_retransmission_flows", spuriousFlows},
                      {"discarded_bytes", cons.total.discarded},
-    if (!m_cfg.warnings.empty())
-    {
-        s["warnings"] = m_cfg.warnings; // what fabric-run printed as warnings when it loaded
-    }
                      {"delivered_bytes", cons.total.delivered},
                      {"dropped_bytes", cons.total.dropped},
                      {"in_flight_bytes", cons.total.inFlight},
@@ -783,11 +788,6 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
         s["counters"]["credit_bytes_sent"] = totals.creditBytes;
         s["counters"]["credit_stalls"] = totals.creditStalls;
     }
-    if (totals.trimEnabled)
-    {
-        // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).
-        s["counters"]["trimmed_frames"] = totals.trimmedFrames;
-        s["counters"]["trimmed_bytes"] = totals.trimmedBytes;
     if (m_cfg.transport == "roce")
     {
         // What reordering or loss cost a RoCE run: data packets sent again (their bytes are
@@ -795,6 +795,11 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
         s["counters"]["retransmitted_packets"] = totals.roceRetransmittedPackets;
         s["counters"]["naks_sent"] = totals.roceNaksSent;
     }
+    if (totals.trimEnabled)
+    {
+        // Packet trimming: payloads cut (also in dropped_bytes, reason 5 of the Drop trace).
+        s["counters"]["trimmed_frames"] = totals.trimmedFrames;
+        s["counters"]["trimmed_bytes"] = totals.trimmedBytes;
     }
     s["conservation_ok"] = cons.Ok();
     s["transport_state_ok"] = totals.transportProblems.empty();
@@ -802,6 +807,10 @@ ScenarioRun::Summarize(const ConservationReport& cons, RunOutcome& outcome) cons
     if (totals.ub.is_object())
     {
         s["ub"] = totals.ub;
+    }
+    if (m_conweaveRecorder)
+    {
+        m_conweaveRecorder->Summarize(s); // this rank's switches
     }
     if (!totals.transportProblems.empty())
     {

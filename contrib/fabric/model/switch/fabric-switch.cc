@@ -277,16 +277,17 @@ FabricSwitch::BuildPipeline()
     m_loadBalancer = CreateStage<SwitchLoadBalancer>(m_loadBalancerType.GetName(), "LoadBalancer");
     m_ecmp = m_loadBalancer->GetInstanceTypeId() == EcmpLoadBalancer::GetTypeId();
     m_plainEcmp = m_ecmp && m_boundConnections.empty();
+    m_lbSeesFrames = m_loadBalancer->SeesFrames();
     // ECN first: it takes the switch's first random stream whether or not it marks. The hop
     // class rewrite (no streams) runs before it on enqueue, so that ECN sees the queue of the
     // class the frame leaves in; trimming acts only before admission.
     m_ecnStage = CreateObject<EcnMarkStage>();
     std::vector<Ptr<EgressStage>> stages;
-    if (m_hopClassIncrement)
     if (m_ackHighPriority) // first: the hop class and ECN see the class an ACK leaves in
     {
         stages.push_back(CreateStage<EgressStage>("ns3::AckPriorityStage", "AckHighPriority"));
     }
+    if (m_hopClassIncrement)
     {
         stages.push_back(CreateObject<HopClassStage>());
     }
@@ -479,6 +480,29 @@ FabricSwitch::Route(const FrameInfo& info)
     return group[FabricFlowHash(info, m_hashSalt) % group.size()];
 }
 
+const std::vector<uint16_t>&
+FabricSwitch::GetRouteGroup(uint32_t host) const
+{
+    static const std::vector<uint16_t> none;
+    return host < m_groupOfHost.size() ? m_groups[m_groupOfHost[host]] : none;
+}
+
+uint32_t
+FabricSwitch::RouteFrame(uint32_t inPort, WireFrame& frame)
+{
+    const std::vector<uint16_t>& group = GetRouteGroup(HostIndexOfIp(frame.info.dstIp));
+    if (group.empty())
+    {
+        return UINT32_MAX;
+    }
+    auto bound = m_boundConnections.find(frame.info.connection);
+    if (bound != m_boundConnections.end())
+    {
+        return group[bound->second % group.size()];
+    }
+    return m_loadBalancer->ForwardFrame(inPort, frame, group);
+}
+
 void
 FabricSwitch::Drop(const WireFrame& frame, uint8_t reason)
 {
@@ -549,7 +573,11 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
         }
     }
     uint32_t inPort = device->GetIfIndex();
-    uint32_t outPort = Route(info);
+    uint32_t outPort = m_lbSeesFrames ? RouteFrame(inPort, frame) : Route(info);
+    if (outPort == kFrameTaken)
+    {
+        return false; // the load balancer took it (ConWeave's control frames)
+    }
     if (outPort == UINT32_MAX)
     {
         Drop(frame, DROP_NO_ROUTE);
@@ -602,7 +630,6 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     {
         m_maxBufferUsed = used;
     }
-    FabricNetDevice& out = *m_ports[outPort];
     // The parsed headers travel with the frame; a stage that rewrites a header updates
     // item.info too.
     QueuedFrame item;
@@ -616,6 +643,46 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     item.ingressPriority = prio;
     item.holdsCredit = credited;
     item.priority = prio;
+    if (m_lbSeesFrames && m_loadBalancer->HoldFrame(item, outPort))
+    {
+        return credited; // held, still charged to the buffer: EnqueueHeld queues it later
+    }
+    return EnqueueAdmitted(std::move(item), outPort) && credited;
+}
+
+void
+FabricSwitch::UnchargeHeld(QueuedFrame& item, uint32_t outPort)
+{
+    if (item.inPort == kNoIngressPort)
+    {
+        return;
+    }
+    ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes, outPort, false);
+    if (item.holdsCredit)
+    {
+        m_ports[item.inPort]->FreeCredits(item.ingressPriority, item.bytes);
+    }
+    item.inPort = kNoIngressPort;
+    item.holdsCredit = false;
+}
+
+void
+FabricSwitch::EnqueueHeld(QueuedFrame&& item, uint32_t outPort)
+{
+    bool credited = item.holdsCredit;
+    uint16_t inPort = item.inPort;
+    uint8_t lane = item.ingressPriority;
+    uint32_t bytes = item.bytes;
+    if (!EnqueueAdmitted(std::move(item), outPort) && credited)
+    {
+        m_ports[inPort]->FreeCredits(lane, bytes); // an egress stage dropped it
+    }
+}
+
+bool
+FabricSwitch::EnqueueAdmitted(QueuedFrame&& item, uint32_t outPort)
+{
+    FabricNetDevice& out = *m_ports[outPort];
     for (EgressStage* stage : m_onEnqueue)
     {
         // Of the class the frame leaves in so far (the hop class stage may raise it).
@@ -628,20 +695,23 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
         {
             // Not queued: the buffer it was admitted to is free again (the caller frees its
             // credits when this returns false).
-            ReleaseBuffer(inPort, prio, item.bytes, outPort, false);
+            if (item.inPort != kNoIngressPort)
+            {
+                ReleaseBuffer(item.inPort, item.ingressPriority, item.bytes, outPort, false);
+            }
             ++m_droppedFrames;
             m_droppedBytes += item.bytes;
             m_dropTrace(item.flowId, item.payloadBytes, verdict.reason);
             return false;
         }
     }
-    uint64_t total = out.GetTotalQueueBytes() + info.frameBytes;
+    uint64_t total = out.GetTotalQueueBytes() + item.bytes;
     if (total > m_maxQueueBytes[outPort])
     {
         m_maxQueueBytes[outPort] = total;
     }
     out.Enqueue(std::move(item));
-    return credited;
+    return true;
 }
 
 void

@@ -125,6 +125,19 @@ class FabricSwitch : public Object, public FabricPortOwner
     /// The egress port a frame with this header would take (for tests and path tracing).
     uint32_t SelectEgressPort(const FrameInfo& info);
 
+    /// The equal-cost ports toward host \p host (empty: no route). A load balancer that
+    /// follows whole paths (ConWeave) reads the tables of the switches along them.
+    const std::vector<uint16_t>& GetRouteGroup(uint32_t host) const;
+
+    /// Queues \p item, which the load balancer held (SwitchLoadBalancer::HoldFrame), on
+    /// \p outPort: the egress stages on enqueue, then the port's queue. It is still charged to
+    /// the shared buffer as when it was admitted.
+    void EnqueueHeld(QueuedFrame&& item, uint32_t outPort);
+    /// Takes \p item, which the load balancer holds, out of the shared buffer (and frees the
+    /// credits it held): it waits, and later leaves by \p outPort, uncharged, as a frame the
+    /// switch originated (ConWeave's reorder queues as its reference simulator keeps them).
+    void UnchargeHeld(QueuedFrame& item, uint32_t outPort);
+
     /**
      * A multi-port NIC modelled as a switch node binds a queue pair to one of its ports: frames
      * whose connection (RoCE: the destination QP, which is the flow id, on data and on ACKs
@@ -265,6 +278,12 @@ class FabricSwitch : public Object, public FabricPortOwner
     /// Admits and queues a received frame; true when it is queued still holding the credits of
     /// its ingress lane (\p credited: it arrived holding them).
     bool Forward(FabricNetDevice* device, WireFrame& frame, bool credited);
+    /// Forwarding by a load balancer that sees frames (SwitchLoadBalancer::SeesFrames):
+    /// Route's group, the balancer's ForwardFrame; UINT32_MAX without a route, kFrameTaken.
+    uint32_t RouteFrame(uint32_t inPort, WireFrame& frame);
+    /// The egress stages on enqueue, then \p outPort's queue, for a frame the buffer admitted;
+    /// false when a stage dropped it (its buffer is then released).
+    bool EnqueueAdmitted(QueuedFrame&& item, uint32_t outPort);
 
     bool BuffersReceivedFrames() const override
     {
@@ -301,6 +320,7 @@ class FabricSwitch : public Object, public FabricPortOwner
     Ptr<SwitchLoadBalancer> m_loadBalancer;
     bool m_ecmp = false;          ///< m_loadBalancer is exactly EcmpLoadBalancer (Route inlines it)
     bool m_plainEcmp = false;     ///< m_ecmp and no bound connection: Route's one-test fast path
+    bool m_lbSeesFrames = false;  ///< m_loadBalancer->SeesFrames(): RouteFrame and HoldFrame
     Ptr<EcnMarkStage> m_ecnStage; ///< always built (it owns the first random stream)
     std::vector<Ptr<EgressStage>> m_egressStages; ///< in order: ECN, C-AQM, the rest
     std::vector<EgressStage*> m_onAdmission;      ///< the stages that act before admission
@@ -339,6 +359,9 @@ class FabricSwitch : public Object, public FabricPortOwner
     uint8_t m_trimPriority;
 
     bool m_hopClassIncrement;
+    /// RoCE ACK/NAK/CNP frames leave in the highest-priority queue (ns3::AckPriorityStage);
+    /// default off, as conweave-project/conweave-ns3 switch-node.cc:31 (AckHighPrio 0)
+    bool m_ackHighPriority;
     bool m_caqmEnabled;
     bool m_watchdogEnabled;
     Time m_watchdogDetection;
@@ -356,6 +379,3 @@ class FabricSwitch : public Object, public FabricPortOwner
 } // namespace ns3
 
 #endif
-    /// RoCE ACK/NAK/CNP frames leave in the highest-priority queue (ns3::AckPriorityStage);
-    /// default off, as conweave-project/conweave-ns3 switch-node.cc:31 (AckHighPrio 0)
-    bool m_ackHighPriority;

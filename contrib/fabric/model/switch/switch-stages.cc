@@ -37,6 +37,26 @@ SwitchLoadBalancer::AssignStreams(int64_t stream)
     return 0;
 }
 
+bool
+SwitchLoadBalancer::SeesFrames() const
+{
+    return false;
+}
+
+uint32_t
+SwitchLoadBalancer::ForwardFrame(uint32_t inPort,
+                                 WireFrame& frame,
+                                 const std::vector<uint16_t>& group)
+{
+    return group.size() == 1 ? group[0] : SelectPort(frame.info, group);
+}
+
+bool
+SwitchLoadBalancer::HoldFrame(QueuedFrame& item, uint32_t outPort)
+{
+    return false;
+}
+
 TypeId
 EgressStage::GetTypeId()
 {

@@ -67,7 +67,27 @@ class SwitchLoadBalancer : public Object
     virtual int64_t GetStreamCount() const;
     /// Fixes the strategy's random streams; returns GetStreamCount().
     virtual int64_t AssignStreams(int64_t stream);
+
+    /// Whether the strategy handles the frames themselves (ForwardFrame and HoldFrame, for
+    /// every IPv4 frame) rather than choosing by headers alone (SelectPort): ConWeave, which
+    /// tags frames with their path, takes control frames addressed to it and holds frames to
+    /// put them back in order. False by default.
+    virtual bool SeesFrames() const;
+    /// With SeesFrames: the port \p frame, arrived on \p inPort, leaves by, among \p group (the
+    /// destination's equal-cost ports, possibly one; never empty); the strategy may tag the
+    /// frame. kFrameTaken: the strategy took the frame (a control frame addressed to it); it
+    /// is not forwarded. The default returns SelectPort's choice (group[0] for one port).
+    virtual uint32_t ForwardFrame(uint32_t inPort,
+                                  WireFrame& frame,
+                                  const std::vector<uint16_t>& group);
+    /// With SeesFrames: \p item, admitted to the shared buffer and bound for \p outPort, is
+    /// about to join its egress queue. True: the strategy keeps it (still charged to the
+    /// buffer) and hands it back later with FabricSwitch::EnqueueHeld. False by default.
+    virtual bool HoldFrame(QueuedFrame& item, uint32_t outPort);
 };
+
+/// SwitchLoadBalancer::ForwardFrame: the strategy took the frame.
+constexpr uint32_t kFrameTaken = 0xFFFFFFFEu;
 
 /**
  * \ingroup fabric-switch-pipeline
