@@ -359,10 +359,14 @@ AbmMmuPolicy::UpdateRates()
             {
                 uint32_t i = port * 8 + q;
                 uint64_t sent = s.sent[i];
+                if (sent == 0 && s.rate[i] == 1)
+                {
+                    continue; // nothing sent, mu stays 1: most queues of a large fabric
+                }
                 s.sent[i] = 0;
                 // switch-mmu.cc:422-441: (1e9 x bytes x 8 / interval_ns) / port rate, when the
                 // queue holds more than the congestion indicator and sent more than 2 KiB.
-                if (QueueBytes(ingress, port, q) > m_congestionIndicator && sent > m_minDequeue)
+                if (sent > m_minDequeue && QueueBytes(ingress, port, q) > m_congestionIndicator)
                 {
                     s.rate[i] =
                         (1e9 * static_cast<double>(sent) * 8.0 / intervalNs) / m_portBps[port];
