@@ -5,7 +5,8 @@
 // tools/conweave-run writes for `run.py --cc dcqcn --lb fecmp --pfc 1 --irn 0 --topo
 // fat_k4_100G_OS2 --netload 50 --simul_time 0.005` (byte for byte what run.py writes for a
 // topology in its topo2bdp), config/fat_k4_100G_OS2.txt is ConWeave's topology, and the flow
-// file under run.py's name holds four hand-written flows instead of traffic_gen.py's 12 k.
+// file under run.py's name holds four hand-written flows instead of traffic_gen.py's 12 k:
+// 0 -> 1, 0 -> 4, 0 -> 8 (10 000 B at 2 s + 0, 10, 20 us) and 31 -> 2 (1000 B at 2 s + 30 us).
 
 #include "../fabric-sim-util.h"
 #include "../test-files.h"
@@ -15,6 +16,7 @@
 #include "run/scenario-runner.h"
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -122,6 +124,71 @@ TEST_F(ConWeaveConfig, RunsEndToEndAndWritesConWeavesFctFile)
     expect("0>4", {10001, 100, 10000, 2000010000, 2 * 4000 + 800, 8320 + 838});
     expect("0>8", {10002, 100, 10000, 2000020000, 2 * 6000 + 800, 12480 + 838});
     expect("31>2", {10000, 100, 1000, 2000030000, 2 * 6000 + 80, 12480 + 83});
+}
+
+// mix/output/9/config.txt: the same run with --lb conweave (tools/conweave-run --id 9), whose
+// ConWeave timers run.py:268-271 sets for a 3-tier fat tree with PFC and no IRN.
+const std::string kConWeaveConfig = kRunDir + "/mix/output/9/config.txt";
+
+TEST_F(ConWeaveConfig, LbMode9IsConWeaveWithItsTimersInMicroseconds)
+{
+    HpccScenario s = TranslateHpccConfig(kConWeaveConfig, HpccSimulator::CONWEAVE, kRunDir);
+    // network-load-balance.cc: LB_MODE 9 = ConWeave; its timers read as whole microseconds
+    // (:769-797, conf >> uint32_t then MicroSeconds).
+    EXPECT_EQ(Key(s, "switch.lb"), "conweave");
+    EXPECT_EQ(Key(s, "conweave.tx_expiry_time"), "1000us");
+    EXPECT_EQ(Key(s, "conweave.reply_timeout_extra"), "4us");
+    EXPECT_EQ(Key(s, "conweave.path_pause_time"), "16us");
+    EXPECT_EQ(Key(s, "conweave.extra_voq_flush_time"), "64us");
+    EXPECT_EQ(Key(s, "conweave.default_voq_waiting_time"), "600us");
+    // ConWeave's replies ride the ACKs' highest priority (switch-node.cc:295 asserts it).
+    EXPECT_EQ(Key(s, "switch.ack_high_priority"), "true");
+
+    // A timer the file leaves out keeps network-load-balance.cc:72-76's default, not the
+    // attribute's (run.py's leaf-spine values).
+    std::vector<std::string> lines = Lines(ReadFile(kConWeaveConfig));
+    std::string trimmed;
+    for (const std::string& l : lines)
+    {
+        if (l.rfind("CONWEAVE_", 0) != 0)
+        {
+            trimmed += l + "\n";
+        }
+    }
+    fs::create_directories(m_dir.Path() + "/mix/output/9");
+    fs::create_directories(m_dir.Path() + "/config");
+    for (const char* f : {"config/fat_k4_100G_OS2.txt",
+                          "config/L_25.00_CDF_AliStorage2019_N_32_T_5ms_B_100_flow.txt"})
+    {
+        fs::copy_file(kRunDir + "/" + f, m_dir.Path() + "/" + f);
+    }
+    std::string bare = m_dir.Path() + "/mix/output/9/config.txt";
+    std::ofstream(bare) << trimmed;
+    HpccScenario d = TranslateHpccConfig(bare, HpccSimulator::CONWEAVE, m_dir.Path());
+    EXPECT_EQ(Key(d, "conweave.tx_expiry_time"), "1000us");
+    EXPECT_EQ(Key(d, "conweave.reply_timeout_extra"), "4us");
+    EXPECT_EQ(Key(d, "conweave.path_pause_time"), "8us");
+    EXPECT_EQ(Key(d, "conweave.extra_voq_flush_time"), "32us");
+    EXPECT_EQ(Key(d, "conweave.default_voq_waiting_time"), "500us");
+
+    // With another balancer they are inert (noted), as before.
+    HpccScenario ecmp = TranslateHpccConfig(kConfig, HpccSimulator::CONWEAVE, kRunDir);
+    EXPECT_EQ(Key(ecmp, "conweave.tx_expiry_time"), "<absent>");
+}
+
+TEST_F(ConWeaveConfig, LbMode9RunsEndToEnd)
+{
+    ScenarioConfig cfg = LoadHpccConfigScenario(kConWeaveConfig, "conweave", {}, FABRIC_SOURCE_DIR);
+    EXPECT_TRUE(cfg.warnings.empty()); // ConWeave keeps each flow in order: no go-back-N warning
+    std::string out = m_dir.Path() + "/out";
+    fs::create_directories(out);
+    RunOutcome outcome = ScenarioRunner::Run(cfg, out);
+    ASSERT_EQ(outcome.exitCode, EXIT_OK) << outcome.message;
+    EXPECT_EQ(outcome.summary["flows_finished"], 4);
+    EXPECT_TRUE(outcome.summary["conservation_ok"].get<bool>());
+    // Lone flows: nothing reordered, nothing resent.
+    EXPECT_EQ(outcome.summary["counters"]["retransmitted_packets"], 0);
+    EXPECT_EQ(Lines(ReadFile(out + "/mix/output/9/9_out_fct.txt")).size(), 4u);
 }
 
 } // namespace

@@ -1060,13 +1060,14 @@ Translator::TranslateRest()
         std::map<uint64_t, std::string> lbs = {{0, "ecmp"},
                                                {2, "drill"},
                                                {3, "conga"},
-                                               {6, "flowlet"}};
+                                               {6, "flowlet"},
+                                               {9, "conweave"}};
         auto it = lbs.find(mode);
         if (it == lbs.end())
         {
             Fail(lb,
                  "LB_MODE " + std::to_string(mode) +
-                     " is not modelled (0 ECMP, 2 DRILL, 3 CONGA and 6 LetFlow are)");
+                     " is not modelled (0 ECMP, 2 DRILL, 3 CONGA, 6 LetFlow and 9 ConWeave are)");
         }
         Set("switch.lb", it->second, lb);
         m_handled.insert("LB_MODE");
@@ -1101,17 +1102,35 @@ Translator::TranslateRest()
                 m_handled.insert(gen);
             }
         }
-        for (const std::string& k : HpccConfigKeys())
+
+        // ConWeave's timers: whole microseconds (network-load-balance.cc:769-797 reads each as
+        // conf >> uint32_t, then MicroSeconds(v)); a key left out keeps the default of
+        // network-load-balance.cc:72-76.
+        struct Timer
         {
-            if (k.rfind("CONWEAVE_", 0) == 0 && Given(k))
+            const char* key;
+            const char* scenarioKey;
+            uint64_t defaultUs;
+        };
+
+        for (const Timer& t :
+             {Timer{"CONWEAVE_TX_EXPIRY_TIME", "conweave.tx_expiry_time", 1000},
+              Timer{"CONWEAVE_REPLY_TIMEOUT_EXTRA", "conweave.reply_timeout_extra", 4},
+              Timer{"CONWEAVE_PATH_PAUSE_TIME", "conweave.path_pause_time", 8},
+              Timer{"CONWEAVE_EXTRA_VOQ_FLUSH_TIME", "conweave.extra_voq_flush_time", 32},
+              Timer{"CONWEAVE_DEFAULT_VOQ_WAITING_TIME", "conweave.default_voq_waiting_time", 500}})
+        {
+            HpccConfigEntry e = Entry(t.key);
+            if (mode == 9)
             {
-                if (mode == 9)
-                {
-                    Fail(Entry(k), "ConWeave's own parameters need LB_MODE 9");
-                }
-                Note(Entry(k), "ConWeave's parameter: inert with LB_MODE " + std::to_string(mode));
-                m_handled.insert(k);
+                uint64_t us = Given(t.key) ? Count(e) : t.defaultUs;
+                Set(t.scenarioKey, std::to_string(us) + "us", e);
             }
+            else if (Given(t.key))
+            {
+                Note(e, "ConWeave's parameter: inert with LB_MODE " + std::to_string(mode));
+            }
+            m_handled.insert(t.key);
         }
     }
 }
