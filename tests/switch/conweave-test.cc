@@ -15,6 +15,7 @@
 #include "switch/conweave-load-balancer.h"
 #include "switch/fabric-switch.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ns3
@@ -148,6 +149,45 @@ TEST_F(ConWeave, PathsAndBaseRttFollowTheFabric)
     }
     EXPECT_EQ(r.src->GetBaseRtt(2), NanoSeconds(kBaseRttNs));
     EXPECT_TRUE(r.src->GetPaths(1).empty()); // host 1 is on leaf 0: no fabric path
+}
+
+TEST_F(ConWeave, ThreeTierPathsNameFourHops)
+{
+    // A k = 4 fat tree: from an edge switch to one in another pod, 2 aggregation switches x 2
+    // cores = 4 paths of 4 switch-to-switch cables (edge, agg, core, agg out-ports); base RTT
+    // 2 x 4 x 150 ns = 1200 ns (conweave-ns3 network-load-balance.cc:1640, one_hop_delay x 8).
+    FabricNetwork net =
+        FabricNetwork::Build(MakeFatTree3(4, DataRate("400Gbps"), NanoSeconds(150)), 0, 0);
+    std::vector<Ptr<HostTransport>> nics = InstallNics(net, "ns3::RdmaNic");
+    uint32_t edge = net.PeerOf(net.NodeOfHost(0), 0).node;
+    auto lb = DynamicCast<ConWeaveLoadBalancer>(net.GetSwitch(edge)->GetLoadBalancer());
+    ASSERT_TRUE(lb);
+    uint32_t far = net.GetNHosts() - 1; // in the last pod
+    const std::vector<uint64_t>& paths = lb->GetPaths(far);
+    ASSERT_EQ(paths.size(), 4u);
+    for (uint64_t p : paths)
+    {
+        std::string text = ConWeaveLoadBalancer::PathText(p);
+        EXPECT_EQ(std::count(text.begin(), text.end(), '-'), 3) << text;
+    }
+    EXPECT_EQ(lb->GetBaseRtt(far), NanoSeconds(1200));
+    // Within the pod: 2 paths of 2 cables (edge, agg), base RTT 600 ns.
+    EXPECT_EQ(lb->GetPaths(2).size(), 2u);
+    EXPECT_EQ(lb->GetBaseRtt(2), NanoSeconds(600));
+    // A flow across the core follows its path hop by hop and arrives whole, in order.
+    FlowRecord rec;
+    rec.src = 0;
+    rec.dst = far;
+    rec.bytes = 1 << 20;
+    rec.priority = 3;
+    uint32_t id = net.GetFlowTable()->Add(rec);
+    nics[0]->StartFlowAt(id);
+    Simulator::Run();
+    const FlowRecord& f = net.GetFlowTable()->Get(id);
+    EXPECT_TRUE(f.finished);
+    EXPECT_EQ(f.retransmittedBytes, 0u);
+    EXPECT_EQ(lb->GetReroutes(), 0u);
+    EXPECT_TRUE(CheckConservation(net).Ok());
 }
 
 TEST_F(ConWeave, NoCongestionNoRerouteAndNoHolding)

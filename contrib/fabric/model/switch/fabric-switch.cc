@@ -645,7 +645,7 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     item.priority = prio;
     if (m_lbSeesFrames && m_loadBalancer->HoldFrame(item, outPort))
     {
-        return credited; // held, still charged to the buffer: EnqueueHeld queues it later
+        return credited; // held (charged, or UnchargeHeld freed it): EnqueueHeld queues it later
     }
     return EnqueueAdmitted(std::move(item), outPort) && credited;
 }

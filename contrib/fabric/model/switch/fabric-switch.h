@@ -130,8 +130,8 @@ class FabricSwitch : public Object, public FabricPortOwner
     const std::vector<uint16_t>& GetRouteGroup(uint32_t host) const;
 
     /// Queues \p item, which the load balancer held (SwitchLoadBalancer::HoldFrame), on
-    /// \p outPort: the egress stages on enqueue, then the port's queue. It is still charged to
-    /// the shared buffer as when it was admitted.
+    /// \p outPort: the egress stages on enqueue, then the port's queue. It is charged to the
+    /// shared buffer as when it was admitted, unless UnchargeHeld took it out.
     void EnqueueHeld(QueuedFrame&& item, uint32_t outPort);
     /// Takes \p item, which the load balancer holds, out of the shared buffer (and frees the
     /// credits it held): it waits, and later leaves by \p outPort, uncharged, as a frame the

@@ -81,8 +81,9 @@ class SwitchLoadBalancer : public Object
                                   WireFrame& frame,
                                   const std::vector<uint16_t>& group);
     /// With SeesFrames: \p item, admitted to the shared buffer and bound for \p outPort, is
-    /// about to join its egress queue. True: the strategy keeps it (still charged to the
-    /// buffer) and hands it back later with FabricSwitch::EnqueueHeld. False by default.
+    /// about to join its egress queue. True: the strategy keeps it (charged to the buffer
+    /// unless it calls FabricSwitch::UnchargeHeld) and hands it back later with
+    /// FabricSwitch::EnqueueHeld. False by default.
     virtual bool HoldFrame(QueuedFrame& item, uint32_t outPort);
 };
 
