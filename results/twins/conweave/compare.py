@@ -99,11 +99,44 @@ def ref_sim_cpu(ref_dir):
         return None
 
 
+# ConWeave's own counters: the reference's "ConWeave History" lines (network-load-balance.cc
+# prints them at the end) against ns3-fabric's summary.json `conweave` section.
+CONWEAVE_COUNTERS = [
+    ("reroutes", "Number of Rerouting", "reroutes"),
+    ("RTT_REPLY sent", "Number of INIT's Reply sent (RTT_REPLY)", "rtt_replies"),
+    ("CLEAR sent", "Number of TAIL's Reply Sent (CLEAR)", "clears"),
+    ("NOTIFY sent", "Number of NOTIFY Sent", "notifies"),
+    ("frames held for reordering", "Number of OoO enqueued pkts", "held_frames"),
+    ("reorder queues flushed by the TAIL", "Number of VOQ Flush by TAIL", "flushes_by_tail"),
+    ("reorder queues flushed, all", "Number of VOQ Flush Total", None),
+]
+
+
+def ref_conweave(ref_dir):
+    log = open(os.path.join(ref_dir, "config.log")).read()
+    out = {}
+    for label, key, _ in CONWEAVE_COUNTERS:
+        m = re.search(re.escape(key) + r":\s*(\d+)", log)
+        if m:
+            out[label] = int(m.group(1))
+    return out
+
+
+def fabric_conweave(summary):
+    cw = summary.get("conweave")
+    if not cw:
+        return {}
+    out = {label: cw.get(key) for label, _, key in CONWEAVE_COUNTERS if key}
+    out["reorder queues flushed, all"] = cw.get("flushes_by_tail", 0) + cw.get("flushes_by_timeout", 0)
+    return out
+
+
 def numbers(out, lb):
     ref, fab = os.path.join(out, f"ref-{lb}"), os.path.join(out, f"fabric-{lb}")
     r = {"fct": fct_numbers(ref), "pfc_pauses": pauses(ref), "flows_total": flows_in_file(ref)}
     r["wall_s"], r["cpu_s"], r["rss_mb"] = time_v(f"{ref}.time")
     r["sim_cpu_s"] = ref_sim_cpu(ref)
+    r["conweave"] = ref_conweave(ref)
     if not os.path.isdir(fab):  # ns3-fabric does not have this load balancer (yet)
         return {"reference": r, "fabric": None}
     f = {"fct": fct_numbers(fab), "pfc_pauses": pauses(fab)}
@@ -113,6 +146,7 @@ def numbers(out, lb):
     f["retransmitted_packets"] = s["counters"].get("retransmitted_packets")
     f["naks_sent"] = s["counters"].get("naks_sent")
     f["git_revision"] = s.get("git_revision")
+    f["conweave"] = fabric_conweave(s)
     return {"reference": r, "fabric": f}
 
 
@@ -136,6 +170,14 @@ def tables(res):
             lines.append(f"| {NAMES[lb]} | {label} | {fct['all']['flows']}/{n['flows_total']} | "
                          f"{n['pfc_pauses']} | {n['wall_s']:.1f} | {n['cpu_s']:.1f} | "
                          f"{n['rss_mb']:.0f} | " + " | ".join(cells) + " |")
+    for lb, both in res.items():
+        r = both["reference"]["conweave"]
+        f = (both["fabric"] or {}).get("conweave") or {}
+        if r:
+            lines += ["", f"{NAMES[lb]}'s counters | conweave-ns3 | ns3-fabric", "|---|---:|---:|"]
+            lines[-2] = "| " + lines[-2] + " |"
+            for label, _, _ in CONWEAVE_COUNTERS:
+                lines.append(f"| {label} | {r.get(label, '–')} | {f.get(label, '–')} |")
     return "\n".join(lines)
 
 
@@ -145,6 +187,8 @@ def plot(out, res):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        print("compare.py: no matplotlib, slowdown.png not drawn (Debian python3-matplotlib)",
+              file=sys.stderr)
         return
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
     x = range(len(BUCKETS))

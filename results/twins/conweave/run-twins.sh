@@ -6,8 +6,8 @@
 #
 #   REF=PATH/TO/conweave-ns3 OUT=/some/scratch/dir results/twins/conweave/run-twins.sh [LB ...]
 #
-# LB: fecmp letflow conga drill conweave (default: all five; ns3-fabric runs a LB only when it
-# has it). Run from the ns3-fabric source tree (fabric-run in build/). The reference must be built
+# LB: fecmp letflow conga drill conweave (default: all five). Run from the ns3-fabric source tree
+# (fabric-run in build/). The reference must be built
 # first with Python 2 (~7 minutes on 2 cores; a benchmark, not a CI test):
 #   cd $REF && python2 ./waf configure --build-profile=optimized \
 #       --enable-modules=core,network,internet,point-to-point,applications \
