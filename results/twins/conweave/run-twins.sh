@@ -58,4 +58,5 @@ for lb in "${LBS[@]}"; do
     echo "ns3-fabric did not run $lb (see $OUT/fabric-$lb.log)"; rm -rf $OUT/fabric-$lb
   fi
 done
-${PYTHON:-python3} $HERE/compare.py $OUT
+# Debian's python3 has matplotlib for slowdown.png
+${PYTHON:-/usr/bin/python3} $HERE/compare.py $OUT
