@@ -15,13 +15,15 @@ class StudyError(RuntimeError):
 
 
 def _same_run(out_dir: str, cmd: Sequence[str]) -> bool:
-    """OUT_DIR holds a run of exactly this command line that succeeded (run.log's first and last
-    lines) and its summary.json, written before the log."""
+    """OUT_DIR holds a run of this command line that succeeded (run.log's first and last lines)
+    and its summary.json, written before the log. The fabric-run binary (the first word) is not
+    compared: summary.json's git_revision says which one made a run."""
     log, summary = os.path.join(out_dir, "run.log"), os.path.join(out_dir, "summary.json")
     try:
         with open(log) as handle:
             lines = handle.read().splitlines()
-        return (len(lines) >= 2 and lines[0] == " ".join(cmd) and lines[-1] == "exit 0"
+        return (len(lines) >= 2 and lines[0].split(" ", 1)[1:] == [" ".join(cmd[1:])]
+                and lines[-1] == "exit 0"
                 and os.path.getmtime(summary) <= os.path.getmtime(log))
     except OSError:
         return False
@@ -31,7 +33,7 @@ def run_fabric(fabric_run: str, scenario: str, sets: Sequence[str], out_dir: str
                reuse: bool = False) -> str:
     """`fabric-run SCENARIO --out OUT_DIR --quiet --set S ...`; its command line and output go to
     OUT_DIR/run.log (written after the run). reuse: keep a run OUT_DIR already holds for the same
-    command line (a study resumed, or grown by a variant, runs only what is new). Returns
+    scenario and --set keys (a study resumed, or grown by a variant, runs only what is new). Returns
     OUT_DIR."""
     os.makedirs(out_dir, exist_ok=True)
     cmd = [fabric_run, scenario, "--out", out_dir, "--quiet"]
