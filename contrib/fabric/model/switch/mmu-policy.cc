@@ -2,6 +2,7 @@
 
 #include "shared-buffer-mmu.h"
 #include "sim/fabric-plugin.h"
+#include "switch-stages.h"
 
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -149,7 +150,15 @@ void
 DynamicMmuPolicy::Attach(const SharedBufferMmu& mmu)
 {
     m_mmu = &mmu;
-    m_lossyAlpha = ParsePriorityAlphas(m_lossyAlphaList, "ns3::DynamicMmuPolicy::LossyAlpha", 0);
+    try
+    {
+        m_lossyAlpha =
+            ParsePriorityAlphas(m_lossyAlphaList, "ns3::DynamicMmuPolicy::LossyAlpha", 0);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw SwitchStageError(e.what()); // an attribute's value: fabric-run names it
+    }
 }
 
 bool
@@ -263,11 +272,18 @@ void
 AbmMmuPolicy::Attach(const SharedBufferMmu& mmu)
 {
     m_mmu = &mmu;
-    m_alpha = ParsePriorityAlphas(m_alphaList, "ns3::AbmMmuPolicy::Alpha", 0.5);
+    try
+    {
+        m_alpha = ParsePriorityAlphas(m_alphaList, "ns3::AbmMmuPolicy::Alpha", 0.5);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw SwitchStageError(e.what()); // an attribute's value: fabric-run names it
+    }
     m_congestionIndicator = m_congestionIndicatorAttr.GetValue();
     if (m_congestionIndicator == 0)
     {
-        throw std::invalid_argument("ns3::AbmMmuPolicy::CongestionIndicator must be positive");
+        throw SwitchStageError("ns3::AbmMmuPolicy::CongestionIndicator must be positive");
     }
     m_minDequeue = m_minDequeueAttr.GetValue();
     m_nPorts = mmu.GetNPorts();
@@ -277,8 +293,9 @@ AbmMmuPolicy::Attach(const SharedBufferMmu& mmu)
         m_portBps[p] = static_cast<double>(mmu.GetPortRate(p).GetBitRate());
         if (m_portBps[p] <= 0)
         {
-            throw std::invalid_argument("ABM normalizes dequeue rates by the port's rate: port " +
-                                        std::to_string(p) + " has none");
+            throw SwitchStageError("ns3::AbmMmuPolicy normalizes dequeue rates by the port's "
+                                   "rate: port " +
+                                   std::to_string(p) + " has none");
         }
     }
     size_t queues = static_cast<size_t>(m_nPorts) * 8;

@@ -74,7 +74,8 @@ class MmuPolicy : public Object
     // Per-queue policies. The defaults keep the pool-wide thresholds above.
 
     /// The MMU whose queues the policy reads; called by SharedBufferMmu::Configure once its
-    /// tables are sized. Throws std::invalid_argument on a configuration the policy refuses.
+    /// tables are sized. Throws SwitchStageError, naming the attribute, on a value the policy
+    /// refuses (fabric-run reports it as bad input).
     virtual void Attach(const SharedBufferMmu& mmu)
     {
     }
