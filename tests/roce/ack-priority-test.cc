@@ -201,6 +201,10 @@ TEST_F(AckPriority, AnAckBehindDataOnACongestedPortLeavesFirst)
     ASSERT_EQ(off.backlog % kDataFrame, 0u);
     const uint64_t ahead = off.backlog / kDataFrame;
     EXPECT_GE(ahead, 10u);
+    RecordProperty("frames_ahead", std::to_string(ahead));
+    RecordProperty("ack_arrival_ps", std::to_string(off.arrival.GetPicoSeconds()));
+    RecordProperty("left_on_ps", std::to_string(on.left.GetPicoSeconds()));
+    RecordProperty("left_off_ps", std::to_string(off.left.GetPicoSeconds()));
     // Both charge it to the class it arrived in (the NIC sends it at its data's, 3).
     EXPECT_EQ(off.ingressPriority, 3);
     EXPECT_EQ(on.ingressPriority, 3);

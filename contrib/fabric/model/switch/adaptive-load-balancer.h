@@ -19,7 +19,8 @@ namespace ns3
  * Ties rotate: the search starts one port further on at every choice, so idle uplinks share a
  * line-rate flow frame by frame instead of all frames going to the first. With FlowletGap above
  * zero the choice is made per flowlet (the frames of a burst keep their port); at zero, per
- * frame, which reorders a flow: a RoCE sender then needs selective repeat (the scenario checks).
+ * frame, which reorders a flow: a go-back-N RoCE sender then resends every reordered gap (the
+ * scenario warns; selective repeat resends only what is missing).
  *
  * | attribute | default | source |
  * |---|---|---|

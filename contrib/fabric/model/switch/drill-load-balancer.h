@@ -18,7 +18,8 @@ namespace ns3
  *
  * The load of a port is its egress queue in bytes, all priorities (the paper's queue
  * occupancy). Ties go to the remembered port, then to the earlier sample. Per-frame choice
- * reorders the frames of a flow: a RoCE sender needs selective repeat (the scenario checks).
+ * reorders the frames of a flow: a go-back-N RoCE sender resends every reordered gap (the
+ * scenario warns; selective repeat resends only what is missing).
  *
  * | attribute | default | source |
  * |---|---|---|
