@@ -80,6 +80,11 @@ class ConfigText(unittest.TestCase):
             k = config_keys(conweave.config_text(cc, "fecmp", 1, 0, "0.005", 50,
                                                  "leaf_spine_128_100G_OS2", 100, "9", "F", "1"))
             self.assertEqual((k["CC_MODE"], k["HAS_WIN"], k["VAR_WIN"]), (mode, win, win))
+            # HPCC reacts per ACK here (FAST_REACT 0 is refused for it); TIMELY's steps are the
+            # HPCC simulator's run.py's (10 x 100 / 10 and 50 x 100 / 10), a whole multiplier.
+            self.assertEqual(k["FAST_REACT"], "1" if cc == "hpcc" else "0")
+            if cc == "timely":
+                self.assertEqual((k["RATE_AI"], k["RATE_HAI"]), ("100.0Mb/s", "500.0Mb/s"))
 
 
 class Refusals(unittest.TestCase):

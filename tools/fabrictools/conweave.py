@@ -197,7 +197,8 @@ def config_text(cc, lb, pfc, irn, simul_time, netload, topo, bw, buffer, flow, r
     """The config.txt run.py:281-370 writes. run.py writes one only for --cc dcqcn (any other
     stops at "unknown cc"); for the other modes this fills the same template with CC_MODE and
     HAS_WIN/VAR_WIN as run.py computes them for that mode, the DCQCN branch's values otherwise,
-    and FAST_REACT 1 for HPCC (the HPCC simulator's run.py for `hp`; ns3-fabric refuses 0)."""
+    but FAST_REACT 1 for HPCC (the HPCC simulator's run.py for `hp`; ns3-fabric refuses 0) and
+    TIMELY's RATE_AI/RATE_HAI from the HPCC simulator's run.py (a whole multiplier)."""
     cc_mode = CC_MODES[cc]
     lb_mode = LB_MODES[lb]
     flowgen_start_time = FLOWGEN_DEFAULT_TIME
@@ -217,6 +218,12 @@ def config_text(cc, lb, pfc, irn, simul_time, netload, topo, bw, buffer, flow, r
     # run.py:352-359, its DCQCN branch.
     ai = 10 * bw / 25
     hai = 25 * bw / 25
+    if cc_mode == 7:
+        # TIMELY's hyper step is a whole number of RATE_AI steps (DCQCN's 2.5 is not): the
+        # HPCC simulator's run.py timely branch (alibaba-edu/High-Precision-Congestion-Control
+        # simulation/run.py), 10 x bw / 10 and 50 x bw / 10 Mb/s.
+        ai = 10 * bw / 10
+        hai = 50 * bw / 10
     values = dict(dctcp_ai=1000, fast_react=1 if cc_mode == 3 else 0, mi=0, int_multi=1,
                   ewma_gain=0.00390625)
     values.update(conweave_parameters(lb_mode, topo, pfc, irn))
@@ -411,7 +418,8 @@ def prepare(a):
     if a.cc != "dcqcn":
         print(f"conweave-run: note: run.py writes a config for dcqcn only (--cc {a.cc} stops at "
               "'unknown cc'); this one has CC_MODE "
-              f"{CC_MODES[a.cc]} and otherwise run.py's DCQCN values", file=sys.stderr)
+              f"{CC_MODES[a.cc]} and otherwise run.py's DCQCN values (HPCC: FAST_REACT 1; "
+              "TIMELY: RATE_AI/RATE_HAI of the HPCC simulator's run.py)", file=sys.stderr)
     return out, config_rel, facts
 
 
