@@ -274,10 +274,12 @@ TEST_F(ConWeave, LateTailReleasesTheQueueByTimeoutAtTheDerivedTime)
     // idle cables: at leaf 1 at t_57 + 2 (T_f + 150) = 5463.60 ns. Leaf 1 has seen no phase-0
     // frame of epoch 1 (they all wait at the spine), so it waits DefaultVoqWaitingTime (here
     // 20 us) + ExtraVoqFlushTime (16 us) (conweave-routing.cc:797-811): the queue is released
-    // by its timer at 41463.60 ns. Until then frames k = 57, 58, ... arrive one per T_f (held
-    // frames are outside the buffer: no PFC slows them): (41463.60 - 5463.60) / 83.56 = 430.8,
-    // so k = 57 .. 487, 431 frames of 4154 bytes, wait at most.
+    // by its timer at 41463.60 ns. Until then frames k = 57, 58, ... arrive one per T_f (no PFC
+    // slows them): (41463.60 - 5463.60) / 83.56 = 430.8,
+    // so k = 57 .. 487, 431 frames of 4154 bytes, wait at most (held outside the buffer, as the
+    // reference holds them: HoldInBuffer false).
     Set("ns3::ConWeaveLoadBalancer::DefaultVoqWaitingTime", "20us");
+    Set("ns3::ConWeaveLoadBalancer::HoldInBuffer", "false");
     Run r;
     Start(r, 2 << 20, 65535);
     Simulator::Run();
@@ -302,9 +304,9 @@ TEST_F(ConWeave, LateTailReleasesTheQueueByTimeoutAtTheDerivedTime)
 
 TEST_F(ConWeave, HeldFramesChargedToTheBufferStayWithinXoffPlusHeadroom)
 {
-    // The same late TAIL with HoldInBuffer: the held frames stay charged to leaf 1's buffer at
-    // the port they came in by, so PFC stops the new path once that ingress holds its XOFF
-    // threshold (256 KiB); what is on the way still lands, in the port's headroom (32 KiB).
+    // The same late TAIL with HoldInBuffer (the default): the held frames stay charged to leaf 1's
+    // buffer at the port they came in by, so PFC stops the new path once that ingress holds its
+    // XOFF threshold (256 KiB); what is on the way still lands, in the port's headroom (32 KiB).
     // The timer is the same: 41463.60 ns.
     Set("ns3::ConWeaveLoadBalancer::DefaultVoqWaitingTime", "20us");
     Set("ns3::ConWeaveLoadBalancer::HoldInBuffer", "true");

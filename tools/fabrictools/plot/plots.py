@@ -22,7 +22,7 @@ matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402  (must follow the backend choice)
 import numpy as np  # noqa: E402
 
-from . import gantt, loaders, trimplot  # noqa: E402
+from . import conweaveplot, gantt, loaders, trimplot  # noqa: E402
 from .. import rundir  # noqa: E402
 from .loaders import PauseInterval, note  # noqa: E402
 
@@ -462,6 +462,12 @@ def make_plots(run_dir: str, out_dir: str, port: Optional[str] = None) -> List[s
     except Exception as err:
         plt.close("all")
         note(f"plot_trims: failed ({type(err).__name__}: {err})")
+    try:
+        path = conweaveplot.plot_conweave(run_dir, out_dir)  # switch.lb conweave: conweave.png
+        written += [path] if path else []
+    except Exception as err:
+        plt.close("all")
+        note(f"plot_conweave: failed ({type(err).__name__}: {err})")
     try:
         view = RunView(run_dir, port)
     except (OSError, ValueError, csv.Error) as err:

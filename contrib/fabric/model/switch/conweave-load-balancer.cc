@@ -156,14 +156,14 @@ ConWeaveLoadBalancer::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("HoldInBuffer",
                           "Whether a frame waiting in a reorder queue stays charged to the "
-                          "shared buffer (and so to PFC at the port it came in by). false: it "
-                          "leaves the buffer's accounting while it waits and after, as the "
-                          "reference keeps its VOQ outside its MMU (conweave-project/"
-                          "conweave-ns3 switch-node.cc:198-214, conweave-routing.cc:931-934); "
-                          "true: a switch buffer holds it until it leaves, and PFC can then "
-                          "pause the new path behind the frames that wait for the old one's "
-                          "TAIL.",
-                          BooleanValue(false),
+                          "shared buffer (and so to PFC at the port it came in by) until it "
+                          "leaves, as a switch's buffer holds it (true), or leaves the buffer's "
+                          "accounting while it waits and after (false), as the reference keeps "
+                          "its VOQ outside its MMU (conweave-project/conweave-ns3 "
+                          "switch-node.cc:198-214, conweave-routing.cc:931-934). true can let "
+                          "PFC pause a new path behind frames waiting for the old one's TAIL; "
+                          "false can put more bytes in a port's queue than the buffer holds.",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&ConWeaveLoadBalancer::m_holdInBuffer),
                           MakeBooleanChecker())
             .AddAttribute("ControlPriority",

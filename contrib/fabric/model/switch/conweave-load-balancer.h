@@ -76,7 +76,7 @@ constexpr uint32_t kConWeaveControlFrameBytes = 64;
  * the later frames take a new path (phase 1): of two paths drawn at random, the first one no
  * NOTIFY has paused (PathPauseTime), else the second, else the old path. A CLEAR (the TAIL
  * arrived) settles the epoch. A path names the out-port of every hop to the destination ToR
- * (conweave-routing.h:333-338), so every switch on the way follows it; frames without ConWeave
+ * (conweave-routing.h:276-280), so every switch on the way follows it; frames without ConWeave
  * state (acknowledgements, control frames, traffic within a leaf) take ECMP.
  *
  * Destination ToR: a phase-1 frame that arrives before the TAIL of its epoch waits in a reorder
@@ -87,10 +87,10 @@ constexpr uint32_t kConWeaveControlFrameBytes = 64;
  * the epoch was seen (conweave-routing.cc:777-825). It answers RTT_REQUEST with RTT_REPLY, TAIL
  * with CLEAR, and an ECN-marked frame with NOTIFY naming its path.
  *
- * Held frames leave the shared buffer's accounting (and PFC's) while they wait and after, as
- * the reference keeps its VOQs outside its MMU (switch-node.cc:198-214; it admits them when
- * they are released, which here could overrun a lossless ingress's headroom); HoldInBuffer
- * keeps them charged instead, as a switch's buffer would. Control frames are 64-byte UDP frames at
+ * Held frames stay charged to the shared buffer until they leave (HoldInBuffer), as a switch
+ * buffer holds them; the reference keeps its VOQs outside its MMU (switch-node.cc:198-214)
+ * and admits the frames when it releases them, which HoldInBuffer false approximates (they
+ * leave the accounting while they wait and after). Control frames are 64-byte UDP frames at
  * ControlPriority, queued at the destination ToR outside the buffer (as the reference's,
  * switch-node.cc:293-298, and as SHARP's results) and charged to the buffer of every later
  * switch.
@@ -102,11 +102,11 @@ constexpr uint32_t kConWeaveControlFrameBytes = 64;
  * | PathPauseTime | 16 us | run.py:262 (cwh_path_pause_time) |
  * | ExtraVoqFlushTime | 16 us | run.py:265 (cwh_extra_voq_flush_time, 2-tier) |
  * | DefaultVoqWaitingTime | 200 us | run.py:266 (cwh_default_voq_waiting_time, 2-tier) |
- * | BaseRtt | 0 = 2 x the cables' delay along the path | scratch/network-load-balance.cc:1572,
- * 1604, 1640 (one_hop_delay x 4, 6, 8) | | AgingTime | 2 ms | conweave-routing.cc:183 | |
- * MaxReorderQueues | 0 = unbounded | the reference's VOQ map has no bound (conweave-routing.h:376)
- * | | HoldInBuffer | false | the reference's VOQ is outside its MMU (switch-node.cc:198-214) | |
- * ControlPriority | 7 | switch-node.cc:228-232 with AckHighPrio 1 (network-load-balance.cc:1445) |
+ * | BaseRtt | 0: 2 x cable delay | network-load-balance.cc:1572, 1604, 1640 |
+ * | AgingTime | 2 ms | conweave-routing.cc:183 |
+ * | MaxReorderQueues | 0: unbounded | the VOQ map has no bound (conweave-routing.h:376) |
+ * | HoldInBuffer | true | a switch's buffer (the reference's VOQ: switch-node.cc:198-214) |
+ * | ControlPriority | 7 | switch-node.cc:228-232, AckHighPrio 1 (network-load-balance.cc:1445) |
  */
 class ConWeaveLoadBalancer : public SwitchLoadBalancer
 {
