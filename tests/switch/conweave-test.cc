@@ -324,6 +324,86 @@ TEST_F(ConWeave, HeldFramesChargedToTheBufferStayWithinXoffPlusHeadroom)
     EXPECT_TRUE(CheckConservation(r.net).Ok());
 }
 
+/// Hosts 0 and 1 (leaf 0) send 2 MiB each to hosts 2 and 3 (leaf 1) from t = 0; at 240 ns
+/// leaf 1 pauses both spines toward it for 7813 quanta (10 us). Both flows' RTT_REQUESTs are
+/// stuck, both are rerouted, and when the pause ends each spine drains a flow's frames from
+/// before its TAIL and the other flow's frames from after its own: both destination-side
+/// reorder queues fill at once. Returns the largest number of reorder queues leaf 1 used at
+/// once and how often an out-of-order frame found none free; \p moved: whether both flows
+/// moved to the other path (then both needed a queue).
+std::pair<uint32_t, uint64_t>
+TwoFlowsReordered(bool* moved)
+{
+    // Each reroute takes the other path with probability 1/2: run 2's draws move both flows
+    // (run 1's keep one on its path).
+    RngSeedManager::SetRun(2);
+    Clos2Params p;
+    p.k = 4;
+    p.leaves = 2;
+    p.spines = 2;
+    FabricNetwork net = FabricNetwork::Build(MakeClos2(p), 0, 0);
+    std::vector<Ptr<HostTransport>> nics = InstallNics(net, "ns3::RdmaNic");
+    uint32_t leaf0 = net.PeerOf(net.NodeOfHost(0), 0).node;
+    uint32_t leaf1 = net.PeerOf(net.NodeOfHost(2), 0).node;
+    auto src = DynamicCast<ConWeaveLoadBalancer>(net.GetSwitch(leaf0)->GetLoadBalancer());
+    auto dst = DynamicCast<ConWeaveLoadBalancer>(net.GetSwitch(leaf1)->GetLoadBalancer());
+    std::vector<std::pair<uint64_t, uint64_t>> reroutes;
+    src->TraceConnectWithoutContext("Reroute",
+                                    MakeCallback(+[](std::vector<std::pair<uint64_t, uint64_t>>* v,
+                                                     uint32_t,
+                                                     uint64_t from,
+                                                     uint64_t to,
+                                                     uint8_t) {
+                                        v->emplace_back(from, to);
+                                    }).Bind(&reroutes));
+    std::vector<uint32_t> flows;
+    for (uint32_t h : {0u, 1u})
+    {
+        FlowRecord rec;
+        rec.src = h;
+        rec.dst = h + 2;
+        rec.bytes = 2 << 20;
+        rec.priority = 3;
+        rec.entropy = static_cast<uint16_t>(50000 + h);
+        flows.push_back(net.GetFlowTable()->Add(rec));
+        nics[h]->StartFlowAt(flows.back());
+    }
+    Simulator::Schedule(NanoSeconds(240), [&net, leaf1] {
+        for (uint32_t port = 0; port < net.GetNPorts(leaf1); ++port)
+        {
+            if (net.Spec().nodes[net.PeerOf(leaf1, port).node].isSwitch)
+            {
+                net.GetDevice(leaf1, port)->SendPause(3, 7813);
+            }
+        }
+    });
+    Simulator::Run();
+    EXPECT_TRUE(net.GetFlowTable()->Get(flows[0]).finished);
+    EXPECT_TRUE(net.GetFlowTable()->Get(flows[1]).finished);
+    EXPECT_TRUE(CheckConservation(net).Ok());
+    *moved = reroutes.size() >= 2 && reroutes[0].first != reroutes[0].second &&
+             reroutes[1].first != reroutes[1].second;
+    return {dst->GetMaxQueuesInUse(), dst->GetQueueUnavailable()};
+}
+
+TEST_F(ConWeave, MaxReorderQueuesBoundsTheQueuesInUse)
+{
+    // Unbounded (the reference), both flows hold frames at once: two queues. With one queue,
+    // never more than one, and the other flow's overtaking frames go on unordered.
+    bool moved = false;
+    auto [unbounded, unavailable] = TwoFlowsReordered(&moved);
+    ASSERT_TRUE(moved) << "the draw kept a flow on its path";
+    EXPECT_EQ(unbounded, 2u);
+    EXPECT_EQ(unavailable, 0u);
+    TearDown();
+    SetUp();
+    Set("ns3::ConWeaveLoadBalancer::MaxReorderQueues", "1");
+    auto [bounded, refused] = TwoFlowsReordered(&moved);
+    ASSERT_TRUE(moved);
+    EXPECT_EQ(bounded, 1u);
+    EXPECT_GT(refused, 0u);
+}
+
 TEST_F(ConWeave, NotifyPausesAPathForPathPauseTime)
 {
     // ECN on at every switch from the first queued byte (Kmin 1 B, Kmax 2 B, Pmax 1): the
