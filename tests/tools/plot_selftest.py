@@ -521,8 +521,37 @@ def test_trims_plot(tmp, verbose):
     check("trims" not in proc.stderr, f"a note about trims for a run without trimming:\n{proc.stderr}")
 
 
+def test_conweave_plot(tmp, verbose):
+    """conweave.png from conweave.csv: the reroutes by reason and, per destination ToR, the
+    frames held over all its reorder queues (a queue's row replaces its last occupancy); a run
+    without conweave.csv gets none."""
+    run_dir = os.path.join(tmp, "conweave")
+    synth.write_run(run_dir, senders=4)
+    rows = ["4912,leaf0,reroute,7,,,,3-1,2-1,reply_timeout",
+            "5463,leaf1,queue,7,0,1,4154,,,", "5547,leaf1,queue,9,1,1,4154,,,",
+            "5630,leaf1,queue,7,0,2,8308,,,", "9000,leaf1,flush,7,0,2,,,,tail",
+            "9000,leaf1,queue,7,0,0,0,,,", "400000,leaf0,reroute,9,,,,2-1,3-1,epoch_expiry",
+            "41463,leaf1,flush,9,1,1,,,,timeout", "41463,leaf1,queue,9,1,0,0,,,"]
+    with open(os.path.join(run_dir, "conweave.csv"), "w") as handle:
+        handle.write("time_ns,switch,event,flow_id,queue,frames,bytes,old_path,new_path,reason\n")
+        handle.writelines(r + "\n" for r in rows)
+    proc = run([PLOT, run_dir, "--no-html"], verbose=verbose)
+    check_pngs(run_dir, ("conweave.png",), proc.stdout)
+    from fabrictools.plot import conweaveplot
+    events = conweaveplot.load_conweave(run_dir)
+    check(events.reroutes == [(4912, "reply_timeout"), (400000, "epoch_expiry")],
+          f"reroutes wrong: {events.reroutes}")
+    check(events.held["leaf1"] == [(5463, 1), (5547, 2), (5630, 3), (9000, 1), (41463, 0)],
+          f"held frames per ToR wrong: {events.held['leaf1']}")
+    check([r for _, _, r in events.flushes] == ["tail", "timeout"], "flush reasons wrong")
+    full = os.path.join(tmp, "full")
+    run([PLOT, full, "--no-html"], verbose=verbose)
+    check(not os.path.exists(os.path.join(full, "conweave.png")), "conweave.png without ConWeave")
+
+
 TESTS = [test_full_run, test_roce_runs, test_many_senders_and_options, test_degraded_runs,
-         test_run_bench, test_fct_plot, test_study_seeds, test_job_gantt, test_trims_plot]
+         test_run_bench, test_fct_plot, test_study_seeds, test_job_gantt, test_trims_plot,
+         test_conweave_plot]
 
 
 def main() -> int:
