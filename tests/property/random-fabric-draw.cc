@@ -231,8 +231,9 @@ DrawAnyFabric(uint32_t seed)
     const char* mmuAlphas[] = {"0.25", "0.5", "1", "2,0.5"};
     if (mmu == "abm")
     {
-        y << "abm: {alpha: \"" << mmuAlphas[mmuRng() % 4] << "\", update_interval: "
-          << 5 + mmuRng() % 40 << "us, congestion_indicator: " << 4 + mmuRng() % 32 << "KiB}\n";
+        y << "abm: {alpha: \"" << mmuAlphas[mmuRng() % 4]
+          << "\", update_interval: " << 5 + mmuRng() % 40
+          << "us, congestion_indicator: " << 4 + mmuRng() % 32 << "KiB}\n";
     }
     else if (mmu == "dynamic")
     {

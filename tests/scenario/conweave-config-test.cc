@@ -143,6 +143,8 @@ TEST_F(ConWeaveConfig, LbMode9IsConWeaveWithItsTimersInMicroseconds)
     EXPECT_EQ(Key(s, "conweave.default_voq_waiting_time"), "600us");
     // ConWeave's replies ride the ACKs' highest priority (switch-node.cc:295 asserts it).
     EXPECT_EQ(Key(s, "switch.ack_high_priority"), "true");
+    // Its reorder queues wait outside the MMU (switch-node.cc:198-214).
+    EXPECT_EQ(Key(s, "conweave.hold_in_buffer"), "false");
 
     // A timer the file leaves out keeps network-load-balance.cc:72-76's default, not the
     // attribute's (run.py's leaf-spine values).
@@ -174,6 +176,45 @@ TEST_F(ConWeaveConfig, LbMode9IsConWeaveWithItsTimersInMicroseconds)
     // With another balancer they are inert (noted), as before.
     HpccScenario ecmp = TranslateHpccConfig(kConfig, HpccSimulator::CONWEAVE, kRunDir);
     EXPECT_EQ(Key(ecmp, "conweave.tx_expiry_time"), "<absent>");
+    EXPECT_EQ(Key(ecmp, "conweave.hold_in_buffer"), "<absent>");
+}
+
+TEST_F(ConWeaveConfig, LetFlowAndCongaTakeTheConstantsTheReferenceSetsInCode)
+{
+    // network-load-balance.cc:61-68: CONGA's 100 us flowlets, 50 us DRE period, alpha 0.2;
+    // LetFlow's 100 us flowlets. No config key carries them.
+    std::string text = ReadFile(kConfig);
+    for (const auto& [mode, lb] :
+         std::map<std::string, std::string>{{"3", "conga"}, {"6", "flowlet"}})
+    {
+        std::string config = std::regex_replace(text, std::regex("LB_MODE 0"), "LB_MODE " + mode);
+        fs::create_directories(m_dir.Path() + "/mix/output/" + mode);
+        fs::create_directories(m_dir.Path() + "/config");
+        for (const char* f : {"config/fat_k4_100G_OS2.txt",
+                              "config/L_25.00_CDF_AliStorage2019_N_32_T_5ms_B_100_flow.txt"})
+        {
+            if (!fs::exists(m_dir.Path() + "/" + f))
+            {
+                fs::copy_file(kRunDir + "/" + f, m_dir.Path() + "/" + f);
+            }
+        }
+        std::string file = m_dir.Path() + "/mix/output/" + mode + "/config.txt";
+        std::ofstream(file) << config;
+        HpccScenario s = TranslateHpccConfig(file, HpccSimulator::CONWEAVE, m_dir.Path());
+        EXPECT_EQ(Key(s, "switch.lb"), lb);
+        if (lb == "conga")
+        {
+            EXPECT_EQ(Key(s, "conga.flowlet_gap"), "100us");
+            EXPECT_EQ(Key(s, "conga.dre_period"), "50us");
+            EXPECT_EQ(Key(s, "conga.dre_alpha"), "0.2");
+            EXPECT_EQ(Key(s, "flowlet.gap"), "<absent>");
+        }
+        else
+        {
+            EXPECT_EQ(Key(s, "flowlet.gap"), "100us");
+            EXPECT_EQ(Key(s, "conga.flowlet_gap"), "<absent>");
+        }
+    }
 }
 
 TEST_F(ConWeaveConfig, LbMode9RunsEndToEnd)

@@ -1071,6 +1071,23 @@ Translator::TranslateRest()
         }
         Set("switch.lb", it->second, lb);
         m_handled.insert("LB_MODE");
+        // What network-load-balance.cc fixes in code rather than in the config.
+        if (mode == 3)
+        {
+            // :61-65: CONGA's flowlet timeout, DRE period and DRE alpha.
+            Set("conga.flowlet_gap", std::string("100us"), lb);
+            Set("conga.dre_period", std::string("50us"), lb);
+            Set("conga.dre_alpha", std::string("0.2"), lb);
+        }
+        else if (mode == 6)
+        {
+            Set("flowlet.gap", std::string("100us"), lb); // :68: LetFlow's flowlet timeout
+        }
+        else if (mode == 9)
+        {
+            // Its reorder queues (VOQs) wait outside the MMU (switch-node.cc:198-214).
+            Set("conweave.hold_in_buffer", std::string("false"), lb);
+        }
         if (const HpccConfigEntry* seed = m_file.Find("RANDOM_SEED"))
         {
             Set("seed", Count(*seed), *seed);
