@@ -7,6 +7,8 @@
 // drops it.
 
 #include "../fabric-sim-util.h"
+#include "link/fabric-net-device.h"
+#include "link/fabric-port-owner.h"
 #include "switch/fabric-switch.h"
 #include "switch/mmu-policy.h"
 #include "switch/shared-buffer-mmu.h"
@@ -19,6 +21,7 @@
 #include "ns3/uinteger.h"
 
 #include <map>
+#include <tuple>
 
 namespace ns3
 {
@@ -348,6 +351,153 @@ TEST_F(AbmTest, BurstDtDropsIsAbsorbedByAbm)
     auto [abmHeld, abmBurst] = CongestThenBurst("abm");
     EXPECT_EQ(abmHeld, 332000u);
     EXPECT_EQ(abmBurst, 200);
+}
+
+/// A lossy frame from ingress port 0 to egress queue (\p out, \p prio), unscheduled.
+SharedBufferMmu::Verdict
+SendUnscheduled(const Ptr<SharedBufferMmu>& m, uint32_t out, uint8_t prio, uint32_t bytes)
+{
+    bool xoff = false;
+    return m->Admit(0, prio, bytes, &xoff, out, true);
+}
+
+TEST_F(AbmTest, UnscheduledFrameIsAdmittedWhereAScheduledOneIsDropped)
+{
+    // inet-tub/ns3-datacenter switch-mmu.cc:494-500: an unscheduled packet's threshold takes
+    // alphaHigh (1024, switch-mmu.cc:145) in place of the queue's alpha. The lone queue of
+    // LoneQueueDropsAtHalfTheFreePool holds 333 frames of 1000 B (n_p = 1, mu = 1, free
+    // 667 000): a scheduled frame would need 334 000 <= 0.5 x 667 000 = 333 500 and is dropped;
+    // an unscheduled one has 1024 x 667 000 = 683 008 000 and is admitted.
+    Ptr<SharedBufferMmu> m = MakeMmu("abm");
+    ASSERT_DOUBLE_EQ(Abm(m)->GetUnscheduledAlpha(), 1024);
+    for (int k = 0; k < 333; ++k)
+    {
+        ASSERT_EQ(Send(m, 1, kLossy, 1000), SharedBufferMmu::ADMIT) << k;
+    }
+    EXPECT_EQ(Send(m, 1, kLossy, 1000), SharedBufferMmu::DROP_THRESHOLD);
+    EXPECT_EQ(SendUnscheduled(m, 1, kLossy, 1000), SharedBufferMmu::ADMIT);
+    // Scheduled frames stay bounded by 0.5 x free (334 000 + 1000 > 0.5 x 666 000); each
+    // unscheduled one is admitted while queue + 1000 <= 1024 x free, i.e. until the pool is
+    // spent: with q = 1000 j held, 1000 j + 1000 <= 1024 (1 000 000 - 1000 j) for every
+    // j <= 999, so the unscheduled frames fill the pool (1000 frames in all, 666 more) and the
+    // next one finds free = 0: threshold 0, dropped there.
+    EXPECT_EQ(Send(m, 1, kLossy, 1000), SharedBufferMmu::DROP_THRESHOLD);
+    int unscheduled = 1;
+    while (SendUnscheduled(m, 1, kLossy, 1000) == SharedBufferMmu::ADMIT)
+    {
+        ++unscheduled;
+    }
+    EXPECT_EQ(unscheduled, 667);
+    EXPECT_EQ(m->GetEgressBytes(1, kLossy), 1000000u);
+    EXPECT_EQ(m->GetThresholdDropFrames(), 3u);
+
+    // UnscheduledAlpha = Alpha: the unscheduled frame meets the scheduled one's threshold.
+    Config::SetDefault("ns3::AbmMmuPolicy::UnscheduledAlpha", DoubleValue(0.5));
+    Ptr<SharedBufferMmu> same = MakeMmu("abm");
+    for (int k = 0; k < 333; ++k)
+    {
+        ASSERT_EQ(SendUnscheduled(same, 1, kLossy, 1000), SharedBufferMmu::ADMIT) << k;
+    }
+    EXPECT_EQ(SendUnscheduled(same, 1, kLossy, 1000), SharedBufferMmu::DROP_THRESHOLD);
+}
+
+TEST_F(AbmTest, UnscheduledLosslessFramesPauseOnlyAtAFullPool)
+{
+    // The lossless ingress threshold takes alphaHigh too (switch-mmu.cc:466-471). The lone
+    // ingress of LosslessXonWhenSharedIsXonOffsetBelowTheAbmThreshold pauses after k = 330
+    // scheduled frames (1000 k >= 0.5 (988 000 - 1000 k)); unscheduled ones pause once
+    // 1000 k >= 1024 (988 000 - 1000 k), k >= 1 011 712 000 / 1 025 000 = 987.04: k = 988,
+    // the frame that spends the 988 000 B pool.
+    for (bool unscheduled : {false, true})
+    {
+        Ptr<SharedBufferMmu> m = MakeMmu("abm", true);
+        bool xoff = false;
+        int k = 0;
+        do
+        {
+            ASSERT_EQ(m->Admit(0, kLossless, 1000, &xoff, 5, unscheduled), SharedBufferMmu::ADMIT);
+            ++k;
+        } while (!xoff && k < 2000);
+        EXPECT_EQ(k, unscheduled ? 988 : 330);
+        if (unscheduled)
+        {
+            // XON is checked with alpha_p, as CheckShouldResume passes unsched 0
+            // (switch-mmu.cc:1014-1025): once shared + 2000 <= 0.5 (988 000 - shared),
+            // shared <= 328 000: after 660 departures, not the first.
+            std::vector<std::pair<uint32_t, uint8_t>> resume;
+            int departures = 0;
+            while (resume.empty() && departures < 988)
+            {
+                m->Release(0, kLossless, 1000, &resume, 5, true);
+                ++departures;
+            }
+            EXPECT_EQ(departures, 660);
+        }
+    }
+}
+
+/// Records, in order, whether each data frame a host sends is marked unscheduled.
+class UnscheduledRecorder : public FabricPortOwner
+{
+  public:
+    void FrameReceived(FabricNetDevice* port, WireFrame& frame) override
+    {
+        if (frame.flowId != kNoFlow)
+        {
+            marks.push_back(frame.unscheduled);
+            payload += frame.payloadBytes;
+        }
+    }
+
+    std::vector<bool> marks;
+    uint64_t payload = 0;
+};
+
+TEST_F(AbmTest, RoceNicMarksTheFlowsFirstBaseBdpUnscheduled)
+{
+    // rdma-hw.cc:567-583: packet is unscheduled when sentBytes <= bdp, sentBytes being the
+    // message's bytes before it (counted before the packet) and bdp = line rate x the QP's base
+    // RTT / 8. At 100 Gb/s and BaseRtt 10 us, bdp = 125 000 B. A 150 000 B WRITE:
+    //  - Mtu 1000: packet i starts at 1000 i <= 125 000 for i <= 125: packets 0-125 (126, the
+    //    one starting exactly at the BDP included) unscheduled, 126-149 (24) not;
+    //  - Mtu 1024: 1024 i <= 125 000 for i <= 122 (122.07): 123 unscheduled of 147
+    //    (ceil(150 000 / 1024)), 24 not.
+    // The switch port facing the sender records the frames instead of forwarding them, so the
+    // sender hears no ACK and sends each packet once (all 150 000 B by 20 us, before any RTO).
+    for (auto [mtu, marked, total] : {std::tuple<int, size_t, size_t>{1000, 126, 150},
+                                      std::tuple<int, size_t, size_t>{1024, 123, 147}})
+    {
+        SetUp();
+        Set("ns3::RdmaNic::Mtu", std::to_string(mtu));
+        Set("ns3::RdmaNic::BaseRtt", "10us");
+        Set("ns3::RdmaNic::Window", "1000000B"); // selective repeat: no window before 150 kB
+        Set("ns3::FabricSwitch::EcnEnabled", "false");
+        FabricNetwork net =
+            FabricNetwork::Build(MakeStar(2, DataRate("100Gbps"), NanoSeconds(150)), 0, 0);
+        std::vector<Ptr<HostTransport>> nics = InstallNics(net, "ns3::RdmaNic");
+        PortRef sw = net.PeerOf(net.NodeOfHost(1), 0);
+        UnscheduledRecorder recorder;
+        Ptr<FabricSwitch> fs = net.GetSwitch(sw.node);
+        ASSERT_TRUE(fs);
+        fs->GetPort(sw.port)->SetOwner(&recorder);
+        FlowRecord r;
+        r.src = 1;
+        r.dst = 0;
+        r.bytes = 150000;
+        r.priority = 3;
+        r.verb = RdmaVerb::WRITE;
+        r.entropy = 49153;
+        nics[1]->StartFlowAt(net.GetFlowTable()->Add(r));
+        Simulator::Stop(MicroSeconds(20));
+        Simulator::Run();
+        ASSERT_EQ(recorder.marks.size(), total) << "Mtu " << mtu;
+        EXPECT_EQ(recorder.payload, 150000u);
+        for (size_t i = 0; i < total; ++i)
+        {
+            EXPECT_EQ(recorder.marks[i], i < marked) << "Mtu " << mtu << ", packet " << i;
+        }
+        TearDown();
+    }
 }
 
 TEST_F(AbmTest, StaticAndDynamicDefaultsCountNoEgressQueue)

@@ -392,13 +392,15 @@ NicTransport::EnqueueFrame(uint32_t port,
                            const Ptr<Packet>& frame,
                            uint8_t priority,
                            uint32_t flowId,
-                           uint32_t payload)
+                           uint32_t payload,
+                           bool unscheduled)
 {
     QueuedFrame item;
     item.frame = frame;
     item.bytes = frame->GetSize();
     item.payloadBytes = payload;
     item.flowId = flowId;
+    item.unscheduled = unscheduled;
     item.priority = priority;
     m_ports[port].device->Enqueue(std::move(item));
 }

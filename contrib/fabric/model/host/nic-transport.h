@@ -192,12 +192,14 @@ class NicTransport : public HostTransport, public HostPortClient
         return cc;
     }
 
-    /// Queues \p frame on \p port; \p flowId and \p payload say which flow's bytes it carries.
+    /// Queues \p frame on \p port; \p flowId and \p payload say which flow's bytes it carries,
+    /// \p unscheduled whether they are within its first base BDP (QueuedFrame::unscheduled).
     void EnqueueFrame(uint32_t port,
                       const Ptr<Packet>& frame,
                       uint8_t priority,
                       uint32_t flowId = kNoFlow,
-                      uint32_t payload = 0);
+                      uint32_t payload = 0,
+                      bool unscheduled = false);
 
     /// Packets of the message of \p f (MTU-sized, the last one shorter).
     uint32_t PacketsOf(const FlowRecord& f) const

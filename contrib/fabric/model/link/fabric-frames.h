@@ -50,6 +50,10 @@ struct QueuedFrame
     /// Credit-based flow control: the frame holds the credits of its ingress (port, lane)
     /// (ingressPriority) until it leaves the switch, which then frees them.
     bool holdsCredit = false;
+    /// The sender's NIC sent the payload within the flow's first base BDP (ABM's unscheduled
+    /// packets: inet-tub/ns3-datacenter simulator/ns-3.39/src/point-to-point/model/
+    /// rdma-hw.cc:567-583, UnSchedTag); switches copy it with flowId, AbmMmuPolicy reads it.
+    bool unscheduled = false;
     FrameInfo info;
 };
 
@@ -64,8 +68,13 @@ struct WireFrame
     /// Whether \p info describes the frame: the sender's parsed headers, or parsed on arrival;
     /// false only for a frame too short to parse (owners ignore those).
     bool hasInfo = false;
+    bool unscheduled = false; ///< QueuedFrame::unscheduled, carried across the cable
     FrameInfo info;
 };
+
+// Every queue and cable holds these by value: the unscheduled mark took padding, not room.
+static_assert(sizeof(QueuedFrame) <= 72, "QueuedFrame sits in every egress queue: keep it small");
+static_assert(sizeof(WireFrame) <= 64, "WireFrame sits on every cable: keep it small");
 
 /// A frame sent to a peer that another MPI rank simulates: what conservation needs of it (its
 /// flow, its payload) and when it arrives there.

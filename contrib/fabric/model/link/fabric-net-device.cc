@@ -304,6 +304,7 @@ FabricNetDevice::TryTransmit()
     wire.flowId = item.flowId;
     wire.payloadBytes = item.payloadBytes;
     wire.hasInfo = item.hasInfo;
+    wire.unscheduled = item.unscheduled;
     wire.info = item.info;
     StartTransmission(std::move(wire), item.bytes, now);
 }

@@ -108,7 +108,11 @@ RdmaNic::GetTypeId()
                           MakeQueueSizeAccessor(&RdmaNic::m_window),
                           MakeQueueSizeChecker())
             .AddAttribute("BaseRtt",
-                          "Round-trip time the bandwidth-delay product window is sized for.",
+                          "Round-trip time the bandwidth-delay product window is sized for; "
+                          "also the base RTT of the first BDP (line rate x BaseRtt) whose "
+                          "packets are unscheduled for ABM (QueuedFrame::unscheduled; the "
+                          "reference's per-QP m_baseRtt, inet-tub/ns3-datacenter simulator/"
+                          "ns-3.39/src/point-to-point/model/rdma-hw.cc:575).",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_baseRtt),
                           MakeTimeChecker(NanoSeconds(1)))
@@ -350,6 +354,7 @@ RdmaNic::Launch(uint32_t flowId)
                             "RdmaNic::RateWindow needs the topology's base BDPs (SetBaseBdp)");
         qp.rateWindowBase = m_baseBdp(m_rateWindow == RATE_WINDOW_GLOBAL ? kAllHosts : DataSink(f));
     }
+    qp.unscheduled = UnscheduledPackets(qp.port);
     qp.usesInt = qp.cc->UsesInt();
     qp.pacedRate = qp.cc->GetRate();
     f.cc = qp.cc;
@@ -640,6 +645,21 @@ RdmaNic::OfferTurn(uint32_t flowId, const FabricNetDevice& dev, Time now, Time* 
     return Turn::SENT;
 }
 
+uint64_t
+RdmaNic::UnscheduledPackets(uint32_t port) const
+{
+    // ABM's unscheduled packets (inet-tub/ns3-datacenter simulator/ns-3.39/src/point-to-point/
+    // model/rdma-hw.cc:567-583): a packet is unscheduled when the bytes of the message before
+    // it are at most the base BDP, line rate x base RTT / 8 (the QP's m_baseRtt: the RoCE NIC's
+    // BaseRtt here). Packet i starts at i x Mtu, and for a whole number x, x <= bdp exactly
+    // when x <= floor(bdp): the first floor(bdp) / Mtu + 1 packets. floor(bdp) in integers,
+    // where the reference's double (rate x rtt_ns x 1e-9 / 8) may land just below a whole BDP.
+    unsigned __int128 bits =
+        static_cast<unsigned __int128>(m_ports[port].device->GetDataRate().GetBitRate()) *
+        static_cast<uint64_t>(m_baseRtt.GetPicoSeconds());
+    return static_cast<uint64_t>(bits / 8000000000000ULL) / m_mtu + 1;
+}
+
 void
 RdmaNic::SendData(SenderQp& qp, uint64_t index)
 {
@@ -761,7 +781,7 @@ RdmaNic::SendData(SenderQp& qp, uint64_t index)
     {
         ArmRto(qp);
     }
-    EnqueueFrame(qp.port, frame, f.priority, qp.flow, payload);
+    EnqueueFrame(qp.port, frame, f.priority, qp.flow, payload, index < qp.unscheduled);
 }
 
 void
@@ -933,6 +953,7 @@ RdmaNic::ReceiveReadRequest(const FrameInfo& info)
         qp.nextSend = FabricNow();
         qp.launched = true;
         qp.cc = StartCongestionControl(qp.port, f.src);
+        qp.unscheduled = UnscheduledPackets(qp.port);
         qp.usesInt = qp.cc->UsesInt();
         qp.pacedRate = qp.cc->GetRate();
         m_flows->Get(info.connection).cc = qp.cc;

@@ -272,6 +272,9 @@ class RdmaNic : public NicTransport
         uint64_t scannedTo = 0;       ///< selective repeat: NAK ranges already queued
         ConnectionQp* conn = nullptr; ///< OrderedMessages: the connection's shared QP state
         uint64_t rateWindowBase = 0;  ///< RateWindow: the base BDP (the reference's m_win)
+        /// Packets [0, unscheduled) start within the first base BDP (line rate x BaseRtt) of
+        /// the message: QueuedFrame::unscheduled (rdma-hw.cc:567-583).
+        uint64_t unscheduled = 0;
         Time nextSend;
         bool launched = false;
         bool done = false;
@@ -333,6 +336,9 @@ class RdmaNic : public NicTransport
     {
         return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, f.bytes - index * m_mtu));
     }
+
+    /// SenderQp::unscheduled of a QP sending by \p port.
+    uint64_t UnscheduledPackets(uint32_t port) const;
 
     /// The sender's rings hold packets [una, \p index]: grown (a power of two) if they must.
     static void SlotsFor(SenderQp& qp, uint64_t index, bool selective);

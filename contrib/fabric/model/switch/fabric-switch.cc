@@ -589,7 +589,7 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     SharedBufferMmu::Verdict v = SharedBufferMmu::ADMIT;
     if (!trimmed)
     {
-        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff, outPort);
+        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff, outPort, frame.unscheduled);
         if (sendXoff)
         {
             SendXoff(inPort, prio);
@@ -602,7 +602,7 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     {
         credited = false;     // the buffer holds a header, not the frame the credits paid for
         prio = info.priority; // info now describes the header that is left
-        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff, outPort);
+        v = m_mmu->Admit(inPort, prio, info.frameBytes, &sendXoff, outPort, frame.unscheduled);
         if (sendXoff)
         {
             SendXoff(inPort, prio);
@@ -639,6 +639,7 @@ FabricSwitch::Forward(FabricNetDevice* device, WireFrame& frame, bool credited)
     item.bytes = info.frameBytes;
     item.payloadBytes = frame.payloadBytes;
     item.flowId = frame.flowId;
+    item.unscheduled = frame.unscheduled;
     item.inPort = static_cast<uint16_t>(inPort);
     item.ingressPriority = prio;
     item.holdsCredit = credited;

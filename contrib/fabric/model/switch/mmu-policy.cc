@@ -4,6 +4,7 @@
 #include "sim/fabric-plugin.h"
 #include "switch-stages.h"
 
+#include "ns3/double.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -168,8 +169,13 @@ DynamicMmuPolicy::LimitsLossyEgress() const
 }
 
 uint64_t
-DynamicMmuPolicy::LossyEgressThreshold(uint32_t port, uint8_t priority, const MmuPoolState& pool)
+DynamicMmuPolicy::LossyEgressThreshold(uint32_t port,
+                                       uint8_t priority,
+                                       const MmuPoolState& pool,
+                                       bool unscheduled)
 {
+    // DT gives unscheduled frames no other alpha (DynamicThreshold takes no unsched,
+    // switch-mmu.cc:341-366).
     // The reference's min(uint64_t(alpha x remaining), UINT64_MAX - 1 MiB) (switch-mmu.cc:361).
     double t = m_lossyAlpha[priority] * static_cast<double>(pool.Free());
     return t >= 1.8e19 ? UINT64_MAX - 1024 * 1024 : static_cast<uint64_t>(t);
@@ -219,6 +225,18 @@ AbmMmuPolicy::GetTypeId()
                 StringValue("0.5"),
                 MakeStringAccessor(&AbmMmuPolicy::m_alphaList),
                 MakeStringChecker())
+            .AddAttribute(
+                "UnscheduledAlpha",
+                "The alpha of unscheduled frames, those the sender's NIC sent within their "
+                "flow's first base BDP (line rate x roce.base_rtt; inet-tub/ns3-datacenter "
+                "simulator/ns-3.39/src/point-to-point/model/rdma-hw.cc:567-583, UnSchedTag), "
+                "in place of alpha_p in the lossy egress and the lossless ingress threshold "
+                "(switch-mmu.cc:467-468, 496-497). Default 1024, the reference's alphaHigh, "
+                "\"a sky high threshold for all unscheduled packets\" (switch-mmu.cc:145). "
+                "Set it to Alpha to treat every frame alike.",
+                DoubleValue(1024),
+                MakeDoubleAccessor(&AbmMmuPolicy::m_unscheduledAlpha),
+                MakeDoubleChecker<double>(0.0))
             .AddAttribute(
                 "CongestionIndicator",
                 "Queue bytes at which a queue counts as one whole congested queue in n_p (it "
@@ -399,24 +417,32 @@ AbmMmuPolicy::UpdateRates()
 }
 
 uint64_t
-AbmMmuPolicy::LossyEgressThreshold(uint32_t port, uint8_t priority, const MmuPoolState& pool)
+AbmMmuPolicy::LossyEgressThreshold(uint32_t port,
+                                   uint8_t priority,
+                                   const MmuPoolState& pool,
+                                   bool unscheduled)
 {
     StartUpdates();
     uint32_t i = port * 8 + priority;
     Observe(m_egress, i, m_mmu->GetEgressBytes(port, priority));
-    return Threshold(m_alpha[priority],
+    // switch-mmu.cc:494-500: alphaHigh for an unscheduled packet, else the queue's alpha.
+    return Threshold(unscheduled ? m_unscheduledAlpha : m_alpha[priority],
                      pool.Free(),
                      CongestedQueues(false, priority),
                      m_egress.rate[i]);
 }
 
 uint64_t
-AbmMmuPolicy::IngressXoffThreshold(uint32_t port, uint8_t priority, const MmuPoolState& pool)
+AbmMmuPolicy::IngressXoffThreshold(uint32_t port,
+                                   uint8_t priority,
+                                   const MmuPoolState& pool,
+                                   bool unscheduled)
 {
     StartUpdates();
     uint32_t i = port * 8 + priority;
     Observe(m_ingress, i, m_mmu->GetIngressBytes(port, priority));
-    return Threshold(m_alpha[priority],
+    // switch-mmu.cc:466-471: alphaHigh for an unscheduled packet, else the queue's alpha.
+    return Threshold(unscheduled ? m_unscheduledAlpha : m_alpha[priority],
                      pool.Free(),
                      CongestedQueues(true, priority),
                      m_ingress.rate[i]);
@@ -429,8 +455,10 @@ AbmMmuPolicy::MayResumeQueue(uint32_t port,
                              const MmuPoolState& pool)
 {
     // As CheckShouldResume (switch-mmu.cc:1014-1020), which computes the threshold (and so
-    // refreshes the queue's saturation) of the paused queue it checks.
-    return shared + pool.xonOffset <= IngressXoffThreshold(port, priority, pool) || shared == 0;
+    // refreshes the queue's saturation) of the paused queue it checks, with unsched 0
+    // (switch-mmu.cc:1024-1025).
+    return shared + pool.xonOffset <= IngressXoffThreshold(port, priority, pool, false) ||
+           shared == 0;
 }
 
 void

@@ -88,15 +88,23 @@ class MmuPolicy : public Object
     }
 
     /// The bytes lossy egress queue (\p port, \p priority) may hold, for a frame arriving now
-    /// (before it is charged). May update the policy's state (ABM counts congested queues).
-    virtual uint64_t LossyEgressThreshold(uint32_t port, uint8_t priority, const MmuPoolState& pool)
+    /// (before it is charged); \p unscheduled: the frame is one of its flow's first base BDP
+    /// (QueuedFrame::unscheduled). May update the policy's state (ABM counts congested queues).
+    virtual uint64_t LossyEgressThreshold(uint32_t port,
+                                          uint8_t priority,
+                                          const MmuPoolState& pool,
+                                          bool unscheduled)
     {
         return UINT64_MAX;
     }
 
     /// The XOFF threshold of lossless (ingress \p port, \p priority) once a frame has been
-    /// charged to it.
-    virtual uint64_t IngressXoffThreshold(uint32_t port, uint8_t priority, const MmuPoolState& pool)
+    /// charged to it (\p unscheduled: that frame's QueuedFrame::unscheduled; false when no
+    /// frame arrives, as for XON).
+    virtual uint64_t IngressXoffThreshold(uint32_t port,
+                                          uint8_t priority,
+                                          const MmuPoolState& pool,
+                                          bool unscheduled)
     {
         return XoffThreshold(pool);
     }
@@ -179,7 +187,8 @@ class DynamicMmuPolicy final : public MmuPolicy
     bool LimitsLossyEgress() const override;
     uint64_t LossyEgressThreshold(uint32_t port,
                                   uint8_t priority,
-                                  const MmuPoolState& pool) override;
+                                  const MmuPoolState& pool,
+                                  bool unscheduled) override;
     bool QueueThreshold(uint32_t port,
                         uint8_t priority,
                         const MmuPoolState& pool,
@@ -216,9 +225,11 @@ class DynamicMmuPolicy final : public MmuPolicy
  * UpdateIngressAdmission), its bytes counting the headroom it holds; XON once the shared bytes
  * are XonOffset below T, or zero.
  *
- * Not modelled: the higher alpha (alphaHigh, 1024) the reference gives unscheduled packets,
- * those a sender tags within its first BDP (rdma-hw.cc:576-583, tcp-socket-base.cc:3217): the
- * fabric's frames carry no such tag.
+ * Unscheduled frames (QueuedFrame::unscheduled: the RoCE NIC sent them within their flow's
+ * first base BDP, as rdma-hw.cc:567-583 tags them with UnSchedTag 1) take UnscheduledAlpha in
+ * place of alpha_p, in both thresholds above (alphaHigh = 1024, switch-mmu.cc:145, 467-468,
+ * 496-497); XON is checked with alpha_p (CheckShouldResume passes unsched 0,
+ * switch-mmu.cc:1014-1025). UnscheduledAlpha = alpha_p gives every frame alpha_p.
  */
 class AbmMmuPolicy final : public MmuPolicy
 {
@@ -238,10 +249,12 @@ class AbmMmuPolicy final : public MmuPolicy
 
     uint64_t LossyEgressThreshold(uint32_t port,
                                   uint8_t priority,
-                                  const MmuPoolState& pool) override;
+                                  const MmuPoolState& pool,
+                                  bool unscheduled) override;
     uint64_t IngressXoffThreshold(uint32_t port,
                                   uint8_t priority,
-                                  const MmuPoolState& pool) override;
+                                  const MmuPoolState& pool,
+                                  bool unscheduled) override;
     bool MayResumeQueue(uint32_t port,
                         uint8_t priority,
                         uint64_t shared,
@@ -267,6 +280,12 @@ class AbmMmuPolicy final : public MmuPolicy
     double GetAlpha(uint8_t priority) const
     {
         return m_alpha[priority];
+    }
+
+    /// The alpha of unscheduled frames (UnscheduledAlpha).
+    double GetUnscheduledAlpha() const
+    {
+        return m_unscheduledAlpha;
     }
 
     /// The formula: alpha × free × (1 / n) × mu in the reference's order of operations,
@@ -296,6 +315,7 @@ class AbmMmuPolicy final : public MmuPolicy
 
     // Attributes
     std::string m_alphaList;
+    double m_unscheduledAlpha = 1024; ///< UnscheduledAlpha (switch-mmu.cc:145)
     QueueSize m_congestionIndicatorAttr;
     Time m_interval;
     QueueSize m_minDequeueAttr;

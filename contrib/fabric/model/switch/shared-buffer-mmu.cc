@@ -262,7 +262,8 @@ SharedBufferMmu::Admit(uint32_t port,
                        uint8_t priority,
                        uint32_t bytes,
                        bool* sendXoff,
-                       uint32_t outPort)
+                       uint32_t outPort,
+                       bool unscheduled)
 {
     *sendXoff = false;
     Counter& c = At(port, priority);
@@ -275,7 +276,8 @@ SharedBufferMmu::Admit(uint32_t port,
             // The threshold first, as CheckEgressAdmission evaluates it (ABM counts the queue's
             // congestion there) before the pool.
             egress = &m_egressBytes[outPort * kFabricPriorities + priority];
-            uint64_t threshold = m_policy->LossyEgressThreshold(outPort, priority, PoolState());
+            uint64_t threshold =
+                m_policy->LossyEgressThreshold(outPort, priority, PoolState(), unscheduled);
             if (*egress + bytes > threshold)
             {
                 ++m_thresholdDropFrames;
@@ -299,7 +301,8 @@ SharedBufferMmu::Admit(uint32_t port,
     {
         c.shared += bytes;
         m_sharedUsed += bytes;
-        if (!m_credits && c.shared >= m_policy->IngressXoffThreshold(port, priority, PoolState()))
+        if (!m_credits &&
+            c.shared >= m_policy->IngressXoffThreshold(port, priority, PoolState(), unscheduled))
         {
             c.paused = true;
             m_pausedList.push_back(port * kFabricPriorities + priority);

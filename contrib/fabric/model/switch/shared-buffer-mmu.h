@@ -91,12 +91,15 @@ class SharedBufferMmu : public Object
     }
 
     /// Admit, for a frame bound for egress port \p outPort: a lossy frame is also held to its
-    /// egress queue's threshold when the policy sets one (DROP_THRESHOLD).
+    /// egress queue's threshold when the policy sets one (DROP_THRESHOLD). \p unscheduled: the
+    /// frame is one of its flow's first base BDP (QueuedFrame::unscheduled), which a policy may
+    /// give a higher threshold (ABM's UnscheduledAlpha).
     Verdict Admit(uint32_t port,
                   uint8_t priority,
                   uint32_t bytes,
                   bool* sendXoff,
-                  uint32_t outPort);
+                  uint32_t outPort,
+                  bool unscheduled = false);
 
     /// Releases a departed frame; appends (port, priority) pairs to resume to \p resume.
     void Release(uint32_t port,
