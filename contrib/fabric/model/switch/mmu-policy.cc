@@ -417,19 +417,31 @@ AbmMmuPolicy::UpdateRates()
 }
 
 uint64_t
+AbmMmuPolicy::QueueThreshold(bool ingress,
+                             uint32_t port,
+                             uint8_t priority,
+                             const MmuPoolState& pool,
+                             bool unscheduled)
+{
+    StartUpdates();
+    Side& side = ingress ? m_ingress : m_egress;
+    uint32_t i = port * kFabricPriorities + priority;
+    Observe(side, i, QueueBytes(ingress, port, priority));
+    // switch-mmu.cc:466-471 (ingress), 494-500 (egress): alphaHigh for an unscheduled packet,
+    // else the queue's alpha.
+    return Threshold(unscheduled ? m_unscheduledAlpha : m_alpha[priority],
+                     pool.Free(),
+                     CongestedQueues(ingress, priority),
+                     side.rate[i]);
+}
+
+uint64_t
 AbmMmuPolicy::LossyEgressThreshold(uint32_t port,
                                    uint8_t priority,
                                    const MmuPoolState& pool,
                                    bool unscheduled)
 {
-    StartUpdates();
-    uint32_t i = port * 8 + priority;
-    Observe(m_egress, i, m_mmu->GetEgressBytes(port, priority));
-    // switch-mmu.cc:494-500: alphaHigh for an unscheduled packet, else the queue's alpha.
-    return Threshold(unscheduled ? m_unscheduledAlpha : m_alpha[priority],
-                     pool.Free(),
-                     CongestedQueues(false, priority),
-                     m_egress.rate[i]);
+    return QueueThreshold(false, port, priority, pool, unscheduled);
 }
 
 uint64_t
@@ -438,14 +450,7 @@ AbmMmuPolicy::IngressXoffThreshold(uint32_t port,
                                    const MmuPoolState& pool,
                                    bool unscheduled)
 {
-    StartUpdates();
-    uint32_t i = port * 8 + priority;
-    Observe(m_ingress, i, m_mmu->GetIngressBytes(port, priority));
-    // switch-mmu.cc:466-471: alphaHigh for an unscheduled packet, else the queue's alpha.
-    return Threshold(unscheduled ? m_unscheduledAlpha : m_alpha[priority],
-                     pool.Free(),
-                     CongestedQueues(true, priority),
-                     m_ingress.rate[i]);
+    return QueueThreshold(true, port, priority, pool, unscheduled);
 }
 
 bool

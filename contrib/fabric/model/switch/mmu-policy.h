@@ -312,6 +312,13 @@ class AbmMmuPolicy final : public MmuPolicy
     /// setCongested: the queue's saturation from the \p bytes it holds.
     void Observe(Side& side, uint32_t index, uint64_t bytes);
     uint64_t QueueBytes(bool ingress, uint32_t port, uint8_t priority) const;
+    /// ABM's threshold of an ingress (or egress) queue: observes its saturation, then the
+    /// formula with its side's n_p and mu.
+    uint64_t QueueThreshold(bool ingress,
+                            uint32_t port,
+                            uint8_t priority,
+                            const MmuPoolState& pool,
+                            bool unscheduled);
 
     // Attributes
     std::string m_alphaList;
